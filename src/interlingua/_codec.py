@@ -1,0 +1,116 @@
+"""The codec protocol: what a wire format must implement, and what it declares it can carry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+
+from ._parts import PART_TYPES
+from ._request import Request
+from ._response import Response
+from ._sse import SSEEvent
+from ._stream import StreamEvent
+from ._warnings import Encoded
+
+Support: TypeAlias = Literal["native", "lossy"]
+
+SETTINGS: tuple[str, ...] = (
+    "system",
+    "developer",
+    "mid_conversation_system",
+    "tools",
+    "tool_strict",
+    "native_tools",
+    "tool_choice",
+    "parallel_tool_calls",
+    "max_tokens",
+    "temperature",
+    "top_p",
+    "top_k",
+    "stop",
+    "seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "thinking",
+    "response_format",
+    "cache_control",
+    "citations",
+)
+"""Every request setting and cross-cutting feature a codec declares support for."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """A codec's declaration: for every part type and setting, ``native`` or ``lossy``.
+
+    ``lossy`` means encoding it yields a warning; a core test walks every row of every codec and
+    checks the declaration against behaviour. ``notes`` says why, per key, for the docs.
+    """
+
+    parts: Mapping[str, Support]
+    settings: Mapping[str, Support]
+    notes: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [k for k in PART_TYPES if k not in self.parts] + [
+            k for k in SETTINGS if k not in self.settings
+        ]
+        if missing:
+            raise ValueError(f"capabilities must declare every part type and setting; missing {missing}")
+
+    def support(self, key: str) -> Support:
+        if key in self.parts:
+            return self.parts[key]
+        return self.settings[key]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where and as whom to send: a base URL (None: the codec's default), a key, and settings a
+    codec reads (for example a cloud project and region). The key never shows in a repr."""
+
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    headers: Mapping[str, str] = field(default_factory=dict)
+    settings: Mapping[str, str] = field(default_factory=dict)
+
+
+_SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key"})
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    """A request ready for the wire, built by a codec; its repr hides credential headers."""
+
+    method: str
+    url: str
+    headers: Mapping[str, str]
+    json: Mapping[str, Any]
+    stream: bool = False
+
+    def __repr__(self) -> str:
+        shown = {k: ("<hidden>" if k.lower() in _SECRET_HEADERS else v) for k, v in self.headers.items()}
+        return (
+            f"HttpRequest(method={self.method!r}, url={self.url!r}, headers={shown!r}, stream={self.stream})"
+        )
+
+
+@runtime_checkable
+class Codec(Protocol):
+    """One wire format, both directions. Codecs work on plain JSON dicts; decode_* also accept
+    SDK objects (anything with ``model_dump``). See the README for the invariants they keep."""
+
+    name: str
+    provider: str
+    api_key_env: tuple[str, ...]
+    capabilities: Capabilities
+
+    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded: ...
+    def decode_request(self, body: Mapping[str, Any]) -> Request: ...
+    def decode_response(self, body: Mapping[str, Any]) -> Response: ...
+    def encode_response(self, response: Response, *, strict: bool = False) -> Encoded: ...
+    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]: ...
+    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]: ...
+    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> Any: ...
+    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest: ...

@@ -1,0 +1,148 @@
+"""The error hierarchy: bad input (with its JSON path), lossy encodes, broken streams, vendors, network."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._response import Response
+    from ._warnings import AnyWarning
+
+
+class InterlinguaError(Exception):
+    """Every error interlingua raises on purpose."""
+
+
+class DecodeError(InterlinguaError, ValueError):
+    """Wire input that does not have the shape its codec needs, at ``path`` (``messages[2].content``)."""
+
+    def __init__(self, codec: str, path: str, reason: str) -> None:
+        self.codec = codec
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{codec or 'decode'}: {path or '<body>'}: {reason}")
+
+
+class EncodeError(InterlinguaError, ValueError):
+    """An IR value the codec cannot encode at all, at ``path``."""
+
+    def __init__(self, codec: str, path: str, reason: str) -> None:
+        self.codec = codec
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{codec or 'encode'}: {path or '<request>'}: {reason}")
+
+
+class LossyEncodeError(EncodeError):
+    """``strict=True`` and the encode lost something: ``warnings`` lists every loss."""
+
+    def __init__(self, codec: str, warnings: Sequence[AnyWarning]) -> None:
+        self.warnings = list(warnings)
+        lines = "; ".join(f"{w.path or '<body>'}: {w.message}" for w in self.warnings)
+        first = self.warnings[0].path if self.warnings else ""
+        super().__init__(codec, first, f"{len(self.warnings)} lossy change(s): {lines}")
+
+
+class StreamError(InterlinguaError):
+    """A stream that ended early or carried an error; ``partial`` is what arrived before it."""
+
+    def __init__(self, message: str, *, partial: Response | None = None, error: ProviderError | None = None):
+        self.partial = partial
+        self.error = error
+        super().__init__(message)
+
+
+class ProviderError(InterlinguaError):
+    """An error a vendor answered with, decoded by its codec.
+
+    ``type`` is the vendor's error type string; ``retry_after`` (seconds) comes from the vendor's
+    headers where it sent them; ``raw`` is the decoded error body.
+    """
+
+    status_code: int | None = None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        type: str | None = None,
+        codec: str = "",
+        retry_after: float | None = None,
+        request_id: str | None = None,
+        raw: Any = None,
+    ) -> None:
+        self.message = message
+        self.status = status
+        self.type = type
+        self.codec = codec
+        self.retry_after = retry_after
+        self.request_id = request_id
+        self.raw = raw
+        where = f"{codec} " if codec else ""
+        super().__init__(f"{where}{status or ''} {type or 'error'}: {message}".replace("  ", " "))
+
+    @staticmethod
+    def for_status(status: int | None, message: str, **kw: Any) -> ProviderError:
+        """The subclass that fits ``status`` (429 -> RateLimitError, 5xx -> ServerError, ...)."""
+        cls: type[ProviderError] = _BY_STATUS.get(status or 0, ProviderError)
+        if cls is ProviderError and status is not None and status >= 500:
+            cls = ServerError
+        return cls(message, status=status, **kw)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        kw = {k: getattr(self, k) for k in ("status", "type", "codec", "retry_after", "request_id", "raw")}
+        return (_rebuild, (type(self), self.message, kw))
+
+
+def _rebuild(cls: type[ProviderError], message: str, kw: dict[str, Any]) -> ProviderError:
+    return cls(message, **kw)
+
+
+class BadRequestError(ProviderError):
+    status_code = 400
+
+
+class AuthenticationError(ProviderError):
+    status_code = 401
+
+
+class PermissionDeniedError(ProviderError):
+    status_code = 403
+
+
+class NotFoundError(ProviderError):
+    status_code = 404
+
+
+class RateLimitError(ProviderError):
+    status_code = 429
+
+
+class ServerError(ProviderError):
+    status_code = 500
+
+
+class OverloadedError(ServerError):
+    """The vendor is over capacity (HTTP 529, or a 503 that says so)."""
+
+    status_code = 529
+
+
+_BY_STATUS: dict[int, type[ProviderError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    429: RateLimitError,
+    529: OverloadedError,
+}
+
+
+class TransportError(InterlinguaError):
+    """The network failed: no connection, a reset, a read that broke off."""
+
+
+class TimeoutError(TransportError):
+    """The vendor did not answer within the timeout."""

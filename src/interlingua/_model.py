@@ -1,0 +1,41 @@
+"""The base every IR model shares: frozen, strict about keys, cheap to import."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+
+JsonObject = dict[str, Any]
+"""A JSON object as it comes off the wire: values are checked where they are read."""
+
+
+class IRModel(BaseModel):
+    """Frozen and closed: an unknown key in IR JSON is a mistake, not data to carry.
+
+    ``defer_build`` keeps ``import interlingua`` cheap: a model's validator is built the first
+    time it is used, not when the module loads.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    def to_json_dict(self) -> JsonObject:
+        """The canonical JSON form: defaults left out, so dumps stay small and stable."""
+        return self.model_dump(mode="json", exclude_defaults=True)
+
+
+class _Tagged(IRModel):
+    """A union member whose tag (``type``, or the field ``tag_field`` names) is always dumped.
+
+    The tag has a default so constructors need not repeat it, but ``exclude_defaults`` would then
+    drop it and the union could not be read back; the serializer puts it back, first.
+    """
+
+    tag_field: ClassVar[str] = "type"
+
+    @model_serializer(mode="wrap")
+    def _dump_with_tag(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            return {self.tag_field: getattr(self, self.tag_field), **data}
+        return data

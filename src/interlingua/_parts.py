@@ -1,0 +1,339 @@
+"""Content parts: the blocks a message is made of, and what they carry (media, citations, echoes)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Self, TypeAlias
+
+from pydantic import Field
+
+from ._model import IRModel, JsonObject, _Tagged
+
+
+class CacheControl(IRModel):
+    """A cache breakpoint after the block that carries it; ``ttl`` None means the vendor default."""
+
+    ttl: Literal["5m", "1h"] | None = None
+
+
+class ProviderEcho(IRModel):
+    """Vendor data a block must carry back to that vendor on the next turn.
+
+    ``provider`` is the codec's provider key (``"acme"``); ``model`` records which model produced
+    the data, because signed reasoning is bound to where it came from. Only the codec of that
+    provider reads or writes an entry.
+    """
+
+    provider: str
+    data: JsonObject
+    model: str | None = None
+
+
+class _Echoing(IRModel):
+    """Anything that can carry provider echoes."""
+
+    provider_echoes: list[ProviderEcho] = []
+
+    def echo(self, provider: str) -> ProviderEcho | None:
+        """This provider's echo, if the block carries one."""
+        for entry in self.provider_echoes:
+            if entry.provider == provider:
+                return entry
+        return None
+
+    def with_echo(self, provider: str, data: JsonObject, *, model: str | None = None) -> Self:
+        """A copy whose echo for ``provider`` is replaced by ``data``; other providers' stay put."""
+        kept = [e for e in self.provider_echoes if e.provider != provider]
+        kept.append(ProviderEcho(provider=provider, data=data, model=model))
+        return self.model_copy(update={"provider_echoes": kept})
+
+    def without_echo(self, provider: str) -> Self:
+        """A copy with ``provider``'s echo removed."""
+        kept = [e for e in self.provider_echoes if e.provider != provider]
+        return self.model_copy(update={"provider_echoes": kept})
+
+
+# --- media -------------------------------------------------------------------------------------
+
+
+class MediaSource(_Tagged):
+    """Where a block's bytes live. Build one with the ``from_*`` constructors.
+
+    The concrete kinds (base64, url, file, text) are subclasses; fields typed ``Source`` accept
+    any of them, discriminated on ``type``.
+    """
+
+    @staticmethod
+    def from_base64(media_type: str, data: str) -> Base64Source:
+        """Inline bytes, kept as base64 text so a round trip never re-encodes them."""
+        return Base64Source(media_type=media_type, data=data)
+
+    @staticmethod
+    def from_url(url: str, media_type: str | None = None) -> UrlSource:
+        return UrlSource(url=url, media_type=media_type)
+
+    @staticmethod
+    def from_file_id(
+        file_id: str, *, provider: str | None = None, media_type: str | None = None
+    ) -> FileSource:
+        """A file uploaded to a vendor's file store; ``provider`` says whose store."""
+        return FileSource(file_id=file_id, provider=provider, media_type=media_type)
+
+    @staticmethod
+    def from_text(text: str, media_type: str = "text/plain") -> TextSource:
+        return TextSource(text=text, media_type=media_type)
+
+
+class Base64Source(MediaSource):
+    type: Literal["base64"] = "base64"
+    media_type: str
+    data: str
+
+
+class UrlSource(MediaSource):
+    type: Literal["url"] = "url"
+    url: str
+    media_type: str | None = None
+
+
+class FileSource(MediaSource):
+    type: Literal["file"] = "file"
+    file_id: str
+    provider: str | None = None
+    media_type: str | None = None
+
+
+class TextSource(MediaSource):
+    type: Literal["text"] = "text"
+    text: str
+    media_type: str = "text/plain"
+
+
+Source: TypeAlias = Annotated[Base64Source | UrlSource | FileSource | TextSource, Field(discriminator="type")]
+
+
+# --- citations ---------------------------------------------------------------------------------
+
+
+class CitationSource(IRModel):
+    """What a citation points at: a web page, a document of the request, or a search result.
+
+    ``index`` is the document's (or search result's) position in the request; ``start``/``end``
+    locate the cited span inside it, counted in ``unit``.
+    """
+
+    type: Literal["url", "document", "search_result"]
+    url: str | None = None
+    title: str | None = None
+    index: int | None = None
+    start: int | None = None
+    end: int | None = None
+    unit: Literal["char", "page", "block"] | None = None
+
+
+class Citation(_Echoing):
+    """A span of the text part that cites ``source``; ``start``/``end`` index into the part's text."""
+
+    cited_text: str | None = None
+    source: CitationSource
+    start: int | None = None
+    end: int | None = None
+
+
+# --- parts -------------------------------------------------------------------------------------
+
+
+class _Part(_Tagged, _Echoing):
+    """Every content part: discriminated on ``type``, echoes allowed."""
+
+
+class _InputPart(_Part):
+    """Parts a prompt can hold, and so can carry a cache breakpoint."""
+
+    cache_control: CacheControl | None = None
+
+    def with_cache_control(self, ttl: Literal["5m", "1h"] | None = None) -> Self:
+        """A copy with a cache breakpoint after this block."""
+        return self.model_copy(update={"cache_control": CacheControl(ttl=ttl)})
+
+
+class Text(_InputPart):
+    type: Literal["text"] = "text"
+    text: str
+    citations: list[Citation] = []
+
+    def __init__(self, text: str | None = None, /, **data: Any) -> None:
+        if text is not None:
+            data["text"] = text
+        super().__init__(**data)
+
+
+class Image(_InputPart):
+    type: Literal["image"] = "image"
+    source: Source
+
+    def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
+        if source is not None:
+            data["source"] = source
+        super().__init__(**data)
+
+
+class Audio(_InputPart):
+    type: Literal["audio"] = "audio"
+    source: Source
+
+    def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
+        if source is not None:
+            data["source"] = source
+        super().__init__(**data)
+
+
+class Video(_InputPart):
+    type: Literal["video"] = "video"
+    source: Source
+
+    def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
+        if source is not None:
+            data["source"] = source
+        super().__init__(**data)
+
+
+class Document(_InputPart):
+    """A PDF, a plain-text file, ...; ``name`` is the title a vendor may show or cite."""
+
+    type: Literal["document"] = "document"
+    source: Source
+    name: str | None = None
+
+    def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
+        if source is not None:
+            data["source"] = source
+        super().__init__(**data)
+
+
+class Thinking(_InputPart):
+    """Reasoning text; a vendor's signature for it rides in ``provider_echoes``."""
+
+    type: Literal["thinking"] = "thinking"
+    text: str
+
+    def __init__(self, text: str | None = None, /, **data: Any) -> None:
+        if text is not None:
+            data["text"] = text
+        super().__init__(**data)
+
+
+class RedactedThinking(_Part):
+    """Reasoning the vendor encrypted; the opaque data rides in ``provider_echoes``."""
+
+    type: Literal["redacted_thinking"] = "redacted_thinking"
+
+
+class ToolUse(_Part):
+    """The assistant's call of a tool. ``input`` is the parsed arguments object.
+
+    Arguments that are not a JSON object (a model's malformed output) are kept verbatim in
+    ``raw_input``, with ``input`` empty: never guessed at, never dropped.
+    """
+
+    type: Literal["tool_use"] = "tool_use"
+    id: str
+    name: str
+    input: JsonObject = {}
+    raw_input: str | None = None
+
+    def __init__(
+        self, id: str | None = None, name: str | None = None, input: JsonObject | None = None, /, **data: Any
+    ) -> None:
+        for key, value in (("id", id), ("name", name), ("input", input)):
+            if value is not None:
+                data[key] = value
+        super().__init__(**data)
+
+
+class ToolResult(_InputPart):
+    """A tool's answer to the call ``tool_use_id``; ``name`` repeats the tool's name (some vendors key by it)."""
+
+    type: Literal["tool_result"] = "tool_result"
+    tool_use_id: str
+    name: str
+    content: str | list[ContentPart] | JsonObject = ""
+    is_error: bool = False
+
+    def __init__(
+        self,
+        tool_use_id: str | None = None,
+        name: str | None = None,
+        content: str | list[ContentPart] | JsonObject | None = None,
+        /,
+        **data: Any,
+    ) -> None:
+        for key, value in (("tool_use_id", tool_use_id), ("name", name), ("content", content)):
+            if value is not None:
+                data[key] = value
+        super().__init__(**data)
+
+
+class ImageOutput(_Part):
+    """An image the model produced."""
+
+    type: Literal["image_output"] = "image_output"
+    source: Source
+
+
+class AudioOutput(_Part):
+    """Audio the model produced, with its transcript where the vendor gives one."""
+
+    type: Literal["audio_output"] = "audio_output"
+    source: Source
+    transcript: str | None = None
+
+
+class Native(_Part):
+    """A vendor block with no IR home, carried verbatim.
+
+    Only the codec of ``provider`` re-emits it; every other codec drops it with a LossyEncode.
+    """
+
+    type: Literal["native"] = "native"
+    provider: str
+    data: JsonObject
+
+    def __init__(self, provider: str | None = None, data: JsonObject | None = None, /, **kw: Any) -> None:
+        if provider is not None:
+            kw["provider"] = provider
+        if data is not None:
+            kw["data"] = data
+        super().__init__(**kw)
+
+
+ContentPart: TypeAlias = Annotated[
+    Text
+    | Image
+    | Audio
+    | Video
+    | Document
+    | Thinking
+    | RedactedThinking
+    | ToolUse
+    | ToolResult
+    | ImageOutput
+    | AudioOutput
+    | Native,
+    Field(discriminator="type"),
+]
+
+PART_TYPES: tuple[str, ...] = (
+    "text",
+    "image",
+    "audio",
+    "video",
+    "document",
+    "thinking",
+    "redacted_thinking",
+    "tool_use",
+    "tool_result",
+    "image_output",
+    "audio_output",
+    "native",
+)
+"""Every ContentPart ``type``, in the order the docs list them."""

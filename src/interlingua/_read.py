@@ -1,0 +1,106 @@
+"""Path-aware readers for wire JSON: a malformed body fails with DecodeError naming where."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, TypeVar, overload
+
+from ._errors import DecodeError
+
+T = TypeVar("T")
+
+_NAMES: dict[type, str] = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "a boolean",
+}
+
+
+def join(at: str, key: str | int) -> str:
+    """``messages[2]`` + ``content`` -> ``messages[2].content``; ints become ``[i]``."""
+    if isinstance(key, int):
+        return f"{at}[{key}]"
+    return f"{at}.{key}" if at else key
+
+
+def describe(value: object) -> str:
+    """How an error names a wrong value's JSON type."""
+    if value is None:
+        return "null"
+    for typ, name in _NAMES.items():
+        if type(value) is typ:
+            return name
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def expect(value: Any, typ: type[T], at: str) -> T:
+    """``value`` if it is a ``typ`` (ints count as floats; bools are not ints), else DecodeError."""
+    if isinstance(value, typ) and not (typ is int and isinstance(value, bool)):
+        return value
+    if typ is float and isinstance(value, int) and not isinstance(value, bool):
+        return value  # type: ignore[return-value]  # JSON numbers: an int is a valid float
+    if typ is dict and isinstance(value, Mapping):
+        return value  # type: ignore[return-value]  # any Mapping reads as an object
+    raise DecodeError("", at, f"expected {_NAMES.get(typ, typ.__name__)}, got {describe(value)}")
+
+
+def require(obj: Mapping[str, Any], key: str, typ: type[T], at: str) -> T:
+    """``obj[key]`` as a ``typ``; a missing key or a wrong type is a DecodeError at ``at.key``."""
+    if key not in obj:
+        raise DecodeError("", join(at, key), "required field is missing")
+    return expect(obj[key], typ, join(at, key))
+
+
+@overload
+def optional(obj: Mapping[str, Any], key: str, typ: type[T], at: str) -> T | None: ...
+@overload
+def optional(obj: Mapping[str, Any], key: str, typ: type[T], at: str, default: T) -> T: ...
+def optional(obj: Mapping[str, Any], key: str, typ: type[T], at: str, default: T | None = None) -> T | None:
+    """``obj[key]`` as a ``typ`` when present and not null, else ``default``."""
+    value = obj.get(key)
+    if value is None:
+        return default
+    return expect(value, typ, join(at, key))
+
+
+def as_object(value: Any, at: str) -> dict[str, Any]:
+    """``value`` as a JSON object (accepting SDK objects with ``model_dump``)."""
+    if hasattr(value, "model_dump") and not isinstance(value, Mapping):
+        value = value.model_dump(mode="json", exclude_unset=True, by_alias=True)
+    return expect(value, dict, at)
+
+
+def each(obj: Mapping[str, Any], key: str, at: str) -> Iterator[tuple[str, Any]]:
+    """(path, item) for each item of the array ``obj[key]``; absent or null means none."""
+    items = obj.get(key)
+    if items is None:
+        return
+    where = join(at, key)
+    for i, item in enumerate(expect(items, list, where)):
+        yield f"{where}[{i}]", item
+
+
+@contextmanager
+def decoding(codec: str) -> Iterator[None]:
+    """Name the codec on every DecodeError raised inside, and turn stray lookup and type errors
+    into DecodeErrors, so bad input never escapes as a bare KeyError or TypeError."""
+    try:
+        yield
+    except DecodeError as err:
+        if err.codec:
+            raise
+        raise DecodeError(codec, err.path, err.reason) from None
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as err:
+        raise DecodeError(codec, "", f"malformed input ({type(err).__name__}: {err})") from err
+
+
+def decode_with(codec: str, fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn(*args)`` under :func:`decoding`."""
+    with decoding(codec):
+        return fn(*args)

@@ -1,0 +1,105 @@
+"""A model's answer: the assistant message, why it stopped, and what it cost in tokens."""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias
+
+from pydantic import Field
+
+from ._message import Message
+from ._model import IRModel
+from ._parts import _Echoing
+from ._warnings import AnyWarning
+
+StopReason: TypeAlias = Literal[
+    "end_turn",
+    "tool_use",
+    "max_tokens",
+    "stop_sequence",
+    "content_filter",
+    "pause",
+    "cancelled",
+    "error",
+    "other",
+]
+STOP_REASONS: tuple[StopReason, ...] = (
+    "end_turn",
+    "tool_use",
+    "max_tokens",
+    "stop_sequence",
+    "content_filter",
+    "pause",
+    "cancelled",
+    "error",
+    "other",
+)
+
+
+def _add(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else a + b
+
+
+class Usage(IRModel):
+    """Token counts, one convention for every vendor.
+
+    - ``input_tokens`` counts ALL prompt tokens, cache reads and cache writes included (a wire
+      that reports them apart, such as input + cache_read + cache_creation, is summed here).
+    - ``output_tokens`` counts ALL generated tokens, reasoning included (a wire that reports
+      candidates and thoughts apart is summed here).
+    - ``cache_read_tokens``, ``cache_write_tokens`` and ``reasoning_tokens`` are subsets of the
+      two totals, None when the vendor did not report them (not zero: absent is not nothing).
+    - ``extra`` keeps other integer counters by their wire name (cache TTL breakdowns, tool-use
+      prompt tokens, ...).
+
+    ``a + b`` adds field by field (None + n = n), so a conversation's usage is a sum.
+    """
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int | None = None
+    cache_write_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    extra: dict[str, int] = {}
+
+    @property
+    def total_tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        extra = dict(self.extra)
+        for key, value in other.extra.items():
+            extra[key] = extra.get(key, 0) + value
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cache_read_tokens=_add(self.cache_read_tokens, other.cache_read_tokens),
+            cache_write_tokens=_add(self.cache_write_tokens, other.cache_write_tokens),
+            reasoning_tokens=_add(self.reasoning_tokens, other.reasoning_tokens),
+            extra=extra,
+        )
+
+    def __radd__(self, other: int) -> Usage:
+        """Lets ``sum(usages)`` start from 0."""
+        if other == 0:
+            return self
+        return NotImplemented
+
+
+class Response(_Echoing):
+    """The answer to one request.
+
+    ``raw_stop_reason`` keeps the vendor's own string, so encoding back to the same vendor is
+    exact; ``provider_echoes`` holds response-level vendor fields with no IR home.
+    """
+
+    id: str | None = None
+    model: str | None = None
+    message: Message = Field(default_factory=lambda: Message(role="assistant"))
+    stop_reason: StopReason | None = None
+    raw_stop_reason: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    warnings: list[AnyWarning] = []

@@ -1,0 +1,93 @@
+"""Typed warnings that travel beside results, and the sink codecs collect them in."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Literal, TypeAlias
+
+from pydantic import Field
+
+from ._model import _Tagged
+
+
+class ModelWarning(_Tagged):
+    """Something a codec could not carry exactly: where (``path``), which codec, and why."""
+
+    tag_field: ClassVar[str] = "kind"
+
+    codec: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.codec}: {self.path or '<body>'}: {self.message}"
+
+
+class LossyEncode(ModelWarning):
+    """A part the target wire cannot express was ``dropped`` or ``converted`` to something close."""
+
+    kind: Literal["lossy_encode"] = "lossy_encode"
+    part_type: str
+    action: Literal["dropped", "converted"]
+
+
+class UnsupportedSetting(ModelWarning):
+    """A request setting the target wire has no field for; it was not sent."""
+
+    kind: Literal["unsupported_setting"] = "unsupported_setting"
+    setting: str
+
+
+class LossyDecode(ModelWarning):
+    """Wire data the IR keeps only in part (e.g. extra candidates a vendor returned)."""
+
+    kind: Literal["lossy_decode"] = "lossy_decode"
+
+
+AnyWarning: TypeAlias = Annotated[LossyEncode | UnsupportedSetting | LossyDecode, Field(discriminator="kind")]
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """What every encode returns: the wire body, and every warning about what it could not carry."""
+
+    body: dict[str, Any]
+    warnings: list[AnyWarning] = field(default_factory=list)
+
+
+class WarningSink:
+    """Collects a codec's warnings during one encode or decode.
+
+    Helpers append here instead of raising, so ``strict=True`` can fail once at the end with every
+    warning, not just the first.
+    """
+
+    __slots__ = ("codec", "warnings")
+
+    def __init__(self, codec: str) -> None:
+        self.codec = codec
+        self.warnings: list[AnyWarning] = []
+
+    def lossy(
+        self, path: str, part_type: str, why: str, *, action: Literal["dropped", "converted"] = "dropped"
+    ) -> None:
+        """Report a part (or part field) the target cannot carry; returns None so an encoder can
+        ``return out.lossy(...)`` in place of a block."""
+        self.warnings.append(
+            LossyEncode(codec=self.codec, path=path, message=why, part_type=part_type, action=action)
+        )
+
+    def unsupported(self, path: str, setting: str, why: str) -> None:
+        self.warnings.append(UnsupportedSetting(codec=self.codec, path=path, message=why, setting=setting))
+
+    def lossy_decode(self, path: str, why: str) -> None:
+        self.warnings.append(LossyDecode(codec=self.codec, path=path, message=why))
+
+    def finish(self, body: Mapping[str, Any], *, strict: bool) -> Encoded:
+        """The Encoded result, or LossyEncodeError carrying every warning when ``strict``."""
+        if strict and self.warnings:
+            from ._errors import LossyEncodeError
+
+            raise LossyEncodeError(self.codec, list(self.warnings))
+        return Encoded(dict(body), self.warnings)

@@ -1,0 +1,27 @@
+"""What a codec author builds with: path-aware readers, the warning sink, echo merging, and the
+wire conversions every codec shares. Codecs import these instead of writing their own."""
+
+from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
+from ._stream import merge_echo
+from ._warnings import WarningSink
+from ._wire import arguments_text, data_url, dumps, loads, parse_data_url, tool_arguments
+
+__all__ = [
+    "WarningSink",
+    "arguments_text",
+    "as_object",
+    "data_url",
+    "decode_with",
+    "decoding",
+    "describe",
+    "dumps",
+    "each",
+    "expect",
+    "join",
+    "loads",
+    "merge_echo",
+    "optional",
+    "parse_data_url",
+    "require",
+    "tool_arguments",
+]

@@ -1,0 +1,147 @@
+"""Fixture loading and the round-trip assertions every codec's tests run (invariants 1 and 6)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .._codec import Codec
+from .._response import Response
+from .._sse import ServerSentEvent, SSEEvent, parse_sse
+from .._stream import accumulate
+
+
+def real_fixtures_dir() -> Path:
+    """``shared/fixtures/real``: the recorded vendor traffic read in place, never copied.
+
+    ``INTERLINGUA_REAL_FIXTURES`` overrides; otherwise the first ``shared/fixtures/real`` found
+    beside the current directory or any parent (the checkout sits next to ``shared/``).
+    """
+    override = os.environ.get("INTERLINGUA_REAL_FIXTURES")
+    if override:
+        return Path(override)
+    for start in (Path.cwd(), Path(__file__).resolve()):
+        for folder in (start, *start.parents):
+            candidate = folder / "shared" / "fixtures" / "real"
+            if candidate.is_dir():
+                return candidate
+    raise FileNotFoundError("shared/fixtures/real not found; set INTERLINGUA_REAL_FIXTURES")
+
+
+def real_fixtures(wire: str, kind: str, pattern: str = "*") -> list[Path]:
+    """The recorded files of ``wire`` and ``kind`` (request, response, stream, error), sorted."""
+    return sorted((real_fixtures_dir() / wire / kind).glob(pattern))
+
+
+def load_body(path: Path) -> Any:
+    """A fixture file's JSON body: the ``body`` of ``{"status", "body"}`` / ``{"method", "path",
+    "body"}`` wrappers, else the whole document."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(document, dict) and "body" in document and ({"status", "method"} & document.keys()):
+        return document["body"]
+    return document
+
+
+def read_stream_file(path: Path) -> list[SSEEvent]:
+    """A recorded stream as SSE events.
+
+    ``.sse.txt`` (and ``.sse``) files are framed by :func:`parse_sse`, in uneven chunks as a
+    network would deliver them. ``.chunks.txt`` files hold one ``data`` payload per line; they
+    are replayed as events named after the payload's ``type`` where it has one.
+    """
+    raw = path.read_bytes()
+    if path.name.endswith(".chunks.txt"):
+        events: list[SSEEvent] = []
+        for line in raw.decode("utf-8").splitlines():
+            if not line.strip():
+                continue
+            payload = json.loads(line)
+            name = payload.get("type") if isinstance(payload, dict) else None
+            events.append(ServerSentEvent(data=line, event=name if isinstance(name, str) else "message"))
+        return events
+    chunks = [raw[i : i + 997] for i in range(0, len(raw), 997)]
+    return list(parse_sse(chunks))
+
+
+def strip_none(value: Any) -> Any:
+    """``value`` with None-valued object keys removed, recursively (a null and an absent key mean
+    the same to every vendor, and SDKs write either)."""
+    if isinstance(value, Mapping):
+        return {k: strip_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [strip_none(v) for v in value]
+    return value
+
+
+def first_difference(expected: Any, actual: Any, at: str = "") -> str | None:
+    """The path of the first place two JSON values differ, with both sides; None if equal."""
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        for key in expected.keys() | actual.keys():
+            where = f"{at}.{key}" if at else str(key)
+            if key not in actual:
+                return f"{where}: missing (expected {_short(expected[key])})"
+            if key not in expected:
+                return f"{where}: unexpected {_short(actual[key])}"
+            found = first_difference(expected[key], actual[key], where)
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        for i, (a, b) in enumerate(zip(expected, actual, strict=False)):
+            found = first_difference(a, b, f"{at}[{i}]")
+            if found:
+                return found
+        if len(expected) != len(actual):
+            return f"{at}: length {len(actual)}, expected {len(expected)}"
+        return None
+    if expected != actual or type(expected) is not type(actual):
+        return f"{at or '<body>'}: {_short(actual)}, expected {_short(expected)}"
+    return None
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) < 160 else text[:157] + "..."
+
+
+def assert_same_json(expected: Any, actual: Any, what: str = "body") -> None:
+    """Equal after :func:`strip_none`, or an AssertionError naming the first difference."""
+    difference = first_difference(strip_none(expected), strip_none(actual))
+    if difference:
+        raise AssertionError(f"{what} differs at {difference}")
+
+
+def assert_request_round_trip(codec: Codec, body: Mapping[str, Any]) -> None:
+    """Invariant 1 for requests: encode(decode(body)) == body, None-valued keys aside, and the
+    re-encode of an exact round trip warns about nothing."""
+    request = codec.decode_request(body)
+    encoded = codec.encode_request(request)
+    assert_same_json(body, encoded.body, f"{codec.name} request round trip")
+    if encoded.warnings:
+        raise AssertionError(f"round trip warned: {[str(w) for w in encoded.warnings]}")
+
+
+def assert_response_round_trip(codec: Codec, body: Mapping[str, Any]) -> None:
+    """Invariant 1 for responses."""
+    response = codec.decode_response(body)
+    encoded = codec.encode_response(response)
+    assert_same_json(body, encoded.body, f"{codec.name} response round trip")
+    if encoded.warnings:
+        raise AssertionError(f"round trip warned: {[str(w) for w in encoded.warnings]}")
+
+
+def assert_stream_agrees(
+    codec: Codec, events: Iterable[SSEEvent], response_body: Mapping[str, Any] | None = None
+) -> Response:
+    """Invariant 6: the accumulated stream equals decode_response of the same answer (when a
+    recorded body exists). Returns the accumulated Response for further checks."""
+    streamed = accumulate(codec.decode_stream(events))
+    if response_body is not None:
+        expected = codec.decode_response(response_body)
+        difference = first_difference(expected.to_json_dict(), streamed.to_json_dict())
+        if difference:
+            raise AssertionError(f"stream and response disagree at {difference}")
+    return streamed

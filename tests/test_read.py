@@ -1,0 +1,56 @@
+"""Path-aware readers: malformed wire input fails with DecodeError naming where."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from interlingua import DecodeError
+from interlingua.kit import as_object, decoding, each, expect, optional, require
+
+
+def test_require_names_the_missing_path() -> None:
+    with pytest.raises(DecodeError) as err, decoding("acme-chat"):
+        require({"messages": [{}]}["messages"][0], "role", str, "messages[0]")
+    assert err.value.codec == "acme-chat"
+    assert err.value.path == "messages[0].role"
+    assert "missing" in err.value.reason
+
+
+def test_wrong_types_say_what_was_found() -> None:
+    with pytest.raises(DecodeError) as err:
+        require({"content": 3}, "content", list, "messages[2]")
+    assert err.value.path == "messages[2].content"
+    assert err.value.reason == "expected an array, got an integer"
+    with pytest.raises(DecodeError, match="expected an integer, got a boolean"):
+        expect(True, int, "n")
+
+
+def test_optional_reads_absent_and_null_as_default() -> None:
+    assert optional({}, "n", int, "") is None
+    assert optional({"n": None}, "n", int, "", 5) == 5
+    assert optional({"n": 1}, "n", float, "") == 1
+
+
+def test_each_walks_arrays_with_paths() -> None:
+    assert list(each({"a": ["x", "y"]}, "a", "body")) == [("body.a[0]", "x"), ("body.a[1]", "y")]
+    assert list(each({}, "a", "body")) == []
+
+
+def test_stray_errors_become_decode_errors() -> None:
+    body: dict[str, Any] = {}
+    with pytest.raises(DecodeError) as err, decoding("acme-chat"):
+        body["missing"]
+    assert err.value.codec == "acme-chat"
+    assert "KeyError" in err.value.reason
+
+
+def test_as_object_accepts_sdk_like_objects() -> None:
+    class Dumpable:
+        def model_dump(self, **_: Any) -> dict[str, Any]:
+            return {"id": "x"}
+
+    assert as_object(Dumpable(), "") == {"id": "x"}
+    with pytest.raises(DecodeError):
+        as_object([1], "")

@@ -1,0 +1,140 @@
+"""Stream accumulation: interleaved parts, tool JSON assembled once, snapshots, broken streams."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import interlingua as il
+from interlingua import (
+    Echo,
+    ErrorEvent,
+    MessageEnd,
+    MessageStart,
+    PartEnd,
+    PartStart,
+    ProviderEcho,
+    StreamAccumulator,
+    TextDelta,
+    ThinkingDelta,
+    ToolInputDelta,
+    UsageUpdate,
+)
+
+
+def _tool_stream(arguments: str, cuts: list[int]) -> list[il.StreamEvent]:
+    points = sorted({c % (len(arguments) + 1) for c in cuts})
+    edges = [0, *points, len(arguments)]
+    pieces = [arguments[a:b] for a, b in itertools.pairwise(edges)]
+    return [
+        MessageStart(id="m1", model="acme-1"),
+        PartStart(0, il.Text("")),
+        PartStart(1, il.ToolUse("call_1", "lookup")),
+        TextDelta(0, "Let me "),
+        *[ToolInputDelta(1, piece) for piece in pieces],
+        TextDelta(0, "check."),
+        PartEnd(1),
+        PartEnd(0),
+        MessageEnd("tool_use", "tool_calls", il.Usage(input_tokens=3, output_tokens=9)),
+    ]
+
+
+@given(st.lists(st.integers(0, 1000), max_size=12))
+def test_interleaved_text_and_tool_input_split_anywhere(cuts: list[int]) -> None:
+    response = il.accumulate(_tool_stream('{"q": "weather in Paris", "days": [1, 2]}', cuts))
+    assert response.message.parts == [
+        il.Text("Let me check."),
+        il.ToolUse("call_1", "lookup", {"q": "weather in Paris", "days": [1, 2]}),
+    ]
+    assert (response.id, response.model, response.stop_reason, response.raw_stop_reason) == (
+        "m1",
+        "acme-1",
+        "tool_use",
+        "tool_calls",
+    )
+    assert response.usage == il.Usage(input_tokens=3, output_tokens=9)
+
+
+def test_malformed_tool_arguments_are_kept_raw() -> None:
+    response = il.accumulate(_tool_stream("{not json", []))
+    call = response.message.parts[1]
+    assert isinstance(call, il.ToolUse)
+    assert (call.input, call.raw_input) == ({}, "{not json")
+
+
+def test_snapshot_parses_partial_tool_input() -> None:
+    acc = StreamAccumulator()
+    for event in _tool_stream('{"q": "weather in Paris"}', [])[:4]:
+        acc.add(event)
+    acc.add(ToolInputDelta(1, '{"q": "weath'))
+    snap = acc.snapshot()
+    assert snap.message.parts[1] == il.ToolUse("call_1", "lookup", {"q": "weath"})
+    assert snap.message.parts[0] == il.Text("Let me ")
+
+
+def test_echo_merges_into_the_part_and_the_response() -> None:
+    events: list[il.StreamEvent] = [
+        MessageStart(id="m", model="x", provider_echoes=[ProviderEcho(provider="acme", data={"tier": "a"})]),
+        PartStart(0, il.Thinking("")),
+        ThinkingDelta(0, "hmm"),
+        Echo(0, ProviderEcho(provider="acme", data={"signature": "s1"})),
+        PartEnd(0),
+        Echo(0, ProviderEcho(provider="acme", data={"late": True})),
+        Echo(None, ProviderEcho(provider="acme", data={"region": "eu"})),
+        MessageEnd("end_turn"),
+    ]
+    response = il.accumulate(events)
+    assert response.message.parts == [il.Thinking("hmm").with_echo("acme", {"signature": "s1", "late": True})]
+    assert response.provider_echoes == [ProviderEcho(provider="acme", data={"tier": "a", "region": "eu"})]
+
+
+def test_usage_updates_replace_and_message_end_wins() -> None:
+    events: list[il.StreamEvent] = [
+        MessageStart(),
+        UsageUpdate(il.Usage(input_tokens=5)),
+        UsageUpdate(il.Usage(input_tokens=5, output_tokens=2)),
+        MessageEnd("end_turn"),
+    ]
+    assert il.accumulate(events).usage == il.Usage(input_tokens=5, output_tokens=2)
+
+
+def test_stream_that_ends_early_raises_with_the_partial_response() -> None:
+    events = _tool_stream('{"q": 1}', [])[:5]
+    with pytest.raises(il.StreamError) as err:
+        il.accumulate(events)
+    assert err.value.partial is not None
+    assert err.value.partial.message.parts[0] == il.Text("Let me ")
+
+
+def test_error_event_raises_with_the_provider_error() -> None:
+    error = il.ProviderError.for_status(529, "Overloaded", type="overloaded_error", codec="acme-chat")
+    events: list[il.StreamEvent] = [
+        MessageStart(id="m"),
+        PartStart(0, il.Text("")),
+        TextDelta(0, "hi"),
+        ErrorEvent(error),
+    ]
+    with pytest.raises(il.StreamError) as err:
+        il.accumulate(events)
+    assert isinstance(err.value.error, il.OverloadedError)
+    assert err.value.partial is not None and err.value.partial.message.parts == [il.Text("hi")]
+
+
+def test_delta_before_its_part_start_is_a_stream_error() -> None:
+    with pytest.raises(il.StreamError, match="before its part_start"):
+        il.accumulate([MessageStart(), TextDelta(3, "x")])
+
+
+def test_parts_keep_the_order_they_started_in() -> None:
+    events: list[il.StreamEvent] = [
+        MessageStart(),
+        PartStart(5, il.Text("")),
+        PartStart(2, il.Text("")),
+        TextDelta(2, "b"),
+        TextDelta(5, "a"),
+        MessageEnd("end_turn"),
+    ]
+    assert il.accumulate(events).message.parts == [il.Text("a"), il.Text("b")]
