@@ -1,8 +1,18 @@
-"""Hypothesis profiles: CI runs more examples than a developer's quick loop."""
+"""Test-run set-up: hypothesis profiles, and a guard for the top-level ``codecs/`` folder.
 
+pytest's importlib mode names a codec's test file ``codecs.<vendor>.tests.test_x`` and imports the
+parent ``codecs`` from this folder, replacing the standard library's ``codecs`` module (text
+encodings then break mid-run). Giving the already-imported stdlib module an empty ``__path__``
+lets pytest hang the test modules under it without re-importing it. Nothing else reads it.
+"""
+
+import codecs
 import os
 
 from hypothesis import HealthCheck, settings
+
+if not hasattr(codecs, "__path__"):
+    codecs.__path__ = []  # type: ignore[attr-defined]  # see the module docstring
 
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile(

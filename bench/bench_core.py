@@ -64,9 +64,7 @@ def main() -> None:
         f"cold import interlingua:                 {core_ms:7.1f} ms  (+{core_ms - pydantic_ms:.1f} ms over pydantic;"
         " target < +50, PERF.md +40)"
     )
-    print(
-        f"cold import interlingua + every codec:   {all_ms:7.1f} ms  (+{all_ms - pydantic_ms:.1f} ms over pydantic)"
-    )
+    print(f"cold import interlingua + every codec:   {all_ms:7.1f} ms  (+{all_ms - pydantic_ms:.1f} ms over pydantic)")
     small, large = time_accumulate(10_000), time_accumulate(100_000)
     print(f"accumulate 10k deltas:  {small * 1e3:7.2f} ms  ({small / 10_000 * 1e6:.2f} us/event)")
     print(f"accumulate 100k deltas: {large * 1e3:7.2f} ms  ({large / 100_000 * 1e6:.2f} us/event)")

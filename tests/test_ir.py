@@ -80,9 +80,7 @@ def test_hand_written_transcript_reads_naturally() -> None:
         model="acme-large",
         messages=[
             il.Message.system("You are terse."),
-            il.Message.user(
-                "What is in this picture?", il.Image(il.MediaSource.from_url("https://x/cat.png"))
-            ),
+            il.Message.user("What is in this picture?", il.Image(il.MediaSource.from_url("https://x/cat.png"))),
             il.Message.assistant(il.ToolUse("call_1", "describe", {"detail": "high"})),
             il.Message.tool(il.ToolResult("call_1", "describe", "a cat")),
         ],

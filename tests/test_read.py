@@ -54,3 +54,26 @@ def test_as_object_accepts_sdk_like_objects() -> None:
     assert as_object(Dumpable(), "") == {"id": "x"}
     with pytest.raises(DecodeError):
         as_object([1], "")
+
+
+def test_retry_after_reads_seconds_milliseconds_and_dates() -> None:
+    import email.utils
+    import time
+
+    from interlingua.kit import retry_after
+
+    assert retry_after({"Retry-After": "7"}) == 7.0
+    assert retry_after({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
+    assert retry_after({}) is None
+    assert retry_after({"retry-after": "soon"}) is None
+    later = email.utils.formatdate(time.time() + 30, usegmt=True)
+    seconds = retry_after({"retry-after": later})
+    assert seconds is not None and 25 < seconds <= 30
+
+
+def test_error_body_is_json_or_text() -> None:
+    from interlingua.kit import error_body
+
+    assert error_body(b'{"error": {"message": "x"}}') == {"error": {"message": "x"}}
+    assert error_body(b"<html>Bad Gateway</html>") == "<html>Bad Gateway</html>"
+    assert error_body(b"") is None

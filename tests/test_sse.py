@@ -55,9 +55,7 @@ def test_comments_multiline_data_and_done() -> None:
     st.lists(
         st.tuples(
             st.sampled_from(["message", "ping", "content_block_delta"]),
-            st.text(
-                alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30
-            ),
+            st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30),
         ),
         max_size=6,
     )

@@ -53,9 +53,7 @@ class Capabilities:
     notes: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        missing = [k for k in PART_TYPES if k not in self.parts] + [
-            k for k in SETTINGS if k not in self.settings
-        ]
+        missing = [k for k in PART_TYPES if k not in self.parts] + [k for k in SETTINGS if k not in self.settings]
         if missing:
             raise ValueError(f"capabilities must declare every part type and setting; missing {missing}")
 
@@ -91,9 +89,7 @@ class HttpRequest:
 
     def __repr__(self) -> str:
         shown = {k: ("<hidden>" if k.lower() in _SECRET_HEADERS else v) for k, v in self.headers.items()}
-        return (
-            f"HttpRequest(method={self.method!r}, url={self.url!r}, headers={shown!r}, stream={self.stream})"
-        )
+        return f"HttpRequest(method={self.method!r}, url={self.url!r}, headers={shown!r}, stream={self.stream})"
 
 
 @runtime_checkable

@@ -72,9 +72,7 @@ class MediaSource(_Tagged):
         return UrlSource(url=url, media_type=media_type)
 
     @staticmethod
-    def from_file_id(
-        file_id: str, *, provider: str | None = None, media_type: str | None = None
-    ) -> FileSource:
+    def from_file_id(file_id: str, *, provider: str | None = None, media_type: str | None = None) -> FileSource:
         """A file uploaded to a vendor's file store; ``provider`` says whose store."""
         return FileSource(file_id=file_id, provider=provider, media_type=media_type)
 

@@ -113,9 +113,7 @@ def merge_echo(echoes: list[ProviderEcho], new: ProviderEcho) -> list[ProviderEc
     merged = False
     for entry in echoes:
         if entry.provider == new.provider and not merged:
-            entry = ProviderEcho(
-                provider=new.provider, data={**entry.data, **new.data}, model=new.model or entry.model
-            )
+            entry = ProviderEcho(provider=new.provider, data={**entry.data, **new.data}, model=new.model or entry.model)
             merged = True
         out.append(entry)
     if not merged:
@@ -267,9 +265,7 @@ class StreamAccumulator:
     def response(self) -> Response:
         """The finished answer; StreamError (with ``partial``) if the stream broke off or failed."""
         if self.error is not None:
-            raise StreamError(
-                f"the stream carried an error: {self.error}", partial=self.snapshot(), error=self.error
-            )
+            raise StreamError(f"the stream carried an error: {self.error}", partial=self.snapshot(), error=self.error)
         if not self.done:
             raise StreamError("the stream ended before the message was complete", partial=self.snapshot())
         return self._build(partial=False)

@@ -74,9 +74,7 @@ class WarningSink:
     ) -> None:
         """Report a part (or part field) the target cannot carry; returns None so an encoder can
         ``return out.lossy(...)`` in place of a block."""
-        self.warnings.append(
-            LossyEncode(codec=self.codec, path=path, message=why, part_type=part_type, action=action)
-        )
+        self.warnings.append(LossyEncode(codec=self.codec, path=path, message=why, part_type=part_type, action=action))
 
     def unsupported(self, path: str, setting: str, why: str) -> None:
         self.warnings.append(UnsupportedSetting(codec=self.codec, path=path, message=why, setting=setting))

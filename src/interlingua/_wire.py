@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
+import email.utils
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic_core import from_json, to_json
@@ -55,3 +58,39 @@ def arguments_text(input: dict[str, Any], raw_input: str | None) -> str:
     if raw_input is not None:
         return raw_input
     return json.dumps(input, ensure_ascii=False, separators=(",", ":"))
+
+
+def error_body(body: bytes | str) -> Any:
+    """An error body as JSON where it is JSON, else its text: vendors and proxies send HTML or
+    plain text on some failures, and a decode_error must never crash on them."""
+    if not body:
+        return None
+    try:
+        return loads(body)
+    except ValueError:
+        return body.decode("utf-8", "replace") if isinstance(body, bytes) else body
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait, from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date);
+    None when the server said nothing usable."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    if (ms := lowered.get("retry-after-ms")) is not None:
+        try:
+            return max(float(ms) / 1000.0, 0.0)
+        except ValueError:
+            pass
+    value = lowered.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.UTC)
+    return max((when - datetime.datetime.now(datetime.UTC)).total_seconds(), 0.0)

@@ -4,7 +4,7 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
 from ._stream import merge_echo
 from ._warnings import WarningSink
-from ._wire import arguments_text, data_url, dumps, loads, parse_data_url, tool_arguments
+from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
 __all__ = [
     "WarningSink",
@@ -16,6 +16,7 @@ __all__ = [
     "describe",
     "dumps",
     "each",
+    "error_body",
     "expect",
     "join",
     "loads",
@@ -23,5 +24,6 @@ __all__ = [
     "optional",
     "parse_data_url",
     "require",
+    "retry_after",
     "tool_arguments",
 ]

@@ -43,15 +43,11 @@ def _default_part(kind: str) -> ContentPart | None:
         "image": lambda: Image(MediaSource.from_base64("image/png", _PNG)),
         "audio": lambda: Audio(MediaSource.from_base64("audio/wav", "UklGRg==")),
         "video": lambda: Video(MediaSource.from_url("https://example.com/v.mp4", "video/mp4")),
-        "document": lambda: Document(
-            MediaSource.from_base64("application/pdf", "JVBERi0xLjQK"), name="a.pdf"
-        ),
+        "document": lambda: Document(MediaSource.from_base64("application/pdf", "JVBERi0xLjQK"), name="a.pdf"),
         "thinking": lambda: Thinking("let me think"),
         "redacted_thinking": lambda: RedactedThinking(),
         "image_output": lambda: ImageOutput(source=MediaSource.from_base64("image/png", _PNG)),
-        "audio_output": lambda: AudioOutput(
-            source=MediaSource.from_base64("audio/wav", "UklGRg=="), transcript="hi"
-        ),
+        "audio_output": lambda: AudioOutput(source=MediaSource.from_base64("audio/wav", "UklGRg=="), transcript="hi"),
     }
     build = builders.get(kind)
     return build() if build else None
@@ -243,9 +239,7 @@ def assert_capabilities_hold(codec: Codec, samples: Mapping[str, Any] | None = N
                     failures.append(f"{key}: declared native, but {problem}")
         checked[key] = declared
     if failures:
-        raise AssertionError(
-            f"{codec.name} capabilities disagree with behaviour:\n  " + "\n  ".join(failures)
-        )
+        raise AssertionError(f"{codec.name} capabilities disagree with behaviour:\n  " + "\n  ".join(failures))
     return checked
 
 

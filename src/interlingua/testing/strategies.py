@@ -106,9 +106,7 @@ def sources(media_types: tuple[str, ...] = ("image/png", "image/jpeg")) -> st.Se
 @cache
 def citations() -> st.SearchStrategy[Citation]:
     source = st.one_of(
-        st.builds(
-            CitationSource, type=st.just("url"), url=st.just("https://example.com/a"), title=st.none() | texts
-        ),
+        st.builds(CitationSource, type=st.just("url"), url=st.just("https://example.com/a"), title=st.none() | texts),
         st.builds(
             CitationSource,
             type=st.just("document"),
@@ -197,9 +195,7 @@ def tool_results(tool_id: str, name: str) -> st.SearchStrategy[ToolResult]:
 @cache
 def parts() -> st.SearchStrategy[ContentPart]:
     """Any part at all."""
-    return st.one_of(
-        input_parts(), output_parts(), ids.flatmap(lambda i: names.flatmap(lambda n: tool_results(i, n)))
-    )
+    return st.one_of(input_parts(), output_parts(), ids.flatmap(lambda i: names.flatmap(lambda n: tool_results(i, n))))
 
 
 @cache
@@ -217,9 +213,7 @@ def _tool_turn(draw: st.DrawFn) -> list[Message]:
     """An assistant turn calling tools, and the tool message answering every call."""
     calls = draw(st.lists(tool_uses(), min_size=1, max_size=3, unique_by=lambda p: p.id))
     lead = draw(
-        st.lists(
-            st.one_of(text_parts(), st.builds(Thinking, text=texts, provider_echoes=echoes())), max_size=1
-        )
+        st.lists(st.one_of(text_parts(), st.builds(Thinking, text=texts, provider_echoes=echoes())), max_size=1)
     )
     results = [draw(tool_results(call.id, call.name)) for call in calls]
     role = draw(st.sampled_from(["tool", "user"]))
@@ -269,8 +263,7 @@ def _settings() -> dict[str, Any]:
         "temperature": st.none() | st.floats(0, 1, allow_nan=False).map(lambda f: round(f, 2)),
         "top_p": st.none() | st.floats(0, 1, allow_nan=False).map(lambda f: round(f, 2)),
         "top_k": st.none() | st.integers(1, 100),
-        "stop": st.none()
-        | st.lists(st.text(alphabet=_alnum, min_size=1, max_size=8), min_size=1, max_size=3),
+        "stop": st.none() | st.lists(st.text(alphabet=_alnum, min_size=1, max_size=8), min_size=1, max_size=3),
         "seed": st.none() | st.integers(0, 2**31),
         "presence_penalty": st.none() | st.floats(-2, 2, allow_nan=False).map(lambda f: round(f, 2)),
         "frequency_penalty": st.none() | st.floats(-2, 2, allow_nan=False).map(lambda f: round(f, 2)),
@@ -340,9 +333,7 @@ def responses() -> st.SearchStrategy[Response]:
         Response,
         id=st.none() | ids,
         model=st.none() | st.just("model-1"),
-        message=st.builds(
-            Message, role=st.just("assistant"), parts=st.lists(output_parts(), min_size=1, max_size=4)
-        ),
+        message=st.builds(Message, role=st.just("assistant"), parts=st.lists(output_parts(), min_size=1, max_size=4)),
         stop_reason=st.none() | st.sampled_from(STOP_REASONS),
         usage=usages(),
     )

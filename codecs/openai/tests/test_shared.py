@@ -1,0 +1,48 @@
+"""The OpenAI error body decodes into the typed error for its status, on the recorded errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from interlingua import BadRequestError, NotFoundError, ProviderError, RateLimitError
+from interlingua.kit import dumps
+from interlingua.testing import load_body, real_fixtures
+from interlingua_openai._shared import bearer_headers, decode_openai_error
+
+ERRORS = real_fixtures("openai-chat", "error") + real_fixtures("openai-responses", "error")
+
+
+@pytest.mark.parametrize("path", ERRORS, ids=lambda p: f"{p.parent.parent.name}/{p.stem}")
+def test_recorded_errors_keep_message_type_and_body(path: object) -> None:
+    import json
+    from pathlib import Path
+
+    assert isinstance(path, Path)
+    recorded = json.loads(path.read_text())
+    error = decode_openai_error("openai-chat", recorded["status"], dumps(recorded["body"]).encode(), {})
+    assert error.message == recorded["body"]["error"]["message"]
+    assert error.type == recorded["body"]["error"]["type"]
+    assert error.raw == recorded["body"]
+    assert error.status == recorded["status"]
+    assert load_body(path) == recorded["body"]
+
+
+def test_status_picks_the_subclass_and_headers_give_retry_and_request_id() -> None:
+    body = b'{"error": {"message": "slow down", "type": "rate_limit_error"}}'
+    error = decode_openai_error("openai-chat", 429, body, {"Retry-After": "3", "x-request-id": "req_1"})
+    assert isinstance(error, RateLimitError)
+    assert (error.retry_after, error.request_id, error.type) == (3.0, "req_1", "rate_limit_error")
+    assert isinstance(decode_openai_error("openai-chat", 400, b"{}", {}), BadRequestError)
+    assert isinstance(decode_openai_error("openai-chat", 404, b"{}", {}), NotFoundError)
+
+
+def test_non_json_and_list_bodies_do_not_crash() -> None:
+    error = decode_openai_error("openai-chat", 502, b"<html>bad gateway</html>", {})
+    assert isinstance(error, ProviderError) and error.message == "<html>bad gateway</html>" and error.status == 502
+    listed = decode_openai_error("openai-chat", 400, b'[{"error": {"message": "m", "code": 400}}]', {})
+    assert (listed.message, listed.type) == ("m", "400")
+
+
+def test_bearer_headers_only_with_a_key() -> None:
+    assert bearer_headers(None) == {"content-type": "application/json"}
+    assert bearer_headers("sk-x", {"OpenAI-Organization": "o"})["authorization"] == "Bearer sk-x"
