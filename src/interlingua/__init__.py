@@ -5,6 +5,8 @@ encodes and decodes it, reporting every loss as a typed warning. Codecs are sepa
 distributions found through entry points: ``get_codec("acme-chat")``.
 """
 
+from typing import TYPE_CHECKING
+
 from ._codec import SETTINGS, Capabilities, Codec, Endpoint, HttpRequest, Support
 from ._errors import (
     AuthenticationError,
@@ -92,7 +94,28 @@ from ._warnings import (
 
 __version__ = "0.1.0"
 
+_TRANSPORT = ("AsyncClient", "AsyncEventStream", "Client", "EventStream", "MissingAPIKeyError", "RetryPolicy")
+
+
+def __getattr__(name: str) -> object:
+    # The transport pulls in asyncio and threading; load it on first use, not with the IR.
+    if name in _TRANSPORT:
+        from . import _client
+
+        return getattr(_client, name)
+    raise AttributeError(f"module 'interlingua' has no attribute {name!r}")
+
+
+if TYPE_CHECKING:
+    from ._client import AsyncClient, AsyncEventStream, Client, EventStream, MissingAPIKeyError, RetryPolicy
+
 __all__ = [
+    "AsyncClient",
+    "AsyncEventStream",
+    "Client",
+    "EventStream",
+    "MissingAPIKeyError",
+    "RetryPolicy",
     "DONE",
     "PART_TYPES",
     "ROLES",

@@ -1,0 +1,579 @@
+"""The transport: Client and AsyncClient send a Request through any codec over httpx2.
+
+Generic over codecs: where to send, which headers, how an error body reads and how a stream
+decodes all come from the codec (``http_request``, ``decode_error``, ``decode_stream``). httpx2 is
+imported when a client is built, never by ``import interlingua``.
+
+Retries follow what the official SDKs do: 408, 409, 429 and 5xx answers (Anthropic's 529
+included), connection errors and timeouts are retried up to ``max_retries`` times with
+exponential backoff and jitter, honouring ``retry-after-ms`` / ``Retry-After`` (and a server's
+``x-should-retry``), with the total wait bounded. A stream is retried only before its first event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import random
+import threading
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from ._codec import Codec, Endpoint, HttpRequest
+from ._errors import DecodeError, InterlinguaError, ProviderError, StreamError, TimeoutError, TransportError
+from ._request import Request
+from ._response import Response
+from ._sse import SSEEvent
+from ._stream import ErrorEvent, StreamAccumulator, StreamEvent
+from ._wire import dumps, loads, retry_after
+
+if TYPE_CHECKING:
+    import httpx2
+
+__all__ = ["AsyncClient", "AsyncEventStream", "Client", "EventStream", "MissingAPIKeyError", "RetryPolicy"]
+
+DEFAULT_TIMEOUT = 600.0
+_RETRY_STATUSES = frozenset({408, 409, 429})
+
+
+class MissingAPIKeyError(InterlinguaError):
+    """No key was given and none of the codec's environment variables is set."""
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Backoff between attempts: ``initial * 2**n`` capped at ``max_delay``, minus up to 25%
+    jitter; a server's Retry-After wins when it asks for at most ``max_retry_after`` seconds.
+    The waits of one call never add up to more than ``max_total_wait``."""
+
+    max_retries: int = 2
+    initial: float = 0.5
+    max_delay: float = 8.0
+    max_retry_after: float = 60.0
+    max_total_wait: float = 90.0
+
+    def delay(self, attempt: int, headers: Mapping[str, str] | None) -> float:
+        asked = retry_after(headers) if headers is not None else None
+        if asked is not None and 0 <= asked <= self.max_retry_after:
+            return asked
+        backoff = min(self.initial * 2.0**attempt, self.max_delay)
+        return backoff * (1 - 0.25 * random.random())
+
+
+def _should_retry(status: int, headers: Mapping[str, str]) -> bool:
+    verdict = {k.lower(): v for k, v in headers.items()}.get("x-should-retry")
+    if verdict in ("true", "false"):
+        return verdict == "true"
+    return status in _RETRY_STATUSES or status >= 500
+
+
+def _resolve(codec: Codec | str, options: Mapping[str, Any]) -> Codec:
+    if isinstance(codec, str):
+        from ._registry import get_codec
+
+        return get_codec(codec, **options)
+    if options:
+        raise TypeError("codec options are only taken with a codec name")
+    return codec
+
+
+def _api_key(codec: Codec, given: str | None) -> str | None:
+    if given is not None:
+        return given
+    names = tuple(getattr(codec, "api_key_env", ()))
+    for name in names:
+        if value := os.environ.get(name):
+            return value
+    if names:
+        raise MissingAPIKeyError(f"no API key for {codec.name}: pass api_key=... or set {' or '.join(names)}")
+    return None  # a codec that declares no key variable talks to servers that take none
+
+
+def _timeout(timeout: float | httpx2.Timeout | None) -> Any:
+    import httpx2
+
+    if isinstance(timeout, httpx2.Timeout):
+        return timeout
+    seconds = DEFAULT_TIMEOUT if timeout is None else timeout
+    return httpx2.Timeout(seconds, connect=min(seconds, 10.0))
+
+
+def _transport_error(codec: Codec, exc: Exception) -> TransportError:
+    import httpx2
+
+    what = type(exc).__name__
+    if isinstance(exc, httpx2.TimeoutException):
+        return TimeoutError(f"{codec.name}: the request timed out ({what})")
+    return TransportError(f"{codec.name}: the connection failed ({what}: {exc})")
+
+
+def _retryable_exception(exc: BaseException) -> bool:
+    import httpx2
+
+    return isinstance(exc, httpx2.TransportError)
+
+
+class _Base:
+    """What both clients share: the codec, the endpoint (key hidden) and the retry policy."""
+
+    def __init__(
+        self,
+        codec: Codec | str,
+        *,
+        api_key: str | None,
+        base_url: str | None,
+        max_retries: int,
+        timeout: float | httpx2.Timeout | None,
+        default_headers: Mapping[str, str] | None,
+        settings: Mapping[str, str] | None,
+        retry: RetryPolicy | None,
+        codec_options: Mapping[str, Any],
+    ) -> None:
+        self.codec = _resolve(codec, codec_options)
+        self._endpoint = Endpoint(
+            base_url=base_url,
+            api_key=_api_key(self.codec, api_key),
+            headers=dict(default_headers or {}),
+            settings=dict(settings or {}),
+        )
+        self.retry = retry or RetryPolicy(max_retries=max_retries)
+        self._timeout = timeout
+
+    def __repr__(self) -> str:
+        where = self._endpoint.base_url or "default URL"
+        return f"{type(self).__name__}(codec={self.codec.name!r}, base_url={where!r})"
+
+    def _prepare(self, request: Request, *, stream: bool) -> HttpRequest:
+        return self.codec.http_request(request, stream=stream, endpoint=self._endpoint)
+
+    def _decode_body(self, status: int, content: bytes) -> Response:
+        try:
+            body = loads(content)
+        except ValueError as exc:
+            raise DecodeError(self.codec.name, "body", f"the {status} answer is not JSON ({exc})") from None
+        return self.codec.decode_response(body)
+
+    def _error(self, status: int, content: bytes, headers: Mapping[str, str]) -> ProviderError:
+        error = self.codec.decode_error(status, content, headers)
+        assert isinstance(error, ProviderError)
+        return error
+
+
+# --- sync ------------------------------------------------------------------------------------
+
+
+class Client(_Base):
+    """Send requests through one codec. ``Client("anthropic-messages")`` looks the codec up by
+    name (keyword options such as ``dialect=`` go to the codec); pass ``http_client`` to reuse
+    your own ``httpx2.Client`` (it is then yours to close)."""
+
+    def __init__(
+        self,
+        codec: Codec | str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        http_client: httpx2.Client | None = None,
+        max_retries: int = 2,
+        timeout: float | httpx2.Timeout | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        settings: Mapping[str, str] | None = None,
+        retry: RetryPolicy | None = None,
+        **codec_options: Any,
+    ) -> None:
+        super().__init__(
+            codec,
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=max_retries,
+            timeout=timeout,
+            default_headers=default_headers,
+            settings=settings,
+            retry=retry,
+            codec_options=codec_options,
+        )
+        import httpx2
+
+        self._owns_http = http_client is None
+        self._http = http_client or httpx2.Client(timeout=_timeout(timeout))
+
+    @classmethod
+    def for_codec(cls, name: str, **kwargs: Any) -> Client:
+        """``Client.for_codec("openai-chat", dialect="deepseek")``: the codec looked up by name."""
+        return cls(name, **kwargs)
+
+    def close(self) -> None:
+        if self._owns_http:
+            self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def send(self, request: Request) -> Response:
+        """One answer, retried per the policy; a vendor error raises its ProviderError subclass."""
+        prepared = self._prepare(request, stream=False)
+        response = self._open(prepared)
+        try:
+            content = response.read()
+        except Exception as exc:
+            if _retryable_exception(exc):
+                raise _transport_error(self.codec, exc) from None
+            raise
+        finally:
+            response.close()
+        return self._decode_body(response.status_code, content)
+
+    def stream(self, request: Request) -> EventStream:
+        """Events as they arrive: ``with client.stream(req) as events: for event in events: ...``
+        Leaving the block early closes the connection; ``.response()`` accumulates the rest."""
+        return EventStream(self, self._prepare(request, stream=True))
+
+    def _open(self, prepared: HttpRequest) -> httpx2.Response:
+        """Send until an answer worth keeping: a success, or an error that is not retried."""
+        waited = 0.0
+        content = dumps(prepared.json).encode()
+        for attempt in range(self.retry.max_retries + 1):
+            last = attempt == self.retry.max_retries
+            try:
+                request = self._http.build_request(
+                    prepared.method, prepared.url, headers=dict(prepared.headers), content=content
+                )
+                response = self._http.send(request, stream=True)
+            except Exception as exc:
+                if not _retryable_exception(exc):
+                    raise
+                if last:
+                    raise _transport_error(self.codec, exc) from None
+                waited += self._sleep(attempt, None, waited)
+                continue
+            if response.status_code < 400:
+                return response
+            try:
+                body = response.read()
+            except Exception as exc:
+                body = b""
+                if not _retryable_exception(exc):
+                    raise
+            finally:
+                response.close()
+            headers = dict(response.headers)
+            if last or not _should_retry(response.status_code, headers):
+                raise self._error(response.status_code, body, headers)
+            waited += self._sleep(attempt, headers, waited)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _sleep(self, attempt: int, headers: Mapping[str, str] | None, waited: float) -> float:
+        delay = min(self.retry.delay(attempt, headers), max(self.retry.max_total_wait - waited, 0.0))
+        time.sleep(delay)
+        return delay
+
+
+class _StreamBase:
+    def __init__(self) -> None:
+        self._acc = StreamAccumulator()
+        self._yielded = False
+
+    def _take(self, event: StreamEvent) -> StreamEvent:
+        self._acc.add(event)
+        if isinstance(event, ErrorEvent):
+            raise StreamError(
+                f"the stream carried an error: {event.error}", partial=self._acc.snapshot(), error=event.error
+            )
+        return event
+
+    def _broken(self, codec: Codec, exc: Exception) -> StreamError:
+        cause = _transport_error(codec, exc)
+        return StreamError(f"the stream broke off: {cause}", partial=self._acc.snapshot())
+
+    def snapshot(self) -> Response:
+        """The answer so far (open tool calls parsed up to where their JSON stops)."""
+        return self._acc.snapshot()
+
+
+class EventStream(_StreamBase):
+    """A live stream of StreamEvents; iterate it once. Errors: the vendor's ProviderError if the
+    stream could not open, StreamError (with ``.partial``, and ``.error`` for an error event in
+    the stream) if it broke off or failed midway."""
+
+    def __init__(self, client: Client, prepared: HttpRequest) -> None:
+        super().__init__()
+        self._client, self._prepared = client, prepared
+        self._response: httpx2.Response | None = None
+        self._events: Iterator[StreamEvent] | None = None
+
+    def __enter__(self) -> EventStream:
+        self._start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def _start(self) -> Iterator[StreamEvent]:
+        if self._events is None:
+            import httpx2
+
+            self._response = self._client._open(self._prepared)
+            sse: Iterator[SSEEvent] = iter(httpx2.EventSource(self._response))
+            self._events = iter(self._client.codec.decode_stream(sse))
+        return self._events
+
+    def __iter__(self) -> Iterator[StreamEvent]:
+        events = self._start()
+        try:
+            while True:
+                try:
+                    event = next(events)
+                except StopIteration:
+                    return
+                except StreamError:
+                    raise
+                except Exception as exc:
+                    if _retryable_exception(exc):
+                        raise self._broken(self._client.codec, exc) from None
+                    raise
+                yield self._take(event)
+        finally:
+            self.close()
+
+    def response(self) -> Response:
+        """Everything not yet iterated, accumulated with what was: the finished Response."""
+        for _ in self:
+            pass
+        return self._acc.response()
+
+    def close(self) -> None:
+        if self._response is not None:
+            self._response.close()
+        if self._events is not None and hasattr(self._events, "close"):
+            self._events.close()
+
+
+# --- async -----------------------------------------------------------------------------------
+
+
+class AsyncClient(_Base):
+    """:class:`Client` for asyncio: ``await client.send(req)``, ``async with client.stream(req) as
+    events: async for event in events``."""
+
+    def __init__(
+        self,
+        codec: Codec | str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        http_client: httpx2.AsyncClient | None = None,
+        max_retries: int = 2,
+        timeout: float | httpx2.Timeout | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        settings: Mapping[str, str] | None = None,
+        retry: RetryPolicy | None = None,
+        **codec_options: Any,
+    ) -> None:
+        super().__init__(
+            codec,
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=max_retries,
+            timeout=timeout,
+            default_headers=default_headers,
+            settings=settings,
+            retry=retry,
+            codec_options=codec_options,
+        )
+        import httpx2
+
+        self._owns_http = http_client is None
+        self._http = http_client or httpx2.AsyncClient(timeout=_timeout(timeout))
+
+    @classmethod
+    def for_codec(cls, name: str, **kwargs: Any) -> AsyncClient:
+        return cls(name, **kwargs)
+
+    async def aclose(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def send(self, request: Request) -> Response:
+        prepared = self._prepare(request, stream=False)
+        response = await self._open(prepared)
+        try:
+            content = await response.aread()
+        except Exception as exc:
+            if _retryable_exception(exc):
+                raise _transport_error(self.codec, exc) from None
+            raise
+        finally:
+            await response.aclose()
+        return self._decode_body(response.status_code, content)
+
+    def stream(self, request: Request) -> AsyncEventStream:
+        return AsyncEventStream(self, self._prepare(request, stream=True))
+
+    async def _open(self, prepared: HttpRequest) -> httpx2.Response:
+        waited = 0.0
+        content = dumps(prepared.json).encode()
+        for attempt in range(self.retry.max_retries + 1):
+            last = attempt == self.retry.max_retries
+            try:
+                request = self._http.build_request(
+                    prepared.method, prepared.url, headers=dict(prepared.headers), content=content
+                )
+                response = await self._http.send(request, stream=True)
+            except Exception as exc:
+                if not _retryable_exception(exc):
+                    raise
+                if last:
+                    raise _transport_error(self.codec, exc) from None
+                waited += await self._sleep(attempt, None, waited)
+                continue
+            if response.status_code < 400:
+                return response
+            try:
+                body = await response.aread()
+            except Exception as exc:
+                body = b""
+                if not _retryable_exception(exc):
+                    raise
+            finally:
+                await response.aclose()
+            headers = dict(response.headers)
+            if last or not _should_retry(response.status_code, headers):
+                raise self._error(response.status_code, body, headers)
+            waited += await self._sleep(attempt, headers, waited)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _sleep(self, attempt: int, headers: Mapping[str, str] | None, waited: float) -> float:
+        delay = min(self.retry.delay(attempt, headers), max(self.retry.max_total_wait - waited, 0.0))
+        await asyncio.sleep(delay)
+        return delay
+
+
+_END = object()
+T = TypeVar("T")
+
+
+class _ThreadedDecoder(Generic[T]):
+    """Runs a codec's (synchronous, pull-based) decode_stream on a worker thread, fed SSE events
+    from the event loop. Codecs expose one iterator-based decoder; this is what lets the same
+    decoder serve async streams without each codec writing a second one."""
+
+    def __init__(self, decode: Callable[[Iterator[SSEEvent]], Iterator[T]]) -> None:
+        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._outbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._run, args=(decode,), daemon=True)
+        self._thread.start()
+
+    def _pull(self) -> Iterator[SSEEvent]:
+        while (item := self._inbox.get()) is not _END:
+            yield item
+
+    def _run(self, decode: Callable[[Iterator[SSEEvent]], Iterator[T]]) -> None:
+        try:
+            for event in decode(self._pull()):
+                self._post("event", event)
+        except BaseException as exc:  # handed to the loop, raised there
+            self._post("error", exc)
+        finally:
+            self._post("end", None)
+
+    def _post(self, kind: str, value: Any) -> None:
+        try:
+            self._loop.call_soon_threadsafe(self._outbox.put_nowait, (kind, value))
+        except RuntimeError:  # the loop closed while the stream was abandoned: nobody is listening
+            pass
+
+    def feed(self, event: SSEEvent) -> None:
+        self._inbox.put(event)
+
+    async def get(self) -> tuple[str, Any]:
+        return await self._outbox.get()
+
+    def stop(self) -> None:
+        self._inbox.put(_END)
+
+
+class AsyncEventStream(_StreamBase):
+    """:class:`EventStream` for asyncio."""
+
+    def __init__(self, client: AsyncClient, prepared: HttpRequest) -> None:
+        super().__init__()
+        self._client, self._prepared = client, prepared
+        self._response: httpx2.Response | None = None
+        self._feeder: asyncio.Task[None] | None = None
+        self._decoder: _ThreadedDecoder[StreamEvent] | None = None
+        self._failure: Exception | None = None
+
+    async def __aenter__(self) -> AsyncEventStream:
+        await self._start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def _start(self) -> _ThreadedDecoder[StreamEvent]:
+        if self._decoder is None:
+            import httpx2
+
+            self._response = await self._client._open(self._prepared)
+            decoder = _ThreadedDecoder(self._client.codec.decode_stream)
+            source = httpx2.EventSource(self._response)
+            self._decoder = decoder
+            self._feeder = asyncio.create_task(self._feed(source, decoder))
+        return self._decoder
+
+    async def _feed(self, source: Any, decoder: _ThreadedDecoder[StreamEvent]) -> None:
+        try:
+            async for event in source:
+                decoder.feed(event)
+        except Exception as exc:  # the network broke: end the decoder's input, report it on the loop
+            self._failure = exc
+        finally:
+            decoder.stop()
+
+    def __aiter__(self) -> AsyncIterator[StreamEvent]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[StreamEvent]:
+        decoder = await self._start()
+        try:
+            while True:
+                kind, value = await decoder.get()
+                if kind == "event":
+                    yield self._take(value)
+                    continue
+                if self._failure is not None:
+                    if _retryable_exception(self._failure):
+                        raise self._broken(self._client.codec, self._failure) from None
+                    raise self._failure
+                if kind == "error":
+                    raise value
+                return
+        finally:
+            await self.aclose()
+
+    async def response(self) -> Response:
+        async for _ in self:
+            pass
+        return self._acc.response()
+
+    async def aclose(self) -> None:
+        if self._feeder is not None and not self._feeder.done():
+            self._feeder.cancel()
+        if self._decoder is not None:
+            self._decoder.stop()
+        if self._response is not None:
+            await self._response.aclose()
