@@ -138,3 +138,16 @@ def test_parts_keep_the_order_they_started_in() -> None:
         MessageEnd("end_turn"),
     ]
     assert il.accumulate(events).message.parts == [il.Text("a"), il.Text("b")]
+
+
+def test_part_end_can_attach_citations_that_arrive_after_the_text() -> None:
+    citation = il.Citation(cited_text="x", source=il.CitationSource(type="url", url="https://example.com"))
+    events = [
+        il.MessageStart(id="m"),
+        il.PartStart(0, il.Text("")),
+        il.TextDelta(0, "x marks"),
+        il.PartEnd(0, citations=[citation]),
+        il.MessageEnd("end_turn"),
+    ]
+    [part] = il.accumulate(events).message.parts
+    assert part == il.Text("x marks", citations=[citation])

@@ -4,7 +4,7 @@ Generic over codecs: where to send, which headers, how an error body reads and h
 decodes all come from the codec (``http_request``, ``decode_error``, ``decode_stream``). httpx2 is
 imported when a client is built, never by ``import interlingua``.
 
-Retries follow what the official SDKs do: 408, 409, 429 and 5xx answers (Anthropic's 529
+Retries follow what the official SDKs do: 408, 409, 429 and 5xx answers (a 529 overload
 included), connection errors and timeouts are retried up to ``max_retries`` times with
 exponential backoff and jitter, honouring ``retry-after-ms`` / ``Retry-After`` (and a server's
 ``x-should-retry``), with the total wait bounded. A stream is retried only before its first event.
@@ -13,6 +13,7 @@ exponential backoff and jitter, honouring ``retry-after-ms`` / ``Retry-After`` (
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import queue
 import random
@@ -167,7 +168,7 @@ class _Base:
 
 
 class Client(_Base):
-    """Send requests through one codec. ``Client("anthropic-messages")`` looks the codec up by
+    """Send requests through one codec. ``Client("acme-chat")`` looks the codec up by
     name (keyword options such as ``dialect=`` go to the codec); pass ``http_client`` to reuse
     your own ``httpx2.Client`` (it is then yours to close)."""
 
@@ -203,7 +204,7 @@ class Client(_Base):
 
     @classmethod
     def for_codec(cls, name: str, **kwargs: Any) -> Client:
-        """``Client.for_codec("openai-chat", dialect="deepseek")``: the codec looked up by name."""
+        """``Client.for_codec("acme-chat", dialect="local")``: the codec looked up by name."""
         return cls(name, **kwargs)
 
     def close(self) -> None:
@@ -491,10 +492,9 @@ class _ThreadedDecoder(Generic[T]):
             self._post("end", None)
 
     def _post(self, kind: str, value: Any) -> None:
-        try:
+        # RuntimeError: the loop closed while the stream was abandoned; nobody is listening.
+        with contextlib.suppress(RuntimeError):
             self._loop.call_soon_threadsafe(self._outbox.put_nowait, (kind, value))
-        except RuntimeError:  # the loop closed while the stream was abandoned: nobody is listening
-            pass
 
     def feed(self, event: SSEEvent) -> None:
         self._inbox.put(event)

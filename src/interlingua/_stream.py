@@ -14,7 +14,7 @@ from pydantic_core import from_json
 
 from ._errors import ProviderError, StreamError
 from ._message import Message
-from ._parts import ContentPart, ProviderEcho, Text, Thinking, ToolUse
+from ._parts import Citation, ContentPart, ProviderEcho, Text, Thinking, ToolUse
 from ._response import Response, StopReason, Usage
 from ._wire import tool_arguments
 
@@ -67,7 +67,11 @@ class Echo:
 
 @dataclass(frozen=True, slots=True)
 class PartEnd:
+    """The part at ``index`` is complete. ``citations``, when given, are the text part's citations
+    as the wire delivered them apart from its text (they replace the ones it opened with)."""
+
     index: int
+    citations: list[Citation] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,12 +128,13 @@ def merge_echo(echoes: list[ProviderEcho], new: ProviderEcho) -> list[ProviderEc
 class _Slot:
     """One part being assembled: its opening value, the pieces that grow it, its echoes."""
 
-    __slots__ = ("chunks", "echoes", "final", "part")
+    __slots__ = ("chunks", "citations", "echoes", "final", "part")
 
     def __init__(self, part: ContentPart) -> None:
         self.part = part
         self.chunks: list[str] = []
         self.echoes = list(part.provider_echoes)
+        self.citations: list[Citation] | None = None
         self.final: ContentPart | None = None
 
     def build(self, *, partial: bool) -> ContentPart:
@@ -139,6 +144,8 @@ class _Slot:
         update: dict[str, object] = {}
         if self.echoes != part.provider_echoes:
             update["provider_echoes"] = self.echoes
+        if self.citations is not None and isinstance(part, Text):
+            update["citations"] = self.citations
         if self.chunks:
             joined = "".join(self.chunks)
             if isinstance(part, Text | Thinking):
@@ -228,6 +235,8 @@ class StreamAccumulator:
 
     def _part_end(self, event: PartEnd) -> None:
         slot = self._slot(event.index, "part_end")
+        if event.citations is not None:
+            slot.citations = list(event.citations)
         slot.final = slot.build(partial=False)
 
     def _usage_update(self, event: UsageUpdate) -> None:

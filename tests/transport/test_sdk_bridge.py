@@ -37,6 +37,7 @@ def test_anthropic_sdk_sends_our_body_and_its_message_decodes_the_same(vendor: V
     codec, body, recorded = _setup("anthropic-messages", vendor)
     client = anthropic.Anthropic(api_key=KEY, base_url=vendor.url, max_retries=0)
     message = client.messages.create(**body)
+    client.close()
     assert vendor.received[-1].body == body
     assert codec.decode_response(message) == codec.decode_response(recorded)
 
@@ -48,6 +49,7 @@ def test_openai_chat_sdk_sends_our_body_and_its_completion_decodes_the_same(vend
     codec, body, recorded = _setup("openai-chat", vendor)
     client = openai.OpenAI(api_key=KEY, base_url=vendor.url + "/v1", max_retries=0)
     completion = client.chat.completions.create(**body)
+    client.close()
     assert vendor.received[-1].body == body
     assert codec.decode_response(completion) == codec.decode_response(recorded)
 
@@ -59,6 +61,7 @@ def test_openai_responses_sdk_sends_our_body_and_its_response_decodes_the_same(v
     codec, body, recorded = _setup("openai-responses", vendor)
     client = openai.OpenAI(api_key=KEY, base_url=vendor.url + "/v1", max_retries=0)
     answer = client.responses.create(**body)
+    client.close()
     assert vendor.received[-1].body == body
     assert codec.decode_response(answer) == codec.decode_response(recorded)
 
