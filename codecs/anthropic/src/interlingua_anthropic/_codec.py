@@ -1,0 +1,84 @@
+"""The anthropic-messages codec: a table of contents wiring the modules of this package."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, ClassVar
+
+from interlingua import (
+    Capabilities,
+    Encoded,
+    Endpoint,
+    HttpRequest,
+    ProviderError,
+    Request,
+    Response,
+    ServerSentEvent,
+    SSEEvent,
+    StreamEvent,
+)
+from interlingua.kit import decoding
+
+from . import _errors, _request, _response, _stream
+from ._capabilities import CAPABILITIES
+from ._parts import PROVIDER
+from ._sdk import plain
+
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+API_VERSION = "2023-06-01"
+
+
+class AnthropicMessagesCodec:
+    """The Anthropic Messages API (``POST /v1/messages``), both directions.
+
+    ``default_max_tokens`` is sent when a request has no ``max_tokens`` (the wire requires one).
+    """
+
+    name: ClassVar[str] = "anthropic-messages"
+    provider: ClassVar[str] = PROVIDER
+    api_key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
+    capabilities: ClassVar[Capabilities] = CAPABILITIES
+
+    def __init__(self, *, default_max_tokens: int = 4096) -> None:
+        self.default_max_tokens = default_max_tokens
+
+    def __repr__(self) -> str:
+        return f"AnthropicMessagesCodec(default_max_tokens={self.default_max_tokens})"
+
+    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded:
+        return _request.encode_request(request, self.name, self.default_max_tokens, strict=strict)
+
+    def decode_request(self, body: Mapping[str, Any]) -> Request:
+        with decoding(self.name):
+            return _request.decode_request(plain(body))
+
+    def decode_response(self, body: Mapping[str, Any]) -> Response:
+        with decoding(self.name):
+            return _response.decode_response(plain(body))
+
+    def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
+        return _response.encode_response(response, self.name, strict=strict)
+
+    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+        return _stream.decode_stream(events)
+
+    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[ServerSentEvent]:
+        return _stream.encode_stream(events)
+
+    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
+        return _errors.decode_error(status, body, headers)
+
+    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+        """``anthropic-beta`` comes from ``provider_options["anthropic"]["betas"]`` (a list, not
+        sent in the body) or from the endpoint's headers."""
+        body = dict(self.encode_request(request).body)
+        betas = body.pop("betas", None)
+        body["stream"] = stream
+        headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
+        if endpoint.api_key:
+            headers["x-api-key"] = endpoint.api_key
+        if isinstance(betas, list) and betas:
+            headers["anthropic-beta"] = ",".join(str(b) for b in betas)
+        headers.update(endpoint.headers)
+        base = (endpoint.base_url or DEFAULT_BASE_URL).rstrip("/")
+        return HttpRequest(method="POST", url=f"{base}/v1/messages", headers=headers, json=body, stream=stream)

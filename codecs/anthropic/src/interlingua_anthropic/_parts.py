@@ -1,0 +1,524 @@
+"""Content blocks, both directions: one encoder per IR part type, one decoder per wire block type.
+
+Fields of a known block that the IR has no home for (a thinking ``signature``, redacted ``data``,
+a document's ``context`` and ``citations`` settings, a tool_use ``caller``, an explicit
+``is_error: false``) ride in the part's ``anthropic`` echo and are merged back on encode, so a
+block decodes and re-encodes exactly. Blocks the IR has no type for become ``Native``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, assert_never
+
+from interlingua import (
+    Audio,
+    AudioOutput,
+    Base64Source,
+    CacheControl,
+    Citation,
+    CitationSource,
+    ContentPart,
+    Document,
+    FileSource,
+    Image,
+    ImageOutput,
+    Native,
+    ProviderEcho,
+    RedactedThinking,
+    Text,
+    TextSource,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    UrlSource,
+    Video,
+    WarningSink,
+)
+from interlingua.kit import dumps, expect, join, optional, require
+
+PROVIDER = "anthropic"
+Block = dict[str, Any]
+
+IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+
+
+class Context:
+    """What part decoders need beyond the block: the model that produced it (recorded on signed
+    echoes) and the names of the tool calls seen so far (a tool_result names its tool)."""
+
+    __slots__ = ("model", "tool_names")
+
+    def __init__(self, model: str | None) -> None:
+        self.model = model
+        self.tool_names: dict[str, str] = {}
+
+
+def _drop(out: WarningSink, at: str, part_type: str, why: str, *, action: Any = "dropped") -> Block | None:
+    """Report a part the wire cannot carry; an encoder returns this in place of a block."""
+    out.lossy(at, part_type, why, action=action)
+    return None
+
+
+# --- decoding ----------------------------------------------------------------------------------
+
+
+def decode_block(block: Any, at: str, ctx: Context) -> ContentPart:
+    """One wire block -> one part; an unknown ``type`` is kept verbatim as ``Native``."""
+    block = expect(block, dict, at)
+    decoder = _DECODERS.get(block.get("type"))
+    if decoder is None:
+        return _native(block)
+    part = decoder(block, at, ctx)
+    return _native(block) if part is None else part
+
+
+def _native(block: Mapping[str, Any]) -> Native:
+    return Native.model_construct(provider=PROVIDER, data=dict(block))
+
+
+def _extras(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    return {k: v for k, v in block.items() if k not in known and v is not None}
+
+
+def _echoes(extra: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
+    if not extra:
+        return []
+    return [ProviderEcho.model_construct(provider=PROVIDER, data=extra, model=model)]
+
+
+def decode_cache_control(block: Mapping[str, Any], at: str) -> CacheControl | None:
+    mark = optional(block, "cache_control", dict, at)
+    if mark is None:
+        return None
+    ttl = mark.get("ttl")
+    if ttl not in (None, "5m", "1h"):
+        raise _bad(join(at, "cache_control.ttl"), f"unknown ttl {ttl!r}")
+    return CacheControl.model_construct(ttl=ttl)
+
+
+def _bad(at: str, reason: str) -> Exception:
+    from interlingua import DecodeError
+
+    return DecodeError("", at, reason)
+
+
+_TEXT_KEYS = frozenset({"type", "text", "citations", "cache_control"})
+
+
+def _decode_text(block: Block, at: str, ctx: Context) -> ContentPart | None:
+    extra = _extras(block, _TEXT_KEYS)
+    raw_citations = block.get("citations")
+    citations: list[Citation] = []
+    if raw_citations == []:
+        extra["citations"] = []  # a stream's text block opens with an empty list: keep it exact
+    elif raw_citations is not None:
+        where = join(at, "citations")
+        citations = [decode_citation(c, f"{where}[{i}]") for i, c in enumerate(expect(raw_citations, list, where))]
+    return Text.model_construct(
+        text=require(block, "text", str, at),
+        citations=citations,
+        cache_control=decode_cache_control(block, at),
+        provider_echoes=_echoes(extra),
+    )
+
+
+_SOURCE_KEYS: dict[str, frozenset[str]] = {
+    "base64": frozenset({"type", "media_type", "data"}),
+    "url": frozenset({"type", "url"}),
+    "file": frozenset({"type", "file_id"}),
+    "text": frozenset({"type", "media_type", "data"}),
+}
+
+
+def _decode_source(block: Block, at: str) -> Base64Source | UrlSource | FileSource | TextSource | None:
+    """None for a source the IR cannot hold exactly (content sources, unknown kinds or keys)."""
+    source = require(block, "source", dict, at)
+    where = join(at, "source")
+    kind = source.get("type")
+    if kind not in _SOURCE_KEYS or not source.keys() <= _SOURCE_KEYS[kind]:
+        return None
+    if kind == "base64":
+        return Base64Source.model_construct(
+            media_type=require(source, "media_type", str, where), data=require(source, "data", str, where)
+        )
+    if kind == "url":
+        return UrlSource.model_construct(url=require(source, "url", str, where), media_type=None)
+    if kind == "file":
+        return FileSource.model_construct(file_id=require(source, "file_id", str, where), provider=PROVIDER)
+    return TextSource.model_construct(
+        text=require(source, "data", str, where), media_type=optional(source, "media_type", str, where, "text/plain")
+    )
+
+
+_IMAGE_KEYS = frozenset({"type", "source", "cache_control"})
+
+
+def _decode_image(block: Block, at: str, ctx: Context) -> ContentPart | None:
+    source = _decode_source(block, at)
+    if source is None or isinstance(source, TextSource):
+        return None
+    return Image.model_construct(
+        source=source,
+        cache_control=decode_cache_control(block, at),
+        provider_echoes=_echoes(_extras(block, _IMAGE_KEYS)),
+    )
+
+
+_DOCUMENT_KEYS = frozenset({"type", "source", "cache_control", "title"})
+
+
+def _decode_document(block: Block, at: str, ctx: Context) -> ContentPart | None:
+    source = _decode_source(block, at)
+    if source is None:
+        return None
+    return Document.model_construct(
+        source=source,
+        name=optional(block, "title", str, at),
+        cache_control=decode_cache_control(block, at),
+        provider_echoes=_echoes(_extras(block, _DOCUMENT_KEYS)),
+    )
+
+
+_THINKING_KEYS = frozenset({"type", "thinking", "cache_control"})
+
+
+def _decode_thinking(block: Block, at: str, ctx: Context) -> ContentPart | None:
+    return Thinking.model_construct(
+        text=require(block, "thinking", str, at),
+        cache_control=decode_cache_control(block, at),
+        provider_echoes=_echoes(_extras(block, _THINKING_KEYS), ctx.model),
+    )
+
+
+def _decode_redacted(block: Block, at: str, ctx: Context) -> ContentPart | None:
+    require(block, "data", str, at)
+    return RedactedThinking.model_construct(provider_echoes=_echoes(_extras(block, frozenset({"type"})), ctx.model))
+
+
+_TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
+
+
+def _decode_tool_use(block: Block, at: str, ctx: Context) -> ContentPart | None:
+    call_id, name = require(block, "id", str, at), require(block, "name", str, at)
+    ctx.tool_names[call_id] = name
+    return ToolUse.model_construct(
+        id=call_id,
+        name=name,
+        input=optional(block, "input", dict, at, {}),
+        raw_input=None,
+        provider_echoes=_echoes(_extras(block, _TOOL_USE_KEYS)),
+    )
+
+
+_TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "cache_control"})
+
+
+def _decode_tool_result(block: Block, at: str, ctx: Context) -> ContentPart | None:
+    call_id = require(block, "tool_use_id", str, at)
+    extra = _extras(block, _TOOL_RESULT_KEYS)
+    is_error = optional(block, "is_error", bool, at, False)
+    if is_error:
+        del extra["is_error"]  # an explicit ``false`` stays in the echo, so it re-encodes exactly
+    raw = block.get("content", "")
+    content: str | list[ContentPart]
+    if isinstance(raw, str):
+        content = raw
+    else:
+        where = join(at, "content")
+        content = [decode_block(item, f"{where}[{i}]", ctx) for i, item in enumerate(expect(raw, list, where))]
+    return ToolResult.model_construct(
+        tool_use_id=call_id,
+        name=ctx.tool_names.get(call_id, ""),
+        content=content,
+        is_error=is_error,
+        cache_control=decode_cache_control(block, at),
+        provider_echoes=_echoes(extra),
+    )
+
+
+_DECODERS: dict[str, Callable[[Block, str, Context], ContentPart | None]] = {
+    "text": _decode_text,
+    "image": _decode_image,
+    "document": _decode_document,
+    "thinking": _decode_thinking,
+    "redacted_thinking": _decode_redacted,
+    "tool_use": _decode_tool_use,
+    "tool_result": _decode_tool_result,
+}
+
+
+# --- citations ---------------------------------------------------------------------------------
+
+# wire type -> (IR source type, unit, index key, start key, end key)
+_LOCATIONS: dict[str, tuple[str, str | None, str | None, str | None, str | None]] = {
+    "char_location": ("document", "char", "document_index", "start_char_index", "end_char_index"),
+    "page_location": ("document", "page", "document_index", "start_page_number", "end_page_number"),
+    "content_block_location": ("document", "block", "document_index", "start_block_index", "end_block_index"),
+    "search_result_location": ("search_result", "block", "search_result_index", "start_block_index", "end_block_index"),
+    "web_search_result_location": ("url", None, None, None, None),
+}
+_TITLE_KEY = {"document": "document_title", "search_result": "title", "url": "title"}
+
+
+def decode_citation(raw: Any, at: str) -> Citation:
+    """A wire citation -> Citation; its vendor-only fields (``encrypted_index``, ``file_id``) ride
+    in the echo. An unknown citation type is kept whole in the echo."""
+    item = expect(raw, dict, at)
+    kind = item.get("type")
+    cited = optional(item, "cited_text", str, at)
+    if kind not in _LOCATIONS:
+        return Citation.model_construct(
+            cited_text=cited,
+            source=CitationSource.model_construct(type="document"),
+            provider_echoes=_echoes({"citation": dict(item)}),
+        )
+    source_type, unit, index_key, start_key, end_key = _LOCATIONS[kind]
+    title_key = _TITLE_KEY[source_type]
+    url_key = "url" if source_type == "url" else "source" if source_type == "search_result" else None
+    used = {"type", "cited_text", title_key, url_key, index_key, start_key, end_key}
+    source = CitationSource.model_construct(
+        type=source_type,  # type: ignore[arg-type]  # the table's literal
+        url=optional(item, url_key, str, at) if url_key else None,
+        title=optional(item, title_key, str, at),
+        index=optional(item, index_key, int, at) if index_key else None,
+        start=optional(item, start_key, int, at) if start_key else None,
+        end=optional(item, end_key, int, at) if end_key else None,
+        unit=unit,  # type: ignore[arg-type]  # the table's literal
+    )
+    extra = {k: v for k, v in item.items() if k not in used and v is not None}
+    return Citation.model_construct(
+        cited_text=cited, source=source, start=None, end=None, provider_echoes=_echoes(extra)
+    )
+
+
+def encode_citation(citation: Citation, at: str, out: WarningSink) -> Block | None:
+    """None (with a warning) when the citation lacks what the wire requires: a web citation needs
+    Anthropic's ``encrypted_index``, a document one its index and span."""
+    echo = citation.echo(PROVIDER)
+    extra = dict(echo.data) if echo else {}
+    if "citation" in extra:
+        return dict(extra["citation"])
+    source = citation.source
+    if citation.start is not None or citation.end is not None:
+        out.lossy(at, "citations", "the wire cannot place a citation within the text", action="converted")
+    if citation.cited_text is None:
+        return _drop(out, at, "citations", "a citation without cited_text cannot be sent")
+    block: Block = {"type": "", "cited_text": citation.cited_text}
+    if source.type == "url":
+        if "encrypted_index" not in extra or source.url is None:
+            return _drop(out, at, "citations", "a web citation needs Anthropic's encrypted_index")
+        block.update(type="web_search_result_location", url=source.url, title=source.title)
+    else:
+        kind = _location_type(source)
+        if kind is None:
+            return _drop(out, at, "citations", "a document citation needs its index and span")
+        _, _, index_key, start_key, end_key = _LOCATIONS[kind]
+        block["type"] = kind
+        block[_TITLE_KEY[source.type]] = source.title
+        block.update({index_key: source.index, start_key: source.start, end_key: source.end})  # type: ignore[dict-item]
+        if source.type == "search_result":
+            block["source"] = source.url
+    block.update(extra)
+    return block
+
+
+def _location_type(source: CitationSource) -> str | None:
+    if source.index is None or source.start is None or source.end is None:
+        return None
+    if source.type == "search_result":
+        return "search_result_location" if source.url is not None else None
+    return {"char": "char_location", "page": "page_location", "block": "content_block_location"}.get(
+        source.unit or "char"
+    )
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+class Encoder:
+    """Encodes parts of one request or response, collecting warnings and cache marks.
+
+    ``cache_marks`` lists every emitted ``cache_control`` with the IR path it came from, so the
+    request encoder can hold the wire's limits (at most 4 breakpoints, 1h before 5m).
+    """
+
+    __slots__ = ("cache_marks", "ids", "out", "response")
+
+    def __init__(self, out: WarningSink, *, response: bool = False) -> None:
+        self.out = out
+        self.response = response
+        self.cache_marks: list[tuple[Block, str]] = []
+        self.ids: dict[str, str] = {}
+
+    def part(self, part: ContentPart, at: str) -> Block | None:
+        out = self.out
+        match part:
+            case Text():
+                return self._text(part, at)
+            case Image():
+                return self._media(part, at, "image")
+            case Document():
+                return self._media(part, at, "document")
+            case Thinking():
+                return self._thinking(part, at)
+            case RedactedThinking():
+                return self._redacted(part, at)
+            case ToolUse():
+                return self._tool_use(part, at)
+            case ToolResult():
+                return self._tool_result(part, at)
+            case Native():
+                return self._native(part, at)
+            case Audio():
+                return _drop(out, at, "audio", "the Messages API takes no audio input")
+            case Video():
+                return _drop(out, at, "video", "the Messages API takes no video input")
+            case ImageOutput():
+                return _drop(out, at, "image_output", "Claude does not produce images")
+            case AudioOutput():
+                return _drop(out, at, "audio_output", "Claude does not produce audio")
+            case _:
+                assert_never(part)
+
+    def _finish(self, block: Block, part: Text | Image | Document | ToolResult, at: str) -> Block:
+        """Merge the part's echo back in, then its cache mark."""
+        echo = part.echo(PROVIDER)
+        if echo is not None:
+            for key, value in echo.data.items():
+                block.setdefault(key, value)
+        if part.cache_control is not None:
+            if self.response:
+                self.out.lossy(join(at, "cache_control"), "cache_control", "a response block has no cache mark")
+            else:
+                block["cache_control"] = encode_cache_control(part.cache_control)
+                self.cache_marks.append((block, at))
+        return block
+
+    def _text(self, part: Text, at: str) -> Block:
+        block: Block = {"type": "text", "text": part.text}
+        if part.citations:
+            where = join(at, "citations")
+            cited = [encode_citation(c, f"{where}[{i}]", self.out) for i, c in enumerate(part.citations)]
+            kept = [c for c in cited if c is not None]
+            if kept:
+                block["citations"] = kept
+        return self._finish(block, part, at)
+
+    def _media(self, part: Image | Document, at: str, kind: str) -> Block | None:
+        if self.response:
+            return _drop(self.out, at, kind, f"a response holds no {kind} blocks")
+        source = self._source(part, at, kind)
+        if source is None:
+            return None
+        block: Block = {"type": kind, "source": source}
+        if isinstance(part, Document) and part.name is not None:
+            block["title"] = part.name
+        return self._finish(block, part, at)
+
+    def _source(self, part: Image | Document, at: str, kind: str) -> Block | None:
+        source = part.source
+        out = self.out
+        match source:
+            case Base64Source():
+                allowed = IMAGE_TYPES if kind == "image" else frozenset({"application/pdf"})
+                if source.media_type not in allowed:
+                    return _drop(out, at, kind, f"{source.media_type} is not a {kind} type the API takes inline")
+                return {"type": "base64", "media_type": source.media_type, "data": source.data}
+            case UrlSource():
+                return {"type": "url", "url": source.url}
+            case FileSource():
+                if source.provider not in (None, PROVIDER):
+                    return _drop(out, at, kind, f"a file id of {source.provider}'s store means nothing to Anthropic")
+                return {"type": "file", "file_id": source.file_id}
+            case TextSource():
+                if kind == "image":
+                    return _drop(out, at, kind, "an image cannot have a text source")
+                if source.media_type != "text/plain":
+                    out.lossy(at, kind, f"{source.media_type} text is sent as text/plain", action="converted")
+                return {"type": "text", "media_type": "text/plain", "data": source.text}
+            case _:
+                assert_never(source)
+
+    def _thinking(self, part: Thinking, at: str) -> Block | None:
+        """Only a thinking block Anthropic signed can be sent back: the API checks the signature.
+
+        Signatures are replayed to any Claude model: Anthropic validates them server-side and
+        documents them as portable across its platforms; a model that does not use earlier
+        turns' thinking drops it itself. An unsigned (foreign) thinking part is dropped.
+        """
+        echo = part.echo(PROVIDER)
+        if echo is None or not isinstance(echo.data.get("signature"), str):
+            return _drop(self.out, at, "thinking", "unsigned thinking (not from Claude) cannot be replayed")
+        block: Block = {"type": "thinking", "thinking": part.text}
+        for key, value in echo.data.items():
+            block.setdefault(key, value)
+        if part.cache_control is not None:
+            self.out.lossy(join(at, "cache_control"), "cache_control", "a thinking block takes no cache mark")
+        return block
+
+    def _redacted(self, part: RedactedThinking, at: str) -> Block | None:
+        echo = part.echo(PROVIDER)
+        if echo is None or not isinstance(echo.data.get("data"), str):
+            return _drop(self.out, at, "redacted_thinking", "redacted thinking without Anthropic's data")
+        return {"type": "redacted_thinking", **echo.data}
+
+    def _tool_use(self, part: ToolUse, at: str) -> Block:
+        tool_input = part.input
+        if part.raw_input is not None:
+            self.out.lossy(at, "tool_use", "arguments that are not a JSON object are sent as {}", action="converted")
+        block: Block = {"type": "tool_use", "id": self.tool_id(part.id, at), "name": part.name, "input": tool_input}
+        echo = part.echo(PROVIDER)
+        if echo is not None:
+            for key, value in echo.data.items():
+                block.setdefault(key, value)
+        return block
+
+    def tool_id(self, call_id: str, at: str) -> str:
+        """Ids must match ``[a-zA-Z0-9_-]+``; a foreign id that does not is rewritten, the same
+        way for its call and its result."""
+        known = self.ids.get(call_id)
+        if known is not None:
+            return known
+        fixed = "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in call_id) or "call"
+        if fixed != call_id:
+            self.out.lossy(at, "tool_use", f"tool id {call_id!r} sent as {fixed!r}", action="converted")
+        self.ids[call_id] = fixed
+        return fixed
+
+    def _tool_result(self, part: ToolResult, at: str) -> Block | None:
+        if self.response:
+            return _drop(self.out, at, "tool_result", "a response holds no tool_result blocks")
+        block: Block = {"type": "tool_result", "tool_use_id": self.tool_id(part.tool_use_id, at)}
+        content = part.content
+        if isinstance(content, str):
+            if content:
+                block["content"] = content
+        elif isinstance(content, list):
+            where = join(at, "content")
+            block["content"] = [b for i, p in enumerate(content) if (b := self._result_item(p, f"{where}[{i}]"))]
+        else:
+            self.out.lossy(join(at, "content"), "tool_result", "a JSON result is sent as its text", action="converted")
+            block["content"] = dumps(content)
+        if part.is_error:
+            block["is_error"] = True
+        return self._finish(block, part, at)
+
+    def _result_item(self, part: ContentPart, at: str) -> Block | None:
+        if isinstance(part, Text | Image | Document) or (isinstance(part, Native) and part.provider == PROVIDER):
+            return self.part(part, at)
+        return _drop(self.out, at, part.type, "a tool result holds only text, images and documents")
+
+    def _native(self, part: Native, at: str) -> Block | None:
+        if part.provider != PROVIDER:
+            return _drop(self.out, at, "native", f"a {part.provider} block means nothing to Anthropic")
+        block = dict(part.data)
+        if isinstance(block.get("cache_control"), Mapping) and not self.response:
+            self.cache_marks.append((block, at))
+        return block
+
+
+def encode_cache_control(mark: CacheControl) -> Block:
+    if mark.ttl is None:
+        return {"type": "ephemeral"}
+    return {"type": "ephemeral", "ttl": mark.ttl}

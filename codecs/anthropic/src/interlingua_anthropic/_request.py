@@ -1,0 +1,442 @@
+"""Requests, both directions: top-level fields, system prompt, messages, tools and settings.
+
+Choices where the wire and the IR differ (see also the README section):
+
+- Leading system (and developer) messages become ``system``; later ones become the wire's
+  ``{"role": "system"}`` messages. Anthropic has no developer role: it is sent as system, with
+  a warning. ``tool`` messages become user turns; consecutive same-role turns are merged.
+- Thinking: ``budget_tokens`` is sent as is; a ``level`` alone maps through LEVEL_BUDGET;
+  neither is ``{"type": "adaptive"}``; ``off`` is ``disabled``; ``summary`` is ``display``
+  (summarized / omitted). The budget stays in [1024, max_tokens).
+- ``max_tokens`` is required by the wire: when the IR has none, ``default_max_tokens`` (plus the
+  thinking budget, when there is one) is sent.
+- ``response_format`` json_schema is ``output_config.format`` (Anthropic's structured outputs are
+  always strict and unnamed); ``json_object`` has no wire form and warns.
+- The wire's limits are kept: at most 4 cache breakpoints (the earliest extra ones are dropped),
+  a 1h breakpoint never after a 5m one (it is shortened), thinking blocks first in an assistant
+  turn, and thinking turned off (with a warning) when the assistant turn before the latest tool
+  results does not start with a signed thinking block (after a detour through another vendor).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import (
+    CacheControl,
+    ContentPart,
+    Encoded,
+    Message,
+    NativeTool,
+    ProviderEcho,
+    Request,
+    ResponseFormat,
+    Role,
+    Text,
+    ThinkingConfig,
+    Tool,
+    ToolChoice,
+    WarningSink,
+)
+from interlingua.kit import each, expect, join, optional, require
+
+from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
+
+LEVEL_BUDGET: dict[str, int] = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
+"""Thinking level -> ``budget_tokens`` (Anthropic's minimum budget is 1024)."""
+
+MIN_BUDGET = 1024
+_STRING = "content_string"  # message echo: the wire sent ``content`` as a bare string
+_THINKING_TYPES = ("thinking", "redacted_thinking")
+
+# --- decoding ----------------------------------------------------------------------------------
+
+_MAPPED = frozenset(
+    {"model", "max_tokens", "messages", "system", "tools", "tool_choice", "thinking", "stop_sequences"}
+    | {"temperature", "top_p", "top_k", "output_config"}
+)
+
+
+def decode_request(body: Mapping[str, Any]) -> Request:
+    """Every field without an IR home goes to ``provider_options["anthropic"]`` verbatim."""
+    model = optional(body, "model", str, "")
+    ctx = Context(model)
+    options = {k: v for k, v in body.items() if k not in _MAPPED}
+    messages = _decode_system(body)
+    messages += [_decode_message(m, at, ctx) for at, m in each(body, "messages", "")]
+    require(body, "messages", list, "")
+    fields: dict[str, Any] = {
+        "model": model,
+        "messages": messages,
+        "tools": [_decode_tool(t, at) for at, t in each(body, "tools", "")],
+        "max_tokens": optional(body, "max_tokens", int, ""),
+        "temperature": optional(body, "temperature", float, ""),
+        "top_p": optional(body, "top_p", float, ""),
+        "top_k": optional(body, "top_k", int, ""),
+        "stop": [expect(s, str, at) for at, s in each(body, "stop_sequences", "")] or None,
+    }
+    if "stop_sequences" in body and fields["stop"] is None:
+        options["stop_sequences"] = body["stop_sequences"]  # an empty list stays exact
+    fields.update(_decode_tool_choice(body, options))
+    fields["thinking"] = _decode_thinking(body, options)
+    fields["response_format"] = _decode_output_config(body, options)
+    fields["provider_options"] = {PROVIDER: options} if options else {}
+    return Request.model_construct(**fields)
+
+
+def _message_echo(extra: dict[str, Any]) -> list[ProviderEcho]:
+    return [ProviderEcho.model_construct(provider=PROVIDER, data=extra, model=None)] if extra else []
+
+
+def _decode_content(raw: Any, at: str, ctx: Context) -> tuple[list[ContentPart], dict[str, Any]]:
+    if isinstance(raw, str):
+        text = Text.model_construct(text=raw, citations=[], cache_control=None, provider_echoes=[])
+        return [text], {_STRING: True}
+    items = expect(raw, list, at)
+    return [decode_block(block, f"{at}[{i}]", ctx) for i, block in enumerate(items)], {}
+
+
+def _decode_system(body: Mapping[str, Any]) -> list[Message]:
+    raw = body.get("system")
+    if raw is None:
+        return []
+    parts, extra = _decode_content(raw, "system", Context(None))
+    return [
+        Message.model_construct(role="system", parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))
+    ]
+
+
+def _decode_message(raw: Any, at: str, ctx: Context) -> Message:
+    message = expect(raw, dict, at)
+    role = _ROLES.get(require(message, "role", str, at))
+    if role is None:
+        from interlingua import DecodeError
+
+        raise DecodeError("", join(at, "role"), f"unknown role {message['role']!r}")
+    parts, extra = _decode_content(message.get("content"), join(at, "content"), ctx)
+    extra.update({k: v for k, v in message.items() if k not in ("role", "content") and v is not None})
+    return Message.model_construct(role=role, parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))
+
+
+_ROLES: dict[str, Role] = {"user": "user", "assistant": "assistant", "system": "system"}
+_TOOL_KEYS = frozenset({"name", "description", "input_schema", "strict", "cache_control"})
+
+
+def _decode_tool(raw: Any, at: str) -> Tool | NativeTool:
+    """A plain function tool is a Tool; a server tool (or one with fields the IR lacks) is kept
+    whole as a NativeTool."""
+    tool = expect(raw, dict, at)
+    if not tool.keys() <= _TOOL_KEYS:
+        return NativeTool.model_construct(provider=PROVIDER, data=dict(tool))
+    return Tool.model_construct(
+        name=require(tool, "name", str, at),
+        description=optional(tool, "description", str, at),
+        input_schema=require(tool, "input_schema", dict, at),
+        strict=optional(tool, "strict", bool, at),
+        cache_control=decode_cache_control(tool, at),
+    )
+
+
+_CHOICES = {"auto": "auto", "any": "required", "none": "none"}
+
+
+def _decode_tool_choice(body: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    choice = optional(body, "tool_choice", dict, "")
+    if choice is None:
+        return {}
+    kind = choice.get("type")
+    known = {"type", "disable_parallel_tool_use"} | ({"name"} if kind == "tool" else set())
+    if not choice.keys() <= known or (kind not in _CHOICES and kind != "tool") or (kind == "none" and len(choice) > 1):
+        options["tool_choice"] = choice
+        return {}
+    out: dict[str, Any] = {
+        "tool_choice": ToolChoice.model_construct(name=require(choice, "name", str, "tool_choice"))
+        if kind == "tool"
+        else _CHOICES[kind]
+    }
+    disable = optional(choice, "disable_parallel_tool_use", bool, "tool_choice")
+    if disable is not None:
+        out["parallel_tool_calls"] = not disable
+    return out
+
+
+def _decode_thinking(body: Mapping[str, Any], options: dict[str, Any]) -> ThinkingConfig | None:
+    thinking = optional(body, "thinking", dict, "")
+    if thinking is None:
+        return None
+    kind = thinking.get("type")
+    display = thinking.get("display")
+    summary = {"summarized": True, "omitted": False}.get(display) if isinstance(display, str) else None
+    keys = {"type", "display"} | ({"budget_tokens"} if kind == "enabled" else set())
+    if not thinking.keys() <= keys or (display is not None and summary is None):
+        options["thinking"] = thinking
+        return None
+    if kind == "enabled":
+        budget = require(thinking, "budget_tokens", int, "thinking")
+        return ThinkingConfig.model_construct(level=None, budget_tokens=budget, summary=summary)
+    if kind == "adaptive":
+        return ThinkingConfig.model_construct(level=None, budget_tokens=None, summary=summary)
+    if kind == "disabled" and len(thinking) == 1:
+        return ThinkingConfig.model_construct(level="off", budget_tokens=None, summary=None)
+    options["thinking"] = thinking
+    return None
+
+
+def _decode_output_config(body: Mapping[str, Any], options: dict[str, Any]) -> ResponseFormat | None:
+    config = optional(body, "output_config", dict, "")
+    if config is None:
+        return None
+    rest = dict(config)
+    fmt = rest.pop("format", None)
+    if not isinstance(fmt, Mapping) or fmt.get("type") != "json_schema" or set(fmt) != {"type", "schema"}:
+        options["output_config"] = config
+        return None
+    if rest:
+        options["output_config"] = rest
+    schema = require(fmt, "schema", dict, "output_config.format")
+    return ResponseFormat.model_construct(
+        type="json_schema", name=None, description=None, json_schema=schema, strict=None
+    )
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def encode_request(request: Request, codec: str, default_max_tokens: int, *, strict: bool) -> Encoded:
+    out = WarningSink(codec)
+    encoder = Encoder(out)
+    body: dict[str, Any] = {"model": request.model}
+    tools = _encode_tools(request, encoder)
+    system, messages = _encode_messages(request.messages, encoder)
+    if system is not None:
+        body["system"] = system
+    body["messages"] = messages
+    body["max_tokens"] = request.max_tokens
+    if tools:
+        body["tools"] = tools
+    _encode_tool_choice(request, body, out)
+    _encode_sampling(request, body, out)
+    _encode_thinking(request, body, default_max_tokens, out)
+    _encode_response_format(request, body, out)
+    _merge_options(request.options(PROVIDER), body)
+    _keep_thinking_rule(body, out)
+    _keep_cache_limits(encoder, body, out)
+    return out.finish(body, strict=strict)
+
+
+def _encode_tools(request: Request, encoder: Encoder) -> list[Block]:
+    tools: list[Block] = []
+    for i, tool in enumerate(request.tools):
+        at = f"tools[{i}]"
+        if isinstance(tool, NativeTool):
+            if tool.provider != PROVIDER:
+                encoder.out.unsupported(at, "native_tools", f"a {tool.provider} tool means nothing to Anthropic")
+                continue
+            block = dict(tool.data)
+        else:
+            block = {"name": tool.name}
+            if tool.description is not None:
+                block["description"] = tool.description
+            block["input_schema"] = tool.input_schema
+            if tool.strict is not None:
+                block["strict"] = tool.strict
+            if tool.cache_control is not None:
+                block["cache_control"] = encode_cache_control(tool.cache_control)
+        if isinstance(block.get("cache_control"), Mapping):
+            encoder.cache_marks.append((block, at))
+        tools.append(block)
+    return tools
+
+
+class _Turn:
+    __slots__ = ("blocks", "paths", "role", "string")
+
+    def __init__(self, role: str, string: bool) -> None:
+        self.role = role
+        self.blocks: list[Block] = []
+        self.paths: list[str] = []
+        self.string = string
+
+
+def _encode_messages(messages: list[Message], encoder: Encoder) -> tuple[Any, list[Block]]:
+    system: _Turn | None = None
+    turns: list[_Turn] = []
+    for i, message in enumerate(messages):
+        at = f"messages[{i}]"
+        echo = message.echo(PROVIDER)
+        string = bool(echo and echo.data.get(_STRING))
+        role = {"tool": "user", "developer": "system"}.get(message.role, message.role)
+        if message.role == "developer":
+            encoder.out.unsupported(at, "developer", "Anthropic has no developer role: sent as system")
+        if message.name is not None:
+            encoder.out.unsupported(join(at, "name"), "name", "Anthropic messages carry no participant name")
+        leading = role == "system" and not turns
+        if leading:
+            system = system or _Turn("system", string)
+            turn = system
+            if system.blocks:
+                system.string = False
+        elif turns and turns[-1].role == role:
+            turn = turns[-1]
+            turn.string = False
+        else:
+            turn = _Turn(role, string)
+            turns.append(turn)
+        for j, part in enumerate(message.parts):
+            where = f"{at}.parts[{j}]"
+            if role == "system" and not isinstance(part, Text):
+                encoder.out.lossy(where, part.type, "a system prompt holds only text")
+                continue
+            block = encoder.part(part, where)
+            if block is not None:
+                turn.blocks.append(block)
+                turn.paths.append(where)
+    wire = [_wire_message(turn, encoder.out) for turn in turns if turn.blocks]
+    return (_content(system) if system and system.blocks else None), wire
+
+
+def _content(turn: _Turn) -> Any:
+    if turn.string and len(turn.blocks) == 1 and turn.blocks[0].keys() == {"type", "text"}:
+        return turn.blocks[0]["text"]
+    return turn.blocks
+
+
+def _wire_message(turn: _Turn, out: WarningSink) -> Block:
+    if turn.role == "assistant":
+        _thinking_first(turn, out)
+    return {"role": turn.role, "content": _content(turn)}
+
+
+def _thinking_first(turn: _Turn, out: WarningSink) -> None:
+    """The API wants an assistant turn's thinking blocks before everything else."""
+    seen_other = False
+    blocks, paths = [], []
+    for block, at in zip(turn.blocks, turn.paths, strict=True):
+        if block["type"] in _THINKING_TYPES and seen_other:
+            out.lossy(at, block["type"], "thinking after other blocks of a turn is refused by the API")
+            continue
+        seen_other = seen_other or block["type"] not in _THINKING_TYPES
+        blocks.append(block)
+        paths.append(at)
+    turn.blocks, turn.paths = blocks, paths
+
+
+def _encode_tool_choice(request: Request, body: dict[str, Any], out: WarningSink) -> None:
+    choice, parallel = request.tool_choice, request.parallel_tool_calls
+    if choice is None and parallel is None:
+        return
+    block: Block
+    if isinstance(choice, ToolChoice):
+        block = {"type": "tool", "name": choice.name}
+    else:
+        block = {"type": {"auto": "auto", "required": "any", "none": "none", None: "auto"}[choice]}
+    if parallel is not None:
+        if choice == "none":
+            out.unsupported("parallel_tool_calls", "parallel_tool_calls", "tool_choice none takes no parallel setting")
+        else:
+            block["disable_parallel_tool_use"] = not parallel
+    body["tool_choice"] = block
+
+
+def _encode_sampling(request: Request, body: dict[str, Any], out: WarningSink) -> None:
+    for name in ("temperature", "top_p", "top_k"):
+        value = getattr(request, name)
+        if value is not None:
+            body[name] = value
+    if request.stop is not None:
+        body["stop_sequences"] = list(request.stop)
+    for name in ("seed", "presence_penalty", "frequency_penalty"):
+        if getattr(request, name) is not None:
+            out.unsupported(name, name, f"the Messages API has no {name}")
+
+
+def _encode_thinking(request: Request, body: dict[str, Any], default_max_tokens: int, out: WarningSink) -> None:
+    thinking = request.thinking
+    max_tokens = request.max_tokens
+    if thinking is None or thinking.level == "off":
+        body["max_tokens"] = default_max_tokens if max_tokens is None else max_tokens
+        if thinking is not None:
+            body["thinking"] = {"type": "disabled"}
+        return
+    block: Block
+    budget = thinking.budget_tokens if thinking.budget_tokens is not None else LEVEL_BUDGET.get(thinking.level or "")
+    if budget is None:
+        block = {"type": "adaptive"}
+        body["max_tokens"] = default_max_tokens if max_tokens is None else max_tokens
+    else:
+        if budget < MIN_BUDGET:
+            out.lossy(
+                "thinking.budget_tokens", "thinking", f"budget raised to the minimum {MIN_BUDGET}", action="converted"
+            )
+            budget = MIN_BUDGET
+        if max_tokens is None:
+            max_tokens = default_max_tokens + budget
+        body["max_tokens"] = max_tokens
+        if budget >= max_tokens:
+            if max_tokens - 1 < MIN_BUDGET:
+                out.unsupported("thinking", "thinking", f"max_tokens {max_tokens} leaves no room for thinking")
+                return
+            out.lossy("thinking.budget_tokens", "thinking", "budget lowered below max_tokens", action="converted")
+            budget = max_tokens - 1
+        block = {"type": "enabled", "budget_tokens": budget}
+    if thinking.summary is not None:
+        block["display"] = "summarized" if thinking.summary else "omitted"
+    body["thinking"] = block
+
+
+def _encode_response_format(request: Request, body: dict[str, Any], out: WarningSink) -> None:
+    fmt = request.response_format
+    if fmt is None or fmt.type == "text":
+        return
+    if fmt.type == "json_object" or fmt.json_schema is None:
+        out.unsupported("response_format", "response_format", "Anthropic takes a JSON schema, not any JSON object")
+        return
+    body["output_config"] = {"format": {"type": "json_schema", "schema": fmt.json_schema}}
+
+
+def _merge_options(options: Mapping[str, Any], body: dict[str, Any]) -> None:
+    """Options fill fields the IR left empty; an ``output_config`` is merged key by key."""
+    for key, value in options.items():
+        if key == "output_config" and isinstance(value, Mapping) and "output_config" in body:
+            body["output_config"] = {**value, **body["output_config"]}
+        elif key not in body:
+            body[key] = value
+
+
+def _keep_thinking_rule(body: dict[str, Any], out: WarningSink) -> None:
+    """With thinking on, the assistant turn before the latest tool results must start with a
+    signed thinking block (one Claude wrote); after a detour through another vendor it does not,
+    and thinking is turned off rather than sending a request the API refuses."""
+    thinking = body.get("thinking")
+    if not isinstance(thinking, Mapping) or thinking.get("type") not in ("enabled", "adaptive"):
+        return
+    messages = body["messages"]
+    if len(messages) < 2 or messages[-1]["role"] != "user" or messages[-2]["role"] != "assistant":
+        return
+    last = messages[-1]["content"]
+    if isinstance(last, str) or not any(b.get("type") == "tool_result" for b in last):
+        return
+    before = messages[-2]["content"]
+    first = before[0] if isinstance(before, list) and before else {}
+    if first.get("type") not in _THINKING_TYPES:
+        del body["thinking"]
+        out.unsupported("thinking", "thinking", "the tool-calling turn has no Claude thinking to continue from")
+
+
+def _keep_cache_limits(encoder: Encoder, body: dict[str, Any], out: WarningSink) -> None:
+    marks = encoder.cache_marks
+    limit = 4 - (1 if isinstance(body.get("cache_control"), Mapping) else 0)
+    while len(marks) > max(limit, 0):
+        block, at = marks.pop(0)
+        del block["cache_control"]
+        out.lossy(join(at, "cache_control"), "cache_control", "the API takes at most 4 cache breakpoints")
+    seen_short = False
+    for block, at in marks:
+        ttl = block["cache_control"].get("ttl", "5m")
+        if ttl == "1h" and seen_short:
+            block["cache_control"] = encode_cache_control(CacheControl(ttl="5m"))
+            out.lossy(
+                join(at, "cache_control"), "cache_control", "a 1h mark after a 5m one is shortened", action="converted"
+            )
+        seen_short = seen_short or ttl != "1h"

@@ -1,0 +1,75 @@
+"""Responses, both directions: a Message body <-> Response.
+
+Response-level fields with no IR home (``stop_sequence``, ``container``, ``context_management``,
+the usage's ``service_tier``) ride in the response's ``anthropic`` echo, so re-encoding is exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import Encoded, Message, ProviderEcho, Response, WarningSink
+from interlingua.kit import each, optional, require
+
+from ._parts import PROVIDER, Block, Context, Encoder, decode_block
+from ._stop_reason import decode_stop_reason, encode_stop_reason
+from ._usage import decode_usage, encode_usage
+
+_MAPPED = frozenset({"id", "type", "role", "model", "content", "stop_reason", "usage"})
+
+
+def decode_response(body: Mapping[str, Any]) -> Response:
+    model = optional(body, "model", str, "")
+    ctx = Context(model)
+    parts = [decode_block(block, at, ctx) for at, block in each(body, "content", "")]
+    require(body, "content", list, "")
+    raw_stop = optional(body, "stop_reason", str, "")
+    echo = response_echo(body)
+    usage, usage_rest = decode_usage(optional(body, "usage", dict, "", {}), "usage")
+    if usage_rest:
+        echo["usage"] = usage_rest
+    return Response.model_construct(
+        id=optional(body, "id", str, ""),
+        model=model,
+        message=Message.model_construct(role="assistant", parts=parts, id=None, name=None, provider_echoes=[]),
+        stop_reason=decode_stop_reason(raw_stop),
+        raw_stop_reason=raw_stop,
+        usage=usage,
+        provider_echoes=[ProviderEcho.model_construct(provider=PROVIDER, data=echo, model=None)] if echo else [],
+        warnings=[],
+    )
+
+
+def response_echo(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a message (or a stream's message_start/message_delta) the IR has no home
+    for, null ones aside."""
+    return {k: v for k, v in body.items() if k not in _MAPPED and v is not None}
+
+
+def encode_response(response: Response, codec: str, *, strict: bool) -> Encoded:
+    out = WarningSink(codec)
+    encoder = Encoder(out, response=True)
+    content: list[Block] = []
+    for i, part in enumerate(response.message.parts):
+        block = encoder.part(part, f"message.parts[{i}]")
+        if block is not None:
+            content.append(block)
+    echo = response.echo(PROVIDER)
+    extra = dict(echo.data) if echo else {}
+    stop = encode_stop_reason(response.stop_reason, response.raw_stop_reason)
+    if stop is None and response.stop_reason is not None:
+        out.unsupported("stop_reason", "stop_reason", f"no Anthropic stop reason means {response.stop_reason}")
+        stop = "end_turn"
+    body: dict[str, Any] = {
+        "id": response.id or "",
+        "type": "message",
+        "role": "assistant",
+        "model": response.model or "",
+        "content": content,
+        "stop_reason": stop,
+        "stop_sequence": extra.pop("stop_sequence", None),
+        "usage": encode_usage(response.usage, extra.pop("usage", None)),
+    }
+    body.update(extra)
+    return out.finish(body, strict=strict)

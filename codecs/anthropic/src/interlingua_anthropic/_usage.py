@@ -1,0 +1,89 @@
+"""Usage, both directions: Anthropic's separate prompt counters <-> the IR's totals.
+
+The wire reports ``input_tokens`` without cache reads and writes; the IR's ``input_tokens``
+counts them all: ``input = input_tokens + cache_read_input_tokens + cache_creation_input_tokens``.
+Nested integer counters (the cache TTL breakdown ``cache_creation.ephemeral_5m_input_tokens``,
+``server_tool_use.web_search_requests``) ride in ``extra`` under dotted names; thinking tokens
+(``output_tokens_details.thinking_tokens``) are ``reasoning_tokens``. Anything that is not an
+integer (``service_tier``, ``iterations``) is returned apart, for the response's echo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import Usage
+from interlingua.kit import expect, join, optional
+
+_READ = "cache_read_input_tokens"
+_WRITE = "cache_creation_input_tokens"
+_THINKING = "output_tokens_details.thinking_tokens"
+_FLAT = frozenset({"input_tokens", "output_tokens", _READ, _WRITE})
+
+
+def decode_usage(body: Mapping[str, Any], at: str) -> tuple[Usage, dict[str, Any]]:
+    """(Usage, the non-integer fields kept verbatim for the echo)."""
+    fresh = optional(body, "input_tokens", int, at, 0)
+    read = optional(body, _READ, int, at)
+    write = optional(body, _WRITE, int, at)
+    extra: dict[str, int] = {}
+    rest: dict[str, Any] = {}
+    for key, value in body.items():
+        if key in _FLAT or value is None:
+            continue
+        if isinstance(value, Mapping) and value and all(_is_int(v) for v in value.values()):
+            for inner, count in value.items():
+                extra[f"{key}.{inner}"] = count
+        elif _is_int(value):
+            extra[key] = value
+        else:
+            rest[key] = value
+    reasoning = extra.pop(_THINKING, None)
+    usage = Usage.model_construct(
+        input_tokens=fresh + (read or 0) + (write or 0),
+        output_tokens=optional(body, "output_tokens", int, at, 0),
+        cache_read_tokens=read,
+        cache_write_tokens=write,
+        reasoning_tokens=reasoning,
+        extra=extra,
+    )
+    return usage, rest
+
+
+def encode_usage(usage: Usage, rest: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The wire usage object; ``rest`` (from the echo) is merged back as it came."""
+    read, write = usage.cache_read_tokens, usage.cache_write_tokens
+    body: dict[str, Any] = {"input_tokens": max(usage.input_tokens - (read or 0) - (write or 0), 0)}
+    if write is not None:
+        body[_WRITE] = write
+    if read is not None:
+        body[_READ] = read
+    body["output_tokens"] = usage.output_tokens
+    counters = dict(usage.extra)
+    if usage.reasoning_tokens is not None:
+        counters[_THINKING] = usage.reasoning_tokens
+    for key, count in counters.items():
+        outer, dot, inner = key.partition(".")
+        if dot:
+            body.setdefault(outer, {})[inner] = count
+        else:
+            body[key] = count
+    if rest:
+        body.update(rest)
+    return body
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def merge_usage(start: Mapping[str, Any], delta: Mapping[str, Any], at: str) -> dict[str, Any]:
+    """A stream's usage: message_delta counters are cumulative and replace message_start's;
+    a key the delta leaves out (or sends as null) keeps its start value."""
+    merged = dict(start)
+    for key, value in delta.items():
+        if value is not None:
+            merged[key] = value
+    expect(merged, dict, join(at, "usage"))
+    return merged
