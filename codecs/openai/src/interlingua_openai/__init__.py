@@ -1,1 +1,6 @@
-"""Placeholder until the openai-chat and openai-responses codecs land."""
+"""interlingua codecs for OpenAI: Chat Completions (``openai-chat``) and Responses (``openai-responses``)."""
+
+from .chat import OpenAIChatCodec
+from .responses import OpenAIResponsesCodec
+
+__all__ = ["OpenAIChatCodec", "OpenAIResponsesCodec"]

@@ -1,0 +1,65 @@
+"""The declared table, per dialect: every part type and setting -> native | lossy, with why."""
+
+from __future__ import annotations
+
+from interlingua import Capabilities, Support
+
+from ._dialect import Dialect
+
+_NOTES = {
+    "video": "no video input",
+    "image_output": "Chat Completions produces no images",
+    "audio_output": "earlier audio goes back only by the id the server gave it, not as bytes",
+    "cache_control": "caching is automatic; no breakpoints on the wire",
+    "citations": "a request cannot carry citations (answers can: url_citation annotations)",
+    "top_k": "no top_k field",
+    "thinking": "reasoning_effort; a budget is sent as the nearest effort with a warning",
+    "redacted_thinking": "only OpenRouter takes encrypted reasoning back (reasoning_details)",
+}
+
+
+def capabilities_for(dialect: Dialect) -> Capabilities:
+    reasoning = dialect.reasoning != "none"
+    lossy: Support = "lossy"
+    parts: dict[str, Support] = {
+        "text": "native",
+        "image": "native",
+        "audio": "native",
+        "video": lossy,
+        "document": "native",
+        "thinking": "native" if reasoning else lossy,
+        "redacted_thinking": "native" if dialect.reasoning_details else lossy,
+        "tool_use": "native",
+        "tool_result": "native",
+        "image_output": lossy,
+        "audio_output": lossy,
+        "native": "native",
+    }
+    settings: dict[str, Support] = {
+        "system": "native",
+        "developer": "native" if dialect.developer_role else lossy,
+        "mid_conversation_system": "native",
+        "tools": "native",
+        "tool_strict": "native",
+        "native_tools": "native",
+        "tool_choice": "native",
+        "parallel_tool_calls": "native",
+        "max_tokens": "native",
+        "temperature": "native",
+        "top_p": "native",
+        "top_k": "native" if dialect.top_k else lossy,
+        "stop": "native",
+        "seed": "native",
+        "presence_penalty": "native",
+        "frequency_penalty": "native",
+        "thinking": "native",
+        "response_format": "native",
+        "cache_control": lossy,
+        "citations": lossy,
+    }
+    notes = dict(_NOTES)
+    if not reasoning:
+        notes["thinking_part"] = "OpenAI's Chat Completions takes no reasoning text back"
+    if not dialect.developer_role:
+        notes["developer"] = f"{dialect.name} has no developer role; sent as system"
+    return Capabilities(parts=parts, settings=settings, notes=notes)

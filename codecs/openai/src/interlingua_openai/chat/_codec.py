@@ -1,0 +1,95 @@
+"""The openai-chat codec: a table of contents wiring the modules of this package."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from interlingua import (
+    Capabilities,
+    Encoded,
+    Endpoint,
+    HttpRequest,
+    ProviderError,
+    Request,
+    Response,
+    SSEEvent,
+    StreamEvent,
+    WarningSink,
+)
+from interlingua.kit import decoding
+
+from .._shared import bearer_headers
+from . import _request, _response
+from ._capabilities import capabilities_for
+from ._dialect import Dialect, ToolIds, dialect_named
+from ._echo import Ctx
+from ._errors import decode_error
+from ._sdk import wire_dict
+from ._stream import StreamDecoder, StreamEncoder
+
+
+class OpenAIChatCodec:
+    """OpenAI Chat Completions (``POST /chat/completions``), and the servers that speak it.
+
+    ``dialect`` picks a server's small differences (see ``_dialect.py``): ``openai`` (default),
+    ``deepseek``, ``vllm``, ``openrouter``, ``mistral``, ``ollama``. The provider key (for
+    provider_options and provider_echoes) is ``openai`` for OpenAI and the dialect's name for the
+    others, so one server's options and signed reasoning never reach another.
+    """
+
+    name = "openai-chat"
+
+    def __init__(self, *, dialect: str | Dialect = "openai") -> None:
+        self.dialect = dialect if isinstance(dialect, Dialect) else dialect_named(dialect)
+        self.provider = self.dialect.provider
+        self.api_key_env = self.dialect.api_key_env
+        self.capabilities: Capabilities = capabilities_for(self.dialect)
+        self._ids = ToolIds(self.dialect)
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatCodec(dialect={self.dialect.name!r})"
+
+    def _ctx(self) -> Ctx:
+        return Ctx(self.dialect, self.provider, self._ids, WarningSink(self.name))
+
+    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded:
+        ctx = self._ctx()
+        return ctx.out.finish(_request.encode_request(request, ctx), strict=strict)
+
+    def decode_request(self, body: Mapping[str, Any]) -> Request:
+        with decoding(self.name):
+            return _request.decode_request(wire_dict(body), self._ctx())
+
+    def decode_response(self, body: Mapping[str, Any]) -> Response:
+        with decoding(self.name):
+            return _response.decode_response(wire_dict(body), self._ctx())
+
+    def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
+        ctx = self._ctx()
+        return ctx.out.finish(_response.encode_response(response, ctx), strict=strict)
+
+    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+        decoder = StreamDecoder(self._ctx(), self.name)
+        with decoding(self.name):
+            yield from decoder.run(events)
+
+    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
+        return StreamEncoder(self._ctx()).run(events)
+
+    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
+        return decode_error(self.name, status, body, headers)
+
+    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+        """``POST {base}/chat/completions`` with Bearer auth; streaming asks for the usage chunk
+        where the server accepts ``stream_options``."""
+        body = dict(self.encode_request(request).body)
+        body["stream"] = stream
+        if stream and self.dialect.stream_usage_option:
+            body["stream_options"] = {**body.get("stream_options", {}), "include_usage": True}
+        elif not stream:
+            body.pop("stream_options", None)
+        base = (endpoint.base_url or self.dialect.base_url).rstrip("/")
+        return HttpRequest(
+            "POST", f"{base}/chat/completions", bearer_headers(endpoint.api_key, endpoint.headers), body, stream
+        )

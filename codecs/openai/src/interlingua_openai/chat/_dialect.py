@@ -1,0 +1,161 @@
+"""Dialects: the small declared differences of servers that speak Chat Completions.
+
+Each dialect is a frozen set of settings, never a copy of the codec. Pick one with
+``get_codec("openai-chat", dialect="deepseek")``. Facts behind each setting:
+
+- ``openai``: api.openai.com. ``max_completion_tokens`` (``max_tokens`` is rejected by
+  o-series models); responses carry ``annotations: []``; no reasoning text on the wire.
+- ``deepseek``: reasoning arrives as ``reasoning_content``; DeepSeek's thinking-mode docs require
+  it back on assistant turns that called tools (and ignore it elsewhere), so it is always sent.
+- ``vllm``: ``reasoning_content`` like DeepSeek; accepts ``top_k``; a local server, no key needed.
+- ``openrouter``: ``reasoning`` (text) and ``reasoning_details`` (text, summary and encrypted
+  blocks with signatures), which must come back unchanged; accepts ``top_k``.
+- ``mistral``: thinking as ``{"type": "thinking"}`` content blocks; PDFs as ``document_url``;
+  tool call ids of exactly 9 letters and digits (foreign ids are mapped, see :class:`ToolIds`);
+  no ``developer`` role; ``max_tokens``; no ``stream_options``.
+- ``ollama``: Ollama's ``/v1``: reasoning as ``reasoning``; ``max_tokens``; no key, localhost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER
+
+ReasoningWire = Literal["none", "field", "mistral_blocks"]
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What one server does differently from api.openai.com."""
+
+    name: str
+    provider: str
+    base_url: str
+    api_key_env: tuple[str, ...]
+    reasoning: ReasoningWire = "none"
+    reasoning_field: str | None = None  # the assistant message key holding reasoning text
+    reasoning_details: bool = False  # OpenRouter's reasoning_details blocks
+    max_tokens_field: str = "max_completion_tokens"
+    developer_role: bool = True
+    top_k: bool = False
+    document_url: bool = False  # Mistral: documents as document_url chunks
+    annotations: bool = True  # responses always carry annotations: []
+    stream_usage_option: bool = True  # stream_options.include_usage is accepted
+    tool_id_pattern: str = r"[^\n]{0,40}"  # ids the server accepts as they are
+    tool_id_length: int = 40  # length of a mapped id
+    tool_id_alphabet: str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    tool_id_prefix: str = "call_"
+
+
+DIALECTS: dict[str, Dialect] = {
+    "openai": Dialect("openai", PROVIDER, DEFAULT_BASE_URL, API_KEY_ENV),
+    "deepseek": Dialect(
+        "deepseek",
+        "deepseek",
+        "https://api.deepseek.com",
+        ("DEEPSEEK_API_KEY",),
+        reasoning="field",
+        reasoning_field="reasoning_content",
+        max_tokens_field="max_tokens",
+        developer_role=False,
+        annotations=False,
+    ),
+    "vllm": Dialect(
+        "vllm",
+        "vllm",
+        "http://localhost:8000/v1",
+        ("VLLM_API_KEY",),
+        reasoning="field",
+        reasoning_field="reasoning_content",
+        max_tokens_field="max_tokens",
+        top_k=True,
+        annotations=False,
+    ),
+    "openrouter": Dialect(
+        "openrouter",
+        "openrouter",
+        "https://openrouter.ai/api/v1",
+        ("OPENROUTER_API_KEY",),
+        reasoning="field",
+        reasoning_field="reasoning",
+        reasoning_details=True,
+        max_tokens_field="max_tokens",
+        top_k=True,
+        annotations=False,
+        stream_usage_option=False,
+    ),
+    "mistral": Dialect(
+        "mistral",
+        "mistral",
+        "https://api.mistral.ai/v1",
+        ("MISTRAL_API_KEY",),
+        reasoning="mistral_blocks",
+        max_tokens_field="max_tokens",
+        developer_role=False,
+        document_url=True,
+        annotations=False,
+        stream_usage_option=False,
+        tool_id_pattern=r"[a-zA-Z0-9]{9}",
+        tool_id_length=9,
+        tool_id_prefix="",
+    ),
+    "ollama": Dialect(
+        "ollama",
+        "ollama",
+        "http://localhost:11434/v1",
+        (),
+        reasoning="field",
+        reasoning_field="reasoning",
+        max_tokens_field="max_tokens",
+        annotations=False,
+    ),
+}
+
+
+class ToolIds:
+    """Deterministic, reversible tool call ids for servers that restrict them.
+
+    An id the server accepts passes unchanged (so recorded traffic round-trips exactly); any other
+    id maps to ``prefix`` + a base-62 digest of it, the same id every time. The codec remembers
+    each mapping it made (bounded), so decoding a body it encoded gives the original ids back.
+    """
+
+    __slots__ = ("_accept", "_alphabet", "_length", "_prefix", "_seen")
+
+    _LIMIT = 8192
+
+    def __init__(self, dialect: Dialect) -> None:
+        self._accept = re.compile(dialect.tool_id_pattern)
+        self._alphabet = dialect.tool_id_alphabet
+        self._length = dialect.tool_id_length
+        self._prefix = dialect.tool_id_prefix
+        self._seen: dict[str, str] = {}
+
+    def encode(self, tool_id: str) -> str:
+        if self._accept.fullmatch(tool_id):
+            return tool_id
+        digest = int.from_bytes(hashlib.sha256(tool_id.encode()).digest(), "big")
+        size = len(self._alphabet)
+        chars = []
+        for _ in range(self._length - len(self._prefix)):
+            digest, rest = divmod(digest, size)
+            chars.append(self._alphabet[rest])
+        mapped = self._prefix + "".join(chars)
+        if len(self._seen) >= self._LIMIT:
+            self._seen.pop(next(iter(self._seen)))
+        self._seen[mapped] = tool_id
+        return mapped
+
+    def decode(self, wire_id: str) -> str:
+        return self._seen.get(wire_id, wire_id)
+
+
+def dialect_named(name: str) -> Dialect:
+    try:
+        return DIALECTS[name]
+    except KeyError:
+        raise ValueError(f"unknown openai-chat dialect {name!r}; known: {', '.join(DIALECTS)}") from None

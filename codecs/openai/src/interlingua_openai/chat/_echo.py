@@ -1,0 +1,116 @@
+"""This codec's own provider echoes: wire keys with no IR field, carried verbatim, and a few flags.
+
+Echo data keys that start with ``_`` are flags for this codec (``_list``: content was an array
+where a string would do; ``_omit``: keys the wire left out that the encoder writes by default);
+every other key is a wire key merged back into the block as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from copy import copy
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from interlingua import ProviderEcho, WarningSink
+
+from ._dialect import Dialect, ToolIds
+
+OMIT = "_omit"
+
+
+@dataclass(slots=True)
+class Ctx:
+    """One encode or decode: the dialect, whose echoes are ours, ids, warnings, tool names."""
+
+    dialect: Dialect
+    provider: str
+    ids: ToolIds
+    out: WarningSink
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def extras(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The keys of ``block`` this codec does not map, verbatim."""
+    return {k: v for k, v in block.items() if k not in known}
+
+
+def present(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """Like :func:`extras`, nulls left out: in answers a null and an absent key say the same, and
+    streams send either."""
+    return {k: v for k, v in block.items() if k not in known and v is not None}
+
+
+def echo_list(provider: str, data: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
+    """``[ProviderEcho]`` for ``data`` (wire keys, and ``_`` flags), or none when it is empty.
+
+    Wire keys are stored under ``"wire"``, so flags and wire keys never mix in the stored echo.
+    """
+    if not data:
+        return []
+    wire = {k: v for k, v in data.items() if not k.startswith("_")}
+    stored = {k: v for k, v in data.items() if k.startswith("_")}
+    if wire:
+        stored["wire"] = wire
+    return [ProviderEcho.model_construct(provider=provider, data=stored, model=model)]
+
+
+def own(echoes: list[ProviderEcho], provider: str) -> dict[str, Any]:
+    """This provider's echo data in ``echoes``, flat (wire keys and flags); empty when none.
+    Echoes are input like any other: a value of the wrong shape is ignored, never trusted."""
+    for entry in echoes:
+        if entry.provider == provider:
+            data = entry.data
+            flat = {k: v for k, v in data.items() if k.startswith("_")}
+            wire = data.get("wire")
+            if isinstance(wire, dict):
+                flat.update(wire)
+            return flat
+    return {}
+
+
+def part_of(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """``data[key]`` when it is an object, else empty."""
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def merge_into(block: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """Put an echo's wire keys back on ``block`` and drop the keys it says the wire left out."""
+    for key, value in data.items():
+        if key == OMIT:
+            if isinstance(value, list):
+                for gone in value:
+                    if isinstance(gone, str):
+                        block.pop(gone, None)
+        elif not key.startswith("_"):
+            block[key] = value
+    return block
+
+
+_DEFAULTS: dict[type, tuple[dict[str, Any], tuple[str, ...]]] = {}
+M = TypeVar("M", bound=BaseModel)
+
+
+def build(cls: type[M], **values: Any) -> M:
+    """``cls.model_construct(**values)`` without its per-field default lookups (the decode hot
+    path builds many small parts): the same object, values already checked by the readers."""
+    known = _DEFAULTS.get(cls)
+    if known is None:
+        fields = cls.model_fields
+        plain = {k: f.get_default(call_default_factory=True) for k, f in fields.items() if not f.is_required()}
+        fresh = tuple(k for k, v in plain.items() if isinstance(v, list | dict))
+        known = _DEFAULTS[cls] = (plain, fresh)
+    defaults, fresh = known
+    state = {**defaults, **values}
+    for key in fresh:  # a mutable default is never shared between objects
+        if key not in values:
+            state[key] = copy(defaults[key])
+    obj = cls.__new__(cls)
+    object.__setattr__(obj, "__dict__", state)
+    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
+    object.__setattr__(obj, "__pydantic_extra__", None)
+    object.__setattr__(obj, "__pydantic_private__", None)
+    return obj

@@ -1,0 +1,358 @@
+"""Content parts, both directions: one small decoder per wire block type, one encoder per IR type."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, assert_never
+
+from interlingua import (
+    Audio,
+    AudioOutput,
+    Base64Source,
+    ContentPart,
+    Document,
+    FileSource,
+    Image,
+    ImageOutput,
+    Native,
+    RedactedThinking,
+    Text,
+    TextSource,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    UrlSource,
+    Video,
+)
+from interlingua.kit import (
+    arguments_text,
+    data_url,
+    expect,
+    join,
+    loads,
+    optional,
+    parse_data_url,
+    require,
+    tool_arguments,
+)
+
+from ._echo import Ctx, build, echo_list, extras, merge_into, own, part_of
+
+Block = dict[str, Any]
+
+_AUDIO_FORMATS = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+_AUDIO_TYPES = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
+
+# --- decoding: wire block -> IR parts ------------------------------------------------------------
+
+
+def _decode_text(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
+    text = require(block, "text", str, at)
+    echoes = echo_list(ctx.provider, extras(block, frozenset({"type", "text"})))
+    parts.append(build(Text, text=text, provider_echoes=echoes))
+
+
+def _decode_refusal(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
+    text = require(block, "refusal", str, at)
+    data = {"_refusal": "part", **extras(block, frozenset({"type", "refusal"}))}
+    parts.append(build(Text, text=text, provider_echoes=echo_list(ctx.provider, data)))
+
+
+def _url_source(url: str) -> Base64Source | UrlSource:
+    inline = parse_data_url(url)
+    if inline is None:
+        return build(UrlSource, url=url, media_type=None)
+    return build(Base64Source, media_type=inline[0], data=inline[1])
+
+
+def _decode_image(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
+    image = block.get("image_url")
+    data = extras(block, frozenset({"type", "image_url"}))
+    if isinstance(image, str):  # Mistral also takes the URL itself
+        url, data["_bare"] = image, True
+    else:
+        image = expect(image, dict, join(at, "image_url"))
+        url = require(image, "url", str, join(at, "image_url"))
+        if (more := extras(image, frozenset({"url"}))) != {}:
+            data["_image_url"] = more
+    parts.append(build(Image, source=_url_source(url), provider_echoes=echo_list(ctx.provider, data)))
+
+
+def _decode_audio(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
+    audio = require(block, "input_audio", dict, at)
+    where = join(at, "input_audio")
+    fmt = require(audio, "format", str, where)
+    source = build(
+        Base64Source, media_type=_AUDIO_FORMATS.get(fmt, f"audio/{fmt}"), data=require(audio, "data", str, where)
+    )
+    echoes = echo_list(ctx.provider, extras(block, frozenset({"type", "input_audio"})))
+    parts.append(build(Audio, source=source, provider_echoes=echoes))
+
+
+def _decode_file(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
+    file = require(block, "file", dict, at)
+    where = join(at, "file")
+    file_id = optional(file, "file_id", str, where)
+    file_data = optional(file, "file_data", str, where)
+    inline = parse_data_url(file_data) if file_data is not None else None
+    if (file_id is None) == (inline is None):  # both, neither, or raw base64: keep verbatim
+        parts.append(build(Native, provider=ctx.provider, data=block))
+        return
+    source = (
+        build(FileSource, file_id=file_id, provider=ctx.provider, media_type=None)
+        if file_id is not None
+        else build(Base64Source, media_type=inline[0], data=inline[1])  # type: ignore[index]  # not None here
+    )
+    data = extras(block, frozenset({"type", "file"}))
+    parts.append(
+        build(
+            Document,
+            source=source,
+            name=optional(file, "filename", str, where),
+            provider_echoes=echo_list(ctx.provider, data),
+        )
+    )
+
+
+def _decode_document_url(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
+    url = require(block, "document_url", str, at)
+    data = extras(block, frozenset({"type", "document_url", "document_name"}))
+    parts.append(
+        build(
+            Document,
+            source=_url_source(url),
+            name=optional(block, "document_name", str, at),
+            provider_echoes=echo_list(ctx.provider, data),
+        )
+    )
+
+
+def _decode_thinking(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
+    """Mistral's ``{"type": "thinking", "thinking": [text chunks]}``: one Thinking per chunk, the
+    first carrying the block's other keys, the rest marked ``_more`` so they rejoin it."""
+    chunks = require(block, "thinking", list, at)
+    if not chunks or any(not isinstance(c, dict) or c.keys() != {"type", "text"} for c in chunks):
+        parts.append(build(Native, provider=ctx.provider, data=block))
+        return
+    rest = extras(block, frozenset({"type", "thinking"}))
+    head = {"_block": rest} if rest else {}
+    for i, chunk in enumerate(chunks):
+        text = require(chunk, "text", str, join(join(at, "thinking"), i))
+        parts.append(
+            build(Thinking, text=text, provider_echoes=echo_list(ctx.provider, head if i == 0 else {"_more": True}))
+        )
+
+
+def _decode_native(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
+    parts.append(build(Native, provider=ctx.provider, data=block))
+
+
+BLOCK_DECODERS: dict[str, Callable[[Block, str, Ctx, list[ContentPart]], None]] = {
+    "text": _decode_text,
+    "refusal": _decode_refusal,
+    "image_url": _decode_image,
+    "input_audio": _decode_audio,
+    "file": _decode_file,
+    "document_url": _decode_document_url,
+    "thinking": _decode_thinking,
+}
+
+
+def decode_blocks(items: list[Any], at: str, ctx: Ctx) -> list[ContentPart]:
+    """A content array -> IR parts; unknown block types are kept as Native."""
+    parts: list[ContentPart] = []
+    for i, item in enumerate(items):
+        where = f"{at}[{i}]"
+        block = expect(item, dict, where)
+        kind = block.get("type")
+        decoder = BLOCK_DECODERS.get(kind) if isinstance(kind, str) else None
+        if decoder is None or (kind == "thinking" and ctx.dialect.reasoning != "mistral_blocks"):
+            decoder = _decode_native
+        decoder(block, where, ctx, parts)
+    return parts
+
+
+def decode_tool_call(call: Block, at: str, ctx: Ctx) -> ToolUse:
+    """``{"id", "type": "function", "function": {"name", "arguments"}}``; arguments that are not a
+    JSON object are kept in ``raw_input``."""
+    function = require(call, "function", dict, at)
+    where = join(at, "function")
+    wire_id = require(call, "id", str, at)
+    name = require(function, "name", str, where)
+    text = require(function, "arguments", str, where)
+    value, raw = tool_arguments(text)
+    data = extras(call, frozenset({"id", "type", "function"}))
+    if raw is None and text and arguments_text(value, None) != text:
+        data["_arguments"] = text  # the server's own spacing, e.g. {"path": ".env"}
+    if "type" not in call:
+        data["_omit"] = ["type"]
+    if (more := extras(function, frozenset({"name", "arguments"}))) != {}:
+        data["_function"] = more
+    tool_id = ctx.ids.decode(wire_id)
+    ctx.names[wire_id] = name
+    return build(
+        ToolUse, id=tool_id, name=name, input=value, raw_input=raw, provider_echoes=echo_list(ctx.provider, data)
+    )
+
+
+# --- encoding: IR part -> wire block --------------------------------------------------------------
+
+
+def _warn_cache(part: ContentPart, at: str, ctx: Ctx) -> None:
+    if getattr(part, "cache_control", None) is not None:
+        ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints; caching is automatic")
+
+
+def encode_text(part: Text, at: str, ctx: Ctx) -> Block:
+    _warn_cache(part, at, ctx)
+    if part.citations:
+        ctx.out.lossy(at, "citations", "a chat request cannot carry citations; the text is kept")
+    return merge_into({"type": "text", "text": part.text}, own(part.provider_echoes, ctx.provider))
+
+
+def _media_url(source: Any) -> str | None:
+    match source:
+        case Base64Source():
+            return data_url(source.media_type, source.data)
+        case UrlSource():
+            return source.url
+        case _:
+            return None
+
+
+def _encode_image(part: Image, at: str, ctx: Ctx) -> Block | None:
+    _warn_cache(part, at, ctx)
+    url = _media_url(part.source)
+    if url is None:
+        ctx.out.lossy(at, "image", f"image_url takes a URL or base64, not a {part.source.type} source")
+        return None
+    data = own(part.provider_echoes, ctx.provider)
+    if data.get("_bare") is True:
+        return merge_into({"type": "image_url", "image_url": url}, data)
+    return merge_into({"type": "image_url", "image_url": {"url": url, **part_of(data, "_image_url")}}, data)
+
+
+def _encode_audio(part: Audio, at: str, ctx: Ctx) -> Block | None:
+    _warn_cache(part, at, ctx)
+    source = part.source
+    fmt = _AUDIO_TYPES.get(source.media_type or "") if isinstance(source, Base64Source) else None
+    if not isinstance(source, Base64Source) or fmt is None:
+        ctx.out.lossy(at, "audio", "input_audio takes base64 wav or mp3 only")
+        return None
+    block = {"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}
+    return merge_into(block, own(part.provider_echoes, ctx.provider))
+
+
+def _encode_document(part: Document, at: str, ctx: Ctx) -> Block | None:
+    _warn_cache(part, at, ctx)
+    source = part.source
+    data = own(part.provider_echoes, ctx.provider)
+    if isinstance(source, TextSource):
+        ctx.out.lossy(at, "document", "a plain-text document is sent as a text part", action="converted")
+        return {"type": "text", "text": source.text}
+    if ctx.dialect.document_url and isinstance(source, Base64Source | UrlSource):
+        block: Block = {"type": "document_url", "document_url": _media_url(source)}
+        if part.name is not None:
+            block["document_name"] = part.name
+        return merge_into(block, data)
+    if isinstance(source, Base64Source):
+        file: Block = {"file_data": data_url(source.media_type, source.data)}
+    elif isinstance(source, FileSource) and source.provider in (None, ctx.provider):
+        file = {"file_id": source.file_id}
+    else:
+        ctx.out.lossy(at, "document", f"a file part takes base64 data or a file id, not a {source.type} source")
+        return None
+    if part.name is not None:
+        file["filename"] = part.name
+    return merge_into({"type": "file", "file": file}, data)
+
+
+_SDK_BLOCKS = frozenset({"text", "image_url", "input_audio", "file", "refusal"})
+
+
+def _encode_native(part: Native, at: str, ctx: Ctx) -> Block | None:
+    """Our own kept block goes back verbatim. OpenAI rejects block types it does not know, so
+    there only the types of its SDK pass; a compatible server's own blocks pass as they came."""
+    if part.provider != ctx.provider:
+        ctx.out.lossy(at, "native", f"a {part.provider} block means nothing to {ctx.provider}")
+        return None
+    if ctx.dialect.name == "openai" and part.data.get("type") not in _SDK_BLOCKS:
+        ctx.out.lossy(at, "native", f"OpenAI knows no content block of type {part.data.get('type')!r}")
+        return None
+    return dict(part.data)
+
+
+def encode_user_part(part: ContentPart, at: str, ctx: Ctx) -> Block | None:
+    """A part of a user (or system) message; None when it is dropped, with a warning."""
+    match part:
+        case Text():
+            return encode_text(part, at, ctx)
+        case Image():
+            return _encode_image(part, at, ctx)
+        case Audio():
+            return _encode_audio(part, at, ctx)
+        case Video():
+            ctx.out.lossy(at, "video", "Chat Completions takes no video input")
+            return None
+        case Document():
+            return _encode_document(part, at, ctx)
+        case Native():
+            return _encode_native(part, at, ctx)
+        case Thinking() | RedactedThinking() | ToolUse() | ImageOutput() | AudioOutput() | ToolResult():
+            ctx.out.lossy(at, part.type, f"a {part.type} part cannot stand in a {ctx.dialect.name} user turn")
+            return None
+        case _:
+            assert_never(part)
+
+
+def encode_tool_call(part: ToolUse, ctx: Ctx) -> Block:
+    data = own(part.provider_echoes, ctx.provider)
+    function = {"name": part.name, "arguments": call_arguments(part, data), **part_of(data, "_function")}
+    return merge_into({"id": ctx.ids.encode(part.id), "type": "function", "function": function}, data)
+
+
+def call_arguments(part: ToolUse, data: dict[str, Any]) -> str:
+    """The arguments text: the server's own spelling when the input is still what it said."""
+    kept = data.get("_arguments")
+    if isinstance(kept, str) and part.raw_input is None:
+        try:
+            if loads(kept) == part.input:
+                return kept
+        except ValueError:
+            pass
+    return arguments_text(part.input, part.raw_input)
+
+
+def thinking_block(part: Thinking, ctx: Ctx) -> Block:
+    """Mistral's thinking block for one Thinking part (later ``_more`` parts are appended to it)."""
+    data = own(part.provider_echoes, ctx.provider)
+    return {"type": "thinking", "thinking": [{"type": "text", "text": part.text}], **part_of(data, "_block")}
+
+
+def audio_reference(part: AudioOutput, at: str, ctx: Ctx) -> Block | None:
+    """A previous audio answer is referred to by its id; its bytes cannot be sent back."""
+    data = own(part.provider_echoes, ctx.provider)
+    if isinstance(data.get("id"), str):
+        return {"id": data["id"]}
+    source = part.source
+    if isinstance(source, FileSource) and source.provider in (None, ctx.provider):
+        return {"id": source.file_id}
+    ctx.out.lossy(at, "audio_output", "earlier audio goes back only by the id the server gave it")
+    return None
+
+
+def audio_answer(part: AudioOutput, at: str, ctx: Ctx) -> Block | None:
+    """An answer's audio: its id and expiry (from the echo), the bytes and the transcript. Audio
+    from elsewhere has no id the server gave it: it goes with an empty id and expiry, warned."""
+    if not isinstance(part.source, Base64Source):
+        ctx.out.lossy(at, "audio_output", "an answer's audio travels as base64 bytes")
+        return None
+    audio = merge_into({}, own(part.provider_echoes, ctx.provider))
+    if not isinstance(audio.get("id"), str):
+        ctx.out.lossy(
+            at, "audio_output", "audio not from this server has no audio id; sent with an empty one", action="converted"
+        )
+        audio.update(id="", expires_at=0)
+    audio["data"] = part.source.data
+    audio["transcript"] = part.transcript or ""
+    return audio

@@ -1,0 +1,250 @@
+"""Requests, both directions: top-level fields, tools, tool choice, response format, reasoning effort.
+
+Reasoning effort <-> ThinkingConfig.level, one to one: ``none`` <-> ``off``, and ``minimal``,
+``low``, ``medium``, ``high``, ``xhigh`` by name. A budget without a level maps to a level by
+:data:`BUDGET_LEVELS` (with a warning: the wire has no budget). Any other effort string (``max``)
+stays verbatim in provider_options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import NativeTool, Request, ResponseFormat, ThinkingConfig, ThinkingLevel, Tool, ToolChoice
+from interlingua.kit import each, expect, join, optional, require
+
+from ._echo import Ctx, build
+from ._messages import decode_messages, encode_messages
+from ._parts import Block
+
+_DEFAULT_SCHEMA = {"type": "object", "properties": {}}
+EFFORTS: dict[str, ThinkingLevel] = {
+    "none": "off",
+    "minimal": "minimal",
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+    "xhigh": "xhigh",
+}
+LEVELS: dict[ThinkingLevel, str] = {level: effort for effort, level in EFFORTS.items()}
+BUDGET_LEVELS: tuple[tuple[int, ThinkingLevel], ...] = ((2048, "low"), (8192, "medium"), (32768, "high"))
+"""(budget below, level): a budget under 2048 tokens is ``low``, under 8192 ``medium``, under
+32768 ``high``, anything larger ``xhigh``."""
+
+_NUMBERS = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
+_KNOWN = frozenset(
+    {
+        "model",
+        "messages",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "seed",
+        "response_format",
+        "reasoning_effort",
+        "stop",
+        *_NUMBERS,
+    }
+)
+
+# --- decoding ------------------------------------------------------------------------------------
+
+
+def _decode_tool(block: Block, at: str, ctx: Ctx) -> Tool | NativeTool:
+    if block.get("type") != "function" or block.keys() != {"type", "function"}:
+        return build(NativeTool, provider=ctx.provider, data=block)
+    function = require(block, "function", dict, at)
+    where = join(at, "function")
+    if function.keys() - {"name", "description", "parameters", "strict"}:
+        return build(NativeTool, provider=ctx.provider, data=block)
+    return build(
+        Tool,
+        name=require(function, "name", str, where),
+        description=optional(function, "description", str, where),
+        input_schema=optional(function, "parameters", dict, where, _DEFAULT_SCHEMA),
+        strict=optional(function, "strict", bool, where),
+    )
+
+
+def _decode_tool_choice(value: Any, at: str) -> str | ToolChoice | None:
+    if value in ("auto", "none", "required"):
+        return value  # type: ignore[no-any-return]  # one of the three literals
+    if isinstance(value, dict) and value.get("type") == "function" and value.keys() == {"type", "function"}:
+        function = require(value, "function", dict, at)
+        if function.keys() == {"name"}:
+            return build(ToolChoice, name=require(function, "name", str, join(at, "function")))
+    return None
+
+
+def _decode_response_format(value: Any, at: str) -> ResponseFormat | None:
+    block = expect(value, dict, at)
+    kind = block.get("type")
+    if kind in ("text", "json_object") and block.keys() == {"type"}:
+        return build(ResponseFormat, type=kind)
+    if kind != "json_schema" or block.keys() != {"type", "json_schema"}:
+        return None
+    schema = require(block, "json_schema", dict, at)
+    where = join(at, "json_schema")
+    if schema.keys() - {"name", "description", "schema", "strict"}:
+        return None
+    return build(
+        ResponseFormat,
+        type="json_schema",
+        name=require(schema, "name", str, where),
+        description=optional(schema, "description", str, where),
+        json_schema=optional(schema, "schema", dict, where),
+        strict=optional(schema, "strict", bool, where),
+    )
+
+
+def decode_request(body: Mapping[str, Any], ctx: Ctx) -> Request:
+    """Every field without an IR home goes to provider_options, verbatim, so encode gives it back."""
+    options = {k: v for k, v in body.items() if k not in _KNOWN}
+    fields: dict[str, Any] = {"model": optional(body, "model", str, "")}
+    fields["messages"] = decode_messages(require(body, "messages", list, ""), ctx)
+    fields["tools"] = [_decode_tool(expect(t, dict, at), at, ctx) for at, t in each(body, "tools", "")]
+    for key in _NUMBERS:
+        fields[key] = optional(body, key, float, "")
+    fields["seed"] = optional(body, "seed", int, "")
+    fields["parallel_tool_calls"] = optional(body, "parallel_tool_calls", bool, "")
+    _decode_max_tokens(body, fields, options, ctx)
+    _keep_or_map(body, "tool_choice", _decode_tool_choice, fields, options)
+    _keep_or_map(body, "response_format", _decode_response_format, fields, options)
+    _keep_or_map(body, "reasoning_effort", _decode_effort, fields, options, target="thinking")
+    stop = body.get("stop")
+    if isinstance(stop, str):  # one stop string: the IR holds a list, the option keeps the form
+        fields["stop"], options["stop"] = [stop], stop
+    elif stop is not None:
+        fields["stop"] = [expect(s, str, f"stop[{i}]") for i, s in enumerate(expect(stop, list, "stop"))]
+    if ctx.dialect.top_k and "top_k" in options:
+        fields["top_k"] = optional(options, "top_k", int, "")
+        options.pop("top_k")
+    if options:
+        fields["provider_options"] = {ctx.provider: options}
+    return build(Request, **{k: v for k, v in fields.items() if v is not None})
+
+
+def _decode_max_tokens(body: Mapping[str, Any], fields: dict[str, Any], options: dict[str, Any], ctx: Ctx) -> None:
+    """The dialect's own field maps to max_tokens; the other spelling maps too, and stays in the
+    options so the body keeps it (encode then writes no second field)."""
+    preferred = ctx.dialect.max_tokens_field
+    other = "max_tokens" if preferred == "max_completion_tokens" else "max_completion_tokens"
+    value = optional(body, preferred, int, "")
+    if value is not None:
+        fields["max_tokens"] = value
+        if other not in body:
+            options.pop(preferred, None)
+    elif (legacy := optional(body, other, int, "")) is not None:
+        fields["max_tokens"] = legacy
+
+
+def _decode_effort(value: Any, at: str) -> ThinkingConfig | None:
+    level = EFFORTS.get(value) if isinstance(value, str) else None
+    return None if level is None else build(ThinkingConfig, level=level)
+
+
+def _keep_or_map(
+    body: Mapping[str, Any], key: str, decode: Any, fields: dict[str, Any], options: dict[str, Any], target: str = ""
+) -> None:
+    """Map ``body[key]`` into the IR field, or keep it verbatim in options when the IR has no form for it."""
+    value = body.get(key)
+    if value is None:
+        return
+    mapped = decode(value, key)
+    if mapped is None:
+        options[key] = value
+    else:
+        fields[target or key] = mapped
+
+
+# --- encoding ------------------------------------------------------------------------------------
+
+
+def _encode_tools(request: Request, ctx: Ctx) -> list[Block]:
+    tools: list[Block] = []
+    for i, tool in enumerate(request.tools):
+        at = f"tools[{i}]"
+        if isinstance(tool, NativeTool):
+            if tool.provider != ctx.provider:
+                ctx.out.lossy(at, "native_tools", f"a {tool.provider} tool means nothing to {ctx.provider}")
+            elif ctx.dialect.name == "openai" and tool.data.get("type") not in ("function", "custom"):
+                ctx.out.lossy(at, "native_tools", f"OpenAI knows no tool of type {tool.data.get('type')!r}")
+            else:
+                tools.append(dict(tool.data))
+            continue
+        function: Block = {"name": tool.name}
+        if tool.description is not None:
+            function["description"] = tool.description
+        if tool.input_schema != _DEFAULT_SCHEMA:
+            function["parameters"] = tool.input_schema
+        if tool.strict is not None:
+            function["strict"] = tool.strict
+        if tool.cache_control is not None:
+            ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints")
+        tools.append({"type": "function", "function": function})
+    return tools
+
+
+def _encode_response_format(fmt: ResponseFormat) -> Block:
+    if fmt.type != "json_schema":
+        return {"type": fmt.type}
+    schema: Block = {"name": fmt.name or "response"}
+    if fmt.description is not None:
+        schema["description"] = fmt.description
+    if fmt.json_schema is not None:
+        schema["schema"] = fmt.json_schema
+    if fmt.strict is not None:
+        schema["strict"] = fmt.strict
+    return {"type": "json_schema", "json_schema": schema}
+
+
+def _encode_thinking(thinking: ThinkingConfig, ctx: Ctx) -> str | None:
+    if thinking.summary is not None:
+        ctx.out.unsupported("thinking.summary", "thinking", "Chat Completions returns no reasoning summaries")
+    level = thinking.level
+    budget = thinking.budget_tokens
+    if budget is not None:
+        by_budget: ThinkingLevel = next((lv for below, lv in BUDGET_LEVELS if budget < below), "xhigh")
+        level = level if level is not None else by_budget
+        why = f"no token budget on the wire; sent as effort {LEVELS[level]!r}"
+        ctx.out.unsupported("thinking.budget_tokens", "thinking", why)
+    return LEVELS[level] if level is not None else None
+
+
+def encode_request(request: Request, ctx: Ctx) -> Block:
+    """The body for ``POST /chat/completions``; provider_options are merged last and win."""
+    body: Block = {"model": request.model, "messages": encode_messages(request.messages, ctx)}
+    if request.model is None:
+        body.pop("model")
+    if request.tools:
+        body["tools"] = _encode_tools(request, ctx)
+    choice = request.tool_choice
+    if choice is not None:
+        body["tool_choice"] = (
+            choice if isinstance(choice, str) else {"type": "function", "function": {"name": choice.name}}
+        )
+    if request.parallel_tool_calls is not None:
+        body["parallel_tool_calls"] = request.parallel_tool_calls
+    options = request.options(ctx.provider)
+    if request.max_tokens is not None and not ({"max_tokens", "max_completion_tokens"} & options.keys()):
+        body[ctx.dialect.max_tokens_field] = request.max_tokens
+    for key in _NUMBERS:
+        value = getattr(request, key)
+        if value is not None:
+            body[key] = value
+    if request.top_k is not None:
+        if ctx.dialect.top_k:
+            body["top_k"] = request.top_k
+        else:
+            ctx.out.unsupported("top_k", "top_k", f"{ctx.dialect.name} has no top_k")
+    if request.stop is not None:
+        body["stop"] = request.stop
+    if request.seed is not None:
+        body["seed"] = request.seed
+    if request.response_format is not None:
+        body["response_format"] = _encode_response_format(request.response_format)
+    if request.thinking is not None and (effort := _encode_thinking(request.thinking, ctx)) is not None:
+        body["reasoning_effort"] = effort
+    body.update(options)
+    return body

@@ -1,0 +1,374 @@
+"""Streams, both directions: ``chat.completion.chunk`` SSE events <-> StreamEvents.
+
+The wire has no part boundaries: parts open at their first delta (reasoning, text, refusal, each
+tool call by its ``index``) and all close at ``finish_reason``. Usage comes in a last chunk with
+empty ``choices`` (``stream_options.include_usage``); the stream ends at ``[DONE]`` or when the
+events run out. ``obfuscation`` (random padding) and per-chunk content filter results are noise
+and are not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from interlingua import (
+    DONE,
+    AudioOutput,
+    Base64Source,
+    ContentPart,
+    DecodeError,
+    Echo,
+    ErrorEvent,
+    MessageEnd,
+    MessageStart,
+    PartEnd,
+    PartStart,
+    ProviderEcho,
+    RedactedThinking,
+    ServerSentEvent,
+    SSEEvent,
+    StreamEvent,
+    Text,
+    TextDelta,
+    Thinking,
+    ThinkingDelta,
+    ToolInputDelta,
+    ToolUse,
+    Usage,
+    UsageUpdate,
+)
+from interlingua.kit import arguments_text, dumps, loads, tool_arguments
+
+from .._shared import decode_openai_error
+from ._echo import Ctx, build, echo_list, extras, own, present
+from ._parts import Block, audio_answer, call_arguments
+from ._stop_reason import decode_finish_reason, encode_finish_reason
+from ._usage import decode_usage, encode_usage
+
+_CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
+
+# --- decoding ------------------------------------------------------------------------------------
+
+
+class StreamDecoder:
+    """One stream's state: which part each kind of delta grows, and what the end needs."""
+
+    def __init__(self, ctx: Ctx, codec: str) -> None:
+        self.ctx = ctx
+        self.codec = codec
+        self.started = False
+        self.meta: Block = {}
+        self.open: list[int] = []
+        self.slots: dict[str, int] = {}
+        self.tools: dict[int, int] = {}
+        self.finish: str | None = None
+        self.finished = False
+        self.usage: Usage | None = None
+        self.leftovers: Block = {}
+        self.logprobs: dict[str, list[Any]] = {}
+        self.audio: Block = {}
+        self.count = 0
+        self.arguments: dict[int, list[str]] = {}
+
+    def run(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+        for i, event in enumerate(events):
+            if event.data == DONE:
+                break
+            try:
+                chunk = loads(event.data)
+            except ValueError as err:
+                raise DecodeError(self.codec, f"events[{i}]", f"data is not JSON ({err})") from None
+            if not isinstance(chunk, dict):
+                raise DecodeError(self.codec, f"events[{i}]", "data is not a JSON object")
+            yield from self.chunk(chunk, f"events[{i}]")
+        yield from self.end()
+
+    def chunk(self, chunk: Block, at: str) -> Iterator[StreamEvent]:
+        if "error" in chunk and "choices" not in chunk:
+            yield ErrorEvent(decode_openai_error(self.codec, None, dumps(chunk), {}))
+            return
+        if not self.started:
+            self.meta.update(present(chunk, _CHUNK))
+            if not chunk.get("id") and not chunk.get("choices"):
+                return
+            self.started = True
+            yield MessageStart(
+                chunk.get("id") or None, chunk.get("model") or None, echo_list(self.ctx.provider, self.meta)
+            )
+        choices = chunk.get("choices")
+        if choices:
+            choice = choices[0]
+            if not isinstance(choice, dict):
+                raise DecodeError(self.codec, f"{at}.choices[0]", "expected an object")
+            delta = choice.get("delta")
+            if delta:
+                yield from self.delta(delta, f"{at}.choices[0].delta")
+            if (logprobs := choice.get("logprobs")) is not None:
+                for key, items in logprobs.items():
+                    self.logprobs.setdefault(key, []).extend(items or [])
+            if (raw := choice.get("finish_reason")) is not None:
+                self.finish, self.finished = raw, True
+                yield from self._spacing()
+                for index in self.open:
+                    yield PartEnd(index)
+                self.open = []
+        usage = chunk.get("usage")
+        if usage is not None:
+            self.usage, self.leftovers = decode_usage(usage, f"{at}.usage")
+
+    def _part(self, key: str, part: ContentPart) -> Iterator[StreamEvent]:
+        index = self.count
+        self.count += 1
+        self.slots[key] = index
+        self.open.append(index)
+        yield PartStart(index, part)
+
+    def _grow(self, key: str, text: str, thinking: bool, echo: Block | None = None) -> Iterator[StreamEvent]:
+        if key not in self.slots:
+            part = (
+                build(Thinking, text="")
+                if thinking
+                else build(Text, text="", provider_echoes=echo_list(self.ctx.provider, echo or {}))
+            )
+            yield from self._part(key, part)
+        index = self.slots[key]
+        yield ThinkingDelta(index, text) if thinking else TextDelta(index, text)
+
+    def delta(self, delta: Block, at: str) -> Iterator[StreamEvent]:
+        dialect = self.ctx.dialect
+        if dialect.reasoning_details and delta.get("reasoning_details"):
+            yield from self._details(delta["reasoning_details"])
+        elif dialect.reasoning_field and (text := delta.get(dialect.reasoning_field)):
+            yield from self._grow("thinking", text, True)
+        content = delta.get("content")
+        if isinstance(content, str):
+            if content:
+                yield from self._grow("text", content, False)
+        elif isinstance(content, list):
+            yield from self._blocks(content)
+        if refusal := delta.get("refusal"):
+            yield from self._grow("refusal", refusal, False, {"_refusal": True})
+        if calls := delta.get("tool_calls"):
+            for call in calls:
+                yield from self._tool_call(call, at)
+        if audio := delta.get("audio"):
+            self._audio(audio)
+
+    def _blocks(self, blocks: list[Any]) -> Iterator[StreamEvent]:
+        """Mistral streams content as chunks: thinking blocks and text chunks."""
+        for block in blocks:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "text" and block.get("text"):
+                yield from self._grow("text", block["text"], False)
+            elif kind == "thinking" and self.ctx.dialect.reasoning == "mistral_blocks":
+                for chunk in block.get("thinking") or []:
+                    if isinstance(chunk, dict) and chunk.get("text"):
+                        yield from self._grow("thinking", chunk["text"], True)
+
+    def _details(self, details: list[Any]) -> Iterator[StreamEvent]:
+        """OpenRouter's reasoning_details deltas: text grows the thinking part, the rest of each
+        detail (type, format, signature) merges into its echo; encrypted ones are their own part."""
+        for detail in details:
+            if not isinstance(detail, dict):
+                continue
+            kind = detail.get("type")
+            key = {"reasoning.text": "text", "reasoning.summary": "summary"}.get(kind or "")
+            if key is None:
+                echo = echo_list(self.ctx.provider, {"_detail": detail})
+                yield from self._part(f"redacted{self.count}", build(RedactedThinking, provider_echoes=echo))
+                continue
+            yield from self._grow("thinking", detail.get(key) or "", True)
+            rest = extras(detail, frozenset({key}))
+            yield Echo(
+                self.slots["thinking"],
+                build(ProviderEcho, provider=self.ctx.provider, data={"_detail": rest}, model=None),
+            )
+
+    def _tool_call(self, call: Block, at: str) -> Iterator[StreamEvent]:
+        wire_index = call.get("index", 0)
+        function = call.get("function") or {}
+        if wire_index not in self.tools:
+            wire_id = call.get("id") or ""
+            name = function.get("name") or ""
+            self.ctx.names[wire_id] = name
+            echo = {"_omit": ["type"]} if "type" not in call else {}
+            part = build(
+                ToolUse,
+                id=self.ctx.ids.decode(wire_id),
+                name=name,
+                input={},
+                provider_echoes=echo_list(self.ctx.provider, echo),
+            )
+            index = self.count
+            self.count += 1
+            self.tools[wire_index] = index
+            self.open.append(index)
+            yield PartStart(index, part)
+        arguments = function.get("arguments")
+        if arguments:
+            index = self.tools[wire_index]
+            self.arguments.setdefault(index, []).append(arguments)
+            yield ToolInputDelta(index, arguments)
+
+    def _spacing(self) -> Iterator[StreamEvent]:
+        """Arguments spelled other than compactly ({"path": ".env"}) keep their text, as
+        decode_response keeps it, so a re-encode gives the server's own string."""
+        for index, pieces in self.arguments.items():
+            text = "".join(pieces)
+            value, raw = tool_arguments(text)
+            if raw is None and arguments_text(value, None) != text:
+                yield Echo(
+                    index,
+                    build(ProviderEcho, provider=self.ctx.provider, data={"_arguments": text}, model=None),
+                )
+        self.arguments = {}
+
+    def _audio(self, audio: Block) -> None:
+        for key, value in audio.items():
+            if key in ("data", "transcript"):
+                self.audio[key] = self.audio.get(key, "") + (value or "")
+            elif value is not None:
+                self.audio[key] = value
+
+    def end(self) -> Iterator[StreamEvent]:
+        if self.audio:
+            source = build(Base64Source, media_type="application/octet-stream", data=self.audio.get("data", ""))
+            echo = echo_list(self.ctx.provider, extras(self.audio, frozenset({"data", "transcript"})))
+            part = build(AudioOutput, source=source, transcript=self.audio.get("transcript"), provider_echoes=echo)
+            yield PartStart(self.count, part)
+            yield PartEnd(self.count)
+        if not self.finished:
+            return
+        tail: Block = {}
+        if self.logprobs:
+            tail["_choice"] = {"logprobs": self.logprobs}
+        if self.leftovers:
+            tail["_usage"] = self.leftovers
+        if tail:
+            yield Echo(None, build(ProviderEcho, provider=self.ctx.provider, data=tail, model=None))
+        yield MessageEnd(decode_finish_reason(self.finish), self.finish, self.usage)
+
+
+# --- encoding ------------------------------------------------------------------------------------
+
+
+class StreamEncoder:
+    """StreamEvents -> chunks the official SDK reads back into the same completion."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        self.ctx = ctx
+        self.head: Block = {"id": "", "object": "chat.completion.chunk", "created": 0, "model": ""}
+        self.kinds: dict[int, str] = {}
+        self.tool_index: dict[int, int] = {}
+        self.usage: Usage | None = None
+        self.leftovers: Block = {}
+        self.handlers: dict[type, Callable[[Any], Iterator[Block]]] = {
+            MessageStart: self._start,
+            PartStart: self._part_start,
+            TextDelta: self._text,
+            ThinkingDelta: self._thinking,
+            ToolInputDelta: self._tool_input,
+            Echo: self._echo,
+            PartEnd: self._nothing,
+            UsageUpdate: self._usage,
+            MessageEnd: self._end,
+            ErrorEvent: self._error,
+        }
+
+    def run(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
+        for event in events:
+            for chunk in self.handlers[type(event)](event):
+                yield ServerSentEvent(data=chunk if isinstance(chunk, str) else dumps(chunk))
+
+    def _chunk(self, delta: Block, finish: str | None = None) -> Block:
+        return {**self.head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    def _nothing(self, event: Any) -> Iterator[Block]:
+        return iter(())
+
+    def _start(self, event: MessageStart) -> Iterator[Block]:
+        data = own(event.provider_echoes, self.ctx.provider)
+        self.head.update(id=event.id or "", model=event.model or "")
+        self.head.update(
+            {k: v for k, v in data.items() if not k.startswith("_") and k not in ("object", "choices", "usage")}
+        )
+        yield self._chunk({"role": "assistant", "content": ""})
+
+    def _part_start(self, event: PartStart) -> Iterator[Block]:
+        part = event.part
+        match part:
+            case Text():
+                refusal = own(part.provider_echoes, self.ctx.provider).get("_refusal") is True
+                self.kinds[event.index] = "refusal" if refusal else "content"
+                if part.text:
+                    yield self._chunk({self.kinds[event.index]: part.text})
+            case Thinking():
+                self.kinds[event.index] = "thinking"
+                if part.text:
+                    yield from self._thinking(ThinkingDelta(event.index, part.text))
+            case ToolUse():
+                yield from self._tool_start(event.index, part)
+            case AudioOutput():
+                yield from self._audio(part)
+            case _:
+                self.kinds[event.index] = "dropped"  # no streamed form (documented)
+
+    def _tool_start(self, index: int, part: ToolUse) -> Iterator[Block]:
+        wire_index = len(self.tool_index)
+        self.tool_index[index] = wire_index
+        self.kinds[index] = "tool"
+        call = {
+            "index": wire_index,
+            "id": self.ctx.ids.encode(part.id),
+            "type": "function",
+            "function": {"name": part.name, "arguments": ""},
+        }
+        yield self._chunk({"tool_calls": [call]})
+        if part.input or part.raw_input:
+            text = call_arguments(part, own(part.provider_echoes, self.ctx.provider))
+            yield from self._tool_input(ToolInputDelta(index, text))
+
+    def _audio(self, part: AudioOutput) -> Iterator[Block]:
+        audio = audio_answer(part, "", self.ctx)
+        if audio is not None:
+            yield self._chunk({"audio": audio})
+
+    def _text(self, event: TextDelta) -> Iterator[Block]:
+        kind = self.kinds.get(event.index, "content")
+        if kind in ("content", "refusal"):
+            yield self._chunk({kind: event.text})
+
+    def _thinking(self, event: ThinkingDelta) -> Iterator[Block]:
+        dialect = self.ctx.dialect
+        if dialect.reasoning == "field" and dialect.reasoning_field:
+            yield self._chunk({dialect.reasoning_field: event.text})
+        elif dialect.reasoning == "mistral_blocks":
+            yield self._chunk({"content": [{"type": "thinking", "thinking": [{"type": "text", "text": event.text}]}]})
+
+    def _tool_input(self, event: ToolInputDelta) -> Iterator[Block]:
+        wire_index = self.tool_index.get(event.index)
+        if wire_index is not None:
+            yield self._chunk({"tool_calls": [{"index": wire_index, "function": {"arguments": event.json}}]})
+
+    def _echo(self, event: Echo) -> Iterator[Block]:
+        if event.index is None and event.echo.provider == self.ctx.provider:
+            usage = event.echo.data.get("_usage")
+            self.leftovers = usage if isinstance(usage, dict) else self.leftovers
+        return iter(())
+
+    def _usage(self, event: UsageUpdate) -> Iterator[Block]:
+        self.usage = event.usage
+        return iter(())
+
+    def _end(self, event: MessageEnd) -> Iterator[Any]:
+        finish = encode_finish_reason(event.stop_reason, event.raw_stop_reason) or "stop"
+        yield self._chunk({}, finish)
+        usage = event.usage or self.usage
+        if usage is not None:
+            yield {**self.head, "choices": [], "usage": encode_usage(usage, self.leftovers)}
+        yield DONE
+
+    def _error(self, event: ErrorEvent) -> Iterator[Block]:
+        error = event.error
+        yield {"error": {"message": error.message, "type": error.type, "code": None, "param": None}}

@@ -1,0 +1,74 @@
+"""The openai-responses codec: a table of contents wiring the modules of this package."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from interlingua import (
+    Encoded,
+    Endpoint,
+    HttpRequest,
+    ProviderError,
+    Request,
+    Response,
+    SSEEvent,
+    StreamEvent,
+)
+from interlingua.kit import decoding
+
+from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers
+from . import _errors, _request, _response, _stream
+from ._capabilities import CAPABILITIES
+from ._sdk import plain
+
+NAME = "openai-responses"
+
+
+class OpenAIResponsesCodec:
+    """OpenAI Responses (``POST {base}/responses``): items, encrypted reasoning, typed events.
+
+    One IR assistant message spans the output items of a turn (reasoning, message, function and
+    built-in tool calls); each part's echo remembers its item, so the items come back exactly.
+    """
+
+    name = NAME
+    provider = PROVIDER
+    api_key_env = API_KEY_ENV
+    capabilities = CAPABILITIES
+
+    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded:
+        return _request.encode_request(request, strict=strict)
+
+    def decode_request(self, body: Mapping[str, Any]) -> Request:
+        with decoding(NAME):
+            return _request.decode_request(plain(body))
+
+    def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
+        return _response.encode_response(response, strict=strict)
+
+    def decode_response(self, body: Mapping[str, Any]) -> Response:
+        with decoding(NAME):
+            return _response.decode_response(plain(body))
+
+    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+        return _stream.decode_stream(events)
+
+    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
+        return _stream.encode_stream(events)
+
+    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
+        return _errors.decode_error(status, body, headers)
+
+    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+        body = dict(self.encode_request(request).body)
+        if stream:
+            body["stream"] = True
+        elif body.get("stream") is True:
+            del body["stream"]
+        base = (endpoint.base_url or DEFAULT_BASE_URL).rstrip("/")
+        headers = bearer_headers(endpoint.api_key, endpoint.headers)
+        return HttpRequest("POST", f"{base}/responses", headers, body, stream=stream)
+
+    def __repr__(self) -> str:
+        return "OpenAIResponsesCodec()"

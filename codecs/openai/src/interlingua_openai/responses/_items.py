@@ -1,0 +1,533 @@
+"""Items <-> messages, both directions: the Responses API lists items (messages, reasoning,
+function calls and their outputs, built-in tool calls); the IR lists messages of parts.
+
+Consecutive assistant-side items (assistant messages, reasoning, function and built-in tool
+calls) make one assistant Message; consecutive call outputs make one ``tool`` Message; every
+user, system or developer message item is its own Message. The first part decoded from an item
+carries the item's own fields in its echo (``item``), which also marks where the item starts, so
+encoding splits the parts back into the same items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, assert_never
+
+from interlingua import (
+    Audio,
+    AudioOutput,
+    ContentPart,
+    DecodeError,
+    Document,
+    Image,
+    ImageOutput,
+    Message,
+    Native,
+    RedactedThinking,
+    Text,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    Video,
+    WarningSink,
+)
+from interlingua.kit import arguments_text, dumps, expect, join, optional, require, tool_arguments
+
+from .._shared import PROVIDER
+from . import _echo
+from ._parts import decode_content_block, encode_input_part, encode_native_block, encode_output_text
+
+Item = dict[str, Any]
+NAME = "openai-responses"
+
+# --- decoding: items -> parts -------------------------------------------------------------------
+
+
+def _content_parts(item: Item, at: str) -> tuple[list[ContentPart], bool]:
+    """A message item's content as parts, and whether it was a bare string."""
+    content = item.get("content")
+    if isinstance(content, str):
+        return [_echo.build(Text, text=content)], True
+    where = join(at, "content")
+    blocks = expect(content, list, where)
+    return [decode_content_block(block, f"{where}[{i}]") for i, block in enumerate(blocks)], False
+
+
+def _mark_first(parts: list[ContentPart], data: dict[str, Any]) -> list[ContentPart]:
+    """Put the item's echo data on its first part, merged with what that part carries already."""
+    first = parts[0]
+    own = _echo.own(first)
+    parts[0] = first.model_copy(update={"provider_echoes": _echo.make({**own, **data} if own else data)})
+    return parts
+
+
+def decode_assistant_message(item: Item, at: str, model: str | None) -> list[ContentPart]:
+    return _assistant_message(item, at, model, typed=True)
+
+
+def _assistant_message(item: Item, at: str, model: str | None, *, typed: bool) -> list[ContentPart]:
+    """``typed``: the item said ``type: message``; an EasyInputMessage without it keeps that form."""
+    content = item.get("content")
+    data: dict[str, Any] = {"item": _echo.leftover(item, _MESSAGE_KEYS if typed else _EASY_KEYS)}
+    if isinstance(content, str):
+        data["string"] = True
+        return [_echo.build(Text, text=content, provider_echoes=_echo.make(data))]
+    parts, _ = _content_parts(item, at)
+    if not parts:
+        return [decode_native_item(item, at, model)]
+    return _mark_first(parts, data)
+
+
+_MESSAGE_KEYS = frozenset({"role", "content"})
+_EASY_KEYS = frozenset({"role", "content", "type"})
+
+
+def decode_reasoning(item: Item, at: str, model: str | None) -> list[ContentPart]:
+    """One Thinking part per summary entry; the first carries the item (id, encrypted_content),
+    the rest say they continue it. An empty summary still gives one (empty) Thinking part."""
+    own = _echo.leftover(item, frozenset({"type", "summary"}))
+    summary = [(where, expect(entry, dict, where)) for where, entry in _each(item, "summary", at)]
+    if not summary:
+        data = {"item": own, "empty": True} if "summary" in item else {"item": own, "empty": True, "omit": ["summary"]}
+        return [_echo.build(Thinking, text="", provider_echoes=_echo.make(data, model))]
+    parts: list[ContentPart] = []
+    for i, (where, entry) in enumerate(summary):
+        data = {"item": own} if i == 0 else {"continues": True}
+        _echo.with_extra(data, _echo.leftover(entry, frozenset({"type", "text"})))
+        text = require(entry, "text", str, where)
+        parts.append(_echo.build(Thinking, text=text, provider_echoes=_echo.make(data, model)))
+    return parts
+
+
+def decode_function_call(item: Item, at: str, model: str | None) -> list[ContentPart]:
+    arguments = require(item, "arguments", str, at)
+    value, raw = tool_arguments(arguments)
+    own = _echo.leftover(item, frozenset({"type", "call_id", "name", "arguments"}))
+    data: dict[str, Any] = {"item": own} if own else {}
+    if raw is None and dumps(value) != arguments:
+        data["arguments"] = arguments  # the model's own spacing, e.g. encrypted-reasoning-roundtrip
+    part = _echo.build(
+        ToolUse,
+        id=require(item, "call_id", str, at),
+        name=require(item, "name", str, at),
+        input=value,
+        raw_input=raw,
+        provider_echoes=_echo.make(data),
+    )
+    return [part]
+
+
+def decode_function_call_output(item: Item, at: str, names: dict[str, str]) -> ToolResult:
+    call_id = require(item, "call_id", str, at)
+    output = item.get("output")
+    content: str | list[ContentPart]
+    if isinstance(output, str):
+        content = output
+    else:
+        where = join(at, "output")
+        content = [decode_content_block(block, f"{where}[{i}]") for i, block in enumerate(expect(output, list, where))]
+    own = _echo.leftover(item, frozenset({"type", "call_id", "output", "name"}))
+    data: dict[str, Any] = {"item": own} if own else {}
+    name = optional(item, "name", str, at)
+    if name is not None:
+        data["name"] = True
+    return _echo.build(
+        ToolResult,
+        tool_use_id=call_id,
+        name=name if name is not None else names.get(call_id, ""),
+        content=content,
+        provider_echoes=_echo.make(data),
+    )
+
+
+def decode_native_item(item: Item, at: str, model: str | None = None) -> Native:
+    """A built-in tool call, its output, an item_reference, or an item type this codec does not
+    know: carried verbatim."""
+    return _echo.build(Native, provider=PROVIDER, data=dict(item))
+
+
+def decode_native_items(item: Item, at: str, model: str | None) -> list[ContentPart]:
+    return [decode_native_item(item, at, model)]
+
+
+OUTPUT_DECODERS: dict[str, Callable[[Item, str, str | None], list[ContentPart]]] = {
+    "message": decode_assistant_message,
+    "reasoning": decode_reasoning,
+    "function_call": decode_function_call,
+}
+
+
+def decode_output_item(item: Any, at: str, model: str | None) -> list[ContentPart]:
+    """One output item -> its parts, in order (response output, or assistant-side input items)."""
+    item = expect(item, dict, at)
+    kind = item.get("type")
+    decode = OUTPUT_DECODERS.get(kind) if isinstance(kind, str) else None
+    return decode(item, at, model) if decode else decode_native_items(item, at, model)
+
+
+def _each(item: Item, key: str, at: str) -> list[tuple[str, Any]]:
+    values = item.get(key)
+    if values is None:
+        return []
+    where = join(at, key)
+    return [(f"{where}[{i}]", value) for i, value in enumerate(expect(values, list, where))]
+
+
+# --- decoding: the input list -> messages ------------------------------------------------------
+
+_OWN_ROLES = ("user", "system", "developer")
+
+
+def _is_output_side(kind: str) -> bool:
+    """Items the caller sends back as results (go with tool messages), not the model's calls."""
+    return kind.endswith("_output") or kind == "mcp_approval_response"
+
+
+class _Messages:
+    """Collects messages while items are read: an assistant or tool run grows until a different
+    kind of item arrives."""
+
+    def __init__(self) -> None:
+        self.done: list[Message] = []
+        self.role: str | None = None
+        self.parts: list[ContentPart] = []
+
+    def add(self, role: str, parts: list[ContentPart]) -> None:
+        if role != self.role:
+            self.flush()
+            self.role = role
+        self.parts.extend(parts)
+
+    def own(self, message: Message) -> None:
+        self.flush()
+        self.done.append(message)
+
+    def flush(self) -> None:
+        if self.role is not None:
+            self.done.append(_echo.build(Message, role=self.role, parts=self.parts))
+        self.role, self.parts = None, []
+
+
+def decode_user_message(item: Item, at: str) -> Message:
+    role = require(item, "role", str, at)
+    parts, bare = _content_parts(item, at)
+    data: dict[str, Any] = {}
+    own = _echo.leftover(item, frozenset({"role", "content"}))
+    if own:
+        data["item"] = own
+    if not bare and _string_form(parts):
+        data["list"] = True
+    if role not in _OWN_ROLES:
+        raise DecodeError(NAME, join(at, "role"), f"unknown role {role!r}")
+    return _echo.build(Message, role=role, parts=parts, provider_echoes=_echo.make(data))
+
+
+def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
+    out = _Messages()
+    names: dict[str, str] = {}
+    for i, item in enumerate(items):
+        where = f"{at}[{i}]"
+        item = expect(item, dict, where)
+        kind = item.get("type", "message")
+        role = item.get("role")
+        if kind == "message" and role in _OWN_ROLES:
+            out.own(decode_user_message(item, where))
+        elif kind == "function_call_output":
+            out.add("tool", [decode_function_call_output(item, where, names)])
+        elif isinstance(kind, str) and _is_output_side(kind):
+            out.add("tool", [decode_native_item(item, where)])
+        else:
+            typed = "type" in item
+            parts = (
+                decode_output_item(item, where, model) if typed else _assistant_message(item, where, model, typed=False)
+            )
+            for part in parts:
+                if isinstance(part, ToolUse):
+                    names[part.id] = part.name
+            out.add("assistant", parts)
+    out.flush()
+    return out.done
+
+
+def _string_form(parts: list[ContentPart]) -> bool:
+    """Whether a message's parts go as a bare string (the default for one plain text)."""
+    if len(parts) != 1:
+        return False
+    part = parts[0]
+    return isinstance(part, Text) and not part.citations and not _echo.own(part) and part.cache_control is None
+
+
+# --- encoding: messages -> items ---------------------------------------------------------------
+
+
+def same_model(echo_model: str | None, model: str | None) -> bool:
+    """Reasoning is replayed to the model that produced it. OpenAI answers with a dated snapshot
+    (``gpt-5-2025-08-07``) of the model asked for (``gpt-5``); both name the same model."""
+    if echo_model is None or model is None or echo_model == model:
+        return True
+    return _undated(echo_model) == _undated(model)
+
+
+def _undated(model: str) -> str:
+    head, sep, tail = model.rpartition("-")
+    if sep and len(tail) == 2 and tail.isdigit():
+        head2, _, month = head.rpartition("-")
+        head3, _, year = head2.rpartition("-")
+        if len(month) == 2 and month.isdigit() and len(year) == 4 and year.isdigit():
+            return head3
+    return model
+
+
+class ItemWriter:
+    """Writes the items of one assistant (or other) message, keeping the open message and
+    reasoning items that the following parts may continue."""
+
+    def __init__(self, out: WarningSink, model: str | None, *, synthesize: bool) -> None:
+        self.out = out
+        self.model = model
+        self.synthesize = synthesize
+        self.items: list[Item] = []
+        self.open_message: Item | None = None
+        self.open_reasoning: Item | None = None
+        self.skipping = False
+        self.index = 0
+
+    def _new_id(self, prefix: str) -> str:
+        """An id for an output item OpenAI did not make, from the IR index of its first part, so a
+        stream and its final response name the item alike."""
+        return f"{prefix}_{self.index}"
+
+    def _push(self, item: Item) -> None:
+        self.items.append(item)
+        self.open_message = None
+        self.open_reasoning = None
+        self.skipping = False
+
+    def assistant_part(self, part: ContentPart, at: str, index: int = 0) -> None:
+        self.index = index
+        match part:
+            case Text():
+                self._text(part, at)
+            case Thinking():
+                self._thinking(part, at)
+            case ToolUse():
+                item = encode_function_call(part)
+                if self.synthesize and "id" not in item:
+                    item["id"] = self._new_id("fc")
+                self._push(item)
+            case ToolResult():
+                self._push(encode_function_call_output(part, at, self.out))
+            case Native():
+                self._native(part, at)
+            case RedactedThinking():
+                self.out.lossy(
+                    at, "redacted_thinking", "OpenAI has no redacted reasoning; only its own encrypted items"
+                )
+            case ImageOutput() | AudioOutput():
+                self.out.lossy(at, part.type, "model-made media is not sent back (the tool call item is kept)")
+            case Image() | Audio() | Video() | Document():
+                self.out.lossy(at, part.type, "assistant messages carry only text")
+            case _:
+                assert_never(part)
+
+    def _text(self, part: Text, at: str) -> None:
+        data = _echo.own(part)
+        item = _echo.object_at(data, "item")
+        if item is not None and _echo.flag(data, "string"):
+            if part.cache_control is not None:
+                self.out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+            self._push({**item, "role": "assistant", "content": part.text})
+            return
+        if item is not None or (self.open_message is None and self.synthesize):
+            if item is None:
+                item = {"id": self._new_id("msg"), "type": "message", "status": "completed"}
+            if self.synthesize and "type" not in item:
+                item = {"type": "message", **item}
+            message: Item = {**item, "role": "assistant", "content": []}
+            self._push(message)
+            self.open_message = message
+        if self.open_message is None:
+            self._push(_easy_assistant(part, at, self.out))
+            return
+        self.open_message["content"].append(encode_output_text(part, at, self.out))
+
+    def _thinking(self, part: Thinking, at: str) -> None:
+        data = _echo.own(part)
+        item = _echo.object_at(data, "item")
+        continues = _echo.flag(data, "continues")
+        if part.cache_control is not None:
+            self.out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+        if item is not None and isinstance(item.get("id"), str):
+            if "encrypted_content" in item and not same_model(_echo.own_model(part), self.model):
+                self.out.lossy(at, "thinking", "encrypted reasoning is bound to the model that made it")
+                self._push_skip()
+                return
+            reasoning = _echo.apply({"type": "reasoning", **item, "summary": []}, {"omit": data.get("omit")})
+            self._push(reasoning)
+            if _echo.flag(data, "empty"):
+                return
+            self.open_reasoning = reasoning
+        elif continues and self.skipping:
+            return
+        elif continues and self.open_reasoning is not None:
+            pass
+        elif self.synthesize:
+            reasoning = {"type": "reasoning", "id": self._new_id("rs"), "summary": []}
+            self._push(reasoning)
+            self.open_reasoning = reasoning
+        else:
+            self.out.lossy(at, "thinking", "reasoning not made by OpenAI cannot be replayed (no encrypted_content)")
+            return
+        entry = _echo.apply({"type": "summary_text", "text": part.text}, {"extra": data.get("extra")})
+        self.open_reasoning["summary"].append(entry)
+
+    def _push_skip(self) -> None:
+        """Leave out a reasoning item and the summary parts that continue it."""
+        self.open_message = None
+        self.open_reasoning = None
+        self.skipping = True
+
+    def _native(self, part: Native, at: str) -> None:
+        if part.provider == PROVIDER and _echo.flag(_echo.own(part), "in_content") and self.open_message is not None:
+            self.open_message["content"].append(dict(part.data))
+            return
+        block = encode_native_block(part, at, self.out)
+        if block is not None:
+            self._push(block)
+
+    def content_message(self, role: str, parts: list[tuple[str, ContentPart]], data: dict[str, Any]) -> None:
+        """A user, system or developer message item from a run of content parts."""
+        blocks = [b for at, part in parts if (b := encode_input_part(part, at, self.out)) is not None]
+        content: Any = blocks
+        if len(parts) == 1 and _string_form([parts[0][1]]) and not _echo.flag(data, "list") and blocks:
+            content = blocks[0]["text"]
+        item = _echo.object_at(data, "item") or {}
+        self._push({**item, "role": role, "content": content})
+
+
+def _easy_assistant(part: Text, at: str, out: WarningSink) -> Item:
+    """Assistant text with no OpenAI item behind it: an EasyInputMessage (output items need ids
+    that only OpenAI hands out)."""
+    if part.citations:
+        out.lossy(join(at, "citations"), "citations", "annotations need the OpenAI output message they came in")
+    if part.cache_control is not None:
+        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+    return {"role": "assistant", "content": part.text}
+
+
+def encode_function_call(part: ToolUse) -> Item:
+    data = _echo.own(part)
+    item = _echo.object_at(data, "item") or {}
+    return {
+        "type": "function_call",
+        "call_id": part.id,
+        "name": part.name,
+        "arguments": _arguments(part, data),
+        **item,
+    }
+
+
+def _arguments(part: ToolUse, data: dict[str, Any]) -> str:
+    """The recorded arguments text while it still says ``input``, else compact JSON."""
+    recorded = data.get("arguments")
+    if isinstance(recorded, str) and part.raw_input is None and tool_arguments(recorded) == (part.input, None):
+        return recorded
+    return arguments_text(part.input, part.raw_input)
+
+
+def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> Item:
+    data = _echo.own(part)
+    content = part.content
+    output: Any
+    if isinstance(content, str):
+        output = content
+    elif isinstance(content, list):
+        output = [
+            b for i, p in enumerate(content) if (b := encode_input_part(p, f"{at}.content[{i}]", out)) is not None
+        ]
+    else:
+        out.lossy(join(at, "content"), "tool_result", "a JSON result is sent as its text", action="converted")
+        output = dumps(content)
+    if part.is_error:
+        out.lossy(join(at, "is_error"), "tool_result", "function_call_output has no error flag")
+    if part.cache_control is not None:
+        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+    item: Item = {"type": "function_call_output", "call_id": part.tool_use_id, "output": output}
+    if _echo.flag(data, "name"):
+        item["name"] = part.name
+    item.update(_echo.object_at(data, "item") or {})
+    return item
+
+
+_CONTENT_PARTS = (Text, Image, Audio, Video, Document)
+
+
+def encode_messages(
+    messages: list[Message], model: str | None, out: WarningSink, *, at: str = "messages"
+) -> tuple[str | None, list[Item]]:
+    """The ``instructions`` (a system message that came from there) and the input items."""
+    instructions: str | None = None
+    items: list[Item] = []
+    for i, message in enumerate(messages):
+        where = f"{at}[{i}]"
+        data = _echo.own(message)
+        if instructions is None and message.role in ("system", "developer") and _echo.flag(data, "instructions"):
+            instructions = _instructions(message, where, out)
+            continue
+        writer = ItemWriter(out, model, synthesize=False)
+        if message.role == "assistant":
+            for j, part in enumerate(message.parts):
+                writer.assistant_part(part, f"{where}.parts[{j}]", j)
+            _check_reasoning_followed(writer.items, where, out)
+        else:
+            _encode_other(message, where, data, writer)
+        items.extend(writer.items)
+    return instructions, items
+
+
+def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemWriter) -> None:
+    """A user, system, developer or tool message: runs of content parts become one message item;
+    tool results and anything assistant-side become their own items, in order."""
+    role = "user" if message.role == "tool" else message.role
+    run: list[tuple[str, ContentPart]] = []
+
+    def flush() -> None:
+        if run:
+            writer.content_message(role, list(run), data)
+            run.clear()
+
+    for j, part in enumerate(message.parts):
+        where = f"{at}.parts[{j}]"
+        in_content = isinstance(part, Native) and _echo.flag(_echo.own(part), "in_content")
+        if isinstance(part, _CONTENT_PARTS) or in_content:
+            if message.role == "tool":
+                writer.out.lossy(
+                    where,
+                    part.type,
+                    "a tool message part that is no tool result goes as user content",
+                    action="converted",
+                )
+            run.append((where, part))
+        else:
+            flush()
+            writer.assistant_part(part, where)
+    flush()
+    if not message.parts:
+        writer.content_message(role, [], data)
+
+
+def _instructions(message: Message, at: str, out: WarningSink) -> str:
+    texts = []
+    for j, part in enumerate(message.parts):
+        if isinstance(part, Text):
+            texts.append(part.text)
+        else:
+            out.lossy(f"{at}.parts[{j}]", part.type, "instructions hold text only")
+    return "".join(texts)
+
+
+def _check_reasoning_followed(items: list[Item], at: str, out: WarningSink) -> None:
+    """The API rejects a reasoning item with nothing after it in its turn (no output it produced)."""
+    while items and items[-1].get("type") == "reasoning":
+        items.pop()
+        out.lossy(at, "thinking", "a reasoning item with no output item after it is rejected by the API")

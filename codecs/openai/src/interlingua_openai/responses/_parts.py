@@ -1,0 +1,320 @@
+"""Content parts <-> the blocks inside Responses items (input_text, input_image, input_file,
+output_text with annotations, refusal), both directions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, assert_never
+
+from interlingua import (
+    Audio,
+    AudioOutput,
+    Base64Source,
+    Citation,
+    CitationSource,
+    ContentPart,
+    Document,
+    FileSource,
+    Image,
+    ImageOutput,
+    Native,
+    RedactedThinking,
+    Text,
+    TextSource,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    UrlSource,
+    Video,
+    WarningSink,
+)
+from interlingua.kit import data_url, expect, join, optional, parse_data_url, require
+
+from .._shared import PROVIDER
+from . import _echo
+
+Block = dict[str, Any]
+
+# --- decoding: wire block -> part --------------------------------------------------------------
+
+_TEXT_KEYS = frozenset({"type", "text"})
+_FILE_KEYS = frozenset({"type", "file_data", "file_id", "file_url", "filename"})
+_OUTPUT_TEXT_KEYS = frozenset({"type", "text", "annotations"})
+
+
+def decode_input_text(block: Block, at: str) -> ContentPart:
+    text = require(block, "text", str, at)
+    extra = _echo.leftover(block, _TEXT_KEYS)
+    return _echo.build(Text, text=text, provider_echoes=_echo.make(_echo.with_extra({}, extra)))
+
+
+def decode_input_image(block: Block, at: str) -> ContentPart:
+    url = optional(block, "image_url", str, at)
+    file_id = optional(block, "file_id", str, at)
+    source: Base64Source | UrlSource | FileSource
+    if url is not None:
+        inline = parse_data_url(url)
+        source = Base64Source(media_type=inline[0], data=inline[1]) if inline else UrlSource(url=url)
+        used = frozenset({"type", "image_url"})
+    elif file_id is not None:
+        source, used = FileSource(file_id=file_id, provider=PROVIDER), frozenset({"type", "file_id"})
+    else:
+        return _decode_native_block(block, at)
+    data = _echo.with_extra({}, _echo.leftover(block, used))
+    if "detail" not in block:
+        data["omit"] = ["detail"]
+    return Image(source=source, provider_echoes=_echo.make(data))
+
+
+def decode_input_file(block: Block, at: str) -> ContentPart:
+    file_data = optional(block, "file_data", str, at)
+    file_id = optional(block, "file_id", str, at)
+    file_url = optional(block, "file_url", str, at)
+    name = optional(block, "filename", str, at)
+    source: Base64Source | UrlSource | FileSource
+    used = {"type", "filename"}
+    inline = parse_data_url(file_data) if file_data is not None else None
+    if inline is not None:
+        source, used = Base64Source(media_type=inline[0], data=inline[1]), used | {"file_data"}
+    elif file_id is not None:
+        source, used = FileSource(file_id=file_id, provider=PROVIDER), used | {"file_id"}
+    elif file_url is not None:
+        source, used = UrlSource(url=file_url), used | {"file_url"}
+    else:
+        return _decode_native_block(block, at)
+    extra = _echo.leftover(block, frozenset(used))
+    return Document(source=source, name=name, provider_echoes=_echo.make(_echo.with_extra({}, extra)))
+
+
+def decode_output_text(block: Block, at: str) -> Text:
+    text = require(block, "text", str, at)
+    citations = [decode_annotation(a, where, text) for where, a in _each(block, "annotations", at)]
+    data = _echo.with_extra({}, _echo.leftover(block, _OUTPUT_TEXT_KEYS))
+    if "annotations" not in block:
+        data["omit"] = ["annotations"]
+    return _echo.build(Text, text=text, citations=citations, provider_echoes=_echo.make(data))
+
+
+def decode_refusal(block: Block, at: str) -> Text:
+    text = require(block, "refusal", str, at)
+    data = _echo.with_extra({"refusal": True}, _echo.leftover(block, frozenset({"type", "refusal"})))
+    return Text(text=text, provider_echoes=_echo.make(data))
+
+
+def _decode_native_block(block: Block, at: str) -> ContentPart:
+    """A content block with no IR home, kept verbatim; ``in_content`` puts it back in the list."""
+    return Native(provider=PROVIDER, data=dict(block), provider_echoes=_echo.make({"in_content": True}))
+
+
+CONTENT_DECODERS: dict[str, Callable[[Block, str], ContentPart]] = {
+    "input_text": decode_input_text,
+    "input_image": decode_input_image,
+    "input_file": decode_input_file,
+    "output_text": decode_output_text,
+    "refusal": decode_refusal,
+}
+
+
+def decode_content_block(block: Any, at: str) -> ContentPart:
+    block = expect(block, dict, at)
+    kind = block.get("type")
+    decode = CONTENT_DECODERS.get(kind) if isinstance(kind, str) else None
+    return decode(block, at) if decode else _decode_native_block(block, at)
+
+
+def _each(block: Block, key: str, at: str) -> list[tuple[str, Block]]:
+    items = block.get(key)
+    if items is None:
+        return []
+    where = join(at, key)
+    return [(f"{where}[{i}]", expect(item, dict, f"{where}[{i}]")) for i, item in enumerate(expect(items, list, where))]
+
+
+# --- citations -----------------------------------------------------------------------------------
+
+
+def _span(text: str, start: int | None, end: int | None) -> str | None:
+    if start is None or end is None or not 0 <= start <= end <= len(text):
+        return None
+    return text[start:end]
+
+
+def decode_annotation(block: Block, at: str, text: str) -> Citation:
+    """url_citation, file_citation, container_file_citation, file_path -> Citation; the kind and
+    the file and container ids ride in the citation's echo."""
+    kind = require(block, "type", str, at)
+    if kind == "url_citation":
+        start, end = require(block, "start_index", int, at), require(block, "end_index", int, at)
+        source = CitationSource(type="url", url=require(block, "url", str, at), title=optional(block, "title", str, at))
+        used = {"type", "start_index", "end_index", "url", "title"}
+        return _citation(block, used, source, start, end, text, {})
+    if kind == "container_file_citation":
+        start, end = require(block, "start_index", int, at), require(block, "end_index", int, at)
+        source = CitationSource(type="document", title=optional(block, "filename", str, at))
+        used = {"type", "start_index", "end_index", "filename"}
+        return _citation(block, used, source, start, end, text, {"type": kind})
+    if kind in ("file_citation", "file_path"):
+        index = optional(block, "index", int, at)
+        source = CitationSource(type="document", title=optional(block, "filename", str, at))
+        return _citation(block, {"type", "index", "filename"}, source, index, None, text, {"type": kind})
+    data = {"type": kind, "extra": dict(block)}
+    return Citation(source=CitationSource(type="document"), provider_echoes=_echo.make(data))
+
+
+def _citation(
+    block: Block,
+    used: set[str],
+    source: CitationSource,
+    start: int | None,
+    end: int | None,
+    text: str,
+    data: dict[str, Any],
+) -> Citation:
+    _echo.with_extra(data, _echo.leftover(block, frozenset(used)))
+    return Citation(
+        cited_text=_span(text, start, end),
+        source=source,
+        start=start,
+        end=end,
+        provider_echoes=_echo.make(data),
+    )
+
+
+_ANNOTATION_KINDS = frozenset({"url_citation", "file_citation", "container_file_citation", "file_path"})
+
+
+def encode_citation(citation: Citation, at: str, out: WarningSink) -> Block | None:
+    data = _echo.own(citation)
+    kind = data.get("type") if data.get("type") in _ANNOTATION_KINDS else "url_citation"
+    if isinstance(data.get("type"), str) and kind != data.get("type"):
+        return _echo.apply({}, data)  # an annotation kind this codec does not know, kept verbatim
+    source = citation.source
+    block: Block
+    if kind == "url_citation":
+        if source.url is None or citation.start is None or citation.end is None:
+            out.lossy(at, "citations", "a url_citation needs a url and a start and end index")
+            return None
+        block = {
+            "type": kind,
+            "start_index": citation.start,
+            "end_index": citation.end,
+            "title": source.title or "",
+            "url": source.url,
+        }
+    elif kind == "container_file_citation":
+        block = {"type": kind, "start_index": citation.start, "end_index": citation.end, "filename": source.title}
+    else:
+        block = {"type": kind, "index": citation.start}
+        if source.title is not None:
+            block["filename"] = source.title
+    return _echo.apply(block, data)
+
+
+# --- encoding: part -> wire block ----------------------------------------------------------------
+
+
+def encode_input_part(part: ContentPart, at: str, out: WarningSink) -> Block | None:
+    """A part inside a user, system or developer message (or a function_call_output list)."""
+    match part:
+        case Text():
+            return _encode_input_text(part, at, out)
+        case Image():
+            return _encode_image(part, at, out)
+        case Document():
+            return _encode_document(part, at, out)
+        case Audio():
+            out.lossy(at, "audio", "the Responses API takes no audio input in messages")
+            return None
+        case Video():
+            out.lossy(at, "video", "the Responses API takes no video input")
+            return None
+        case Native():
+            return encode_native_block(part, at, out)
+        case (
+            Thinking() | RedactedThinking() | ToolUse() | ToolResult() | ImageOutput() | AudioOutput()
+        ):  # pragma: no cover - the item encoder routes these before calling here
+            out.lossy(at, part.type, "not expected inside message content")
+            return None
+        case _:
+            assert_never(part)
+
+
+def _cache_warning(part: Any, at: str, out: WarningSink) -> None:
+    if part.cache_control is not None:
+        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints; caching is automatic")
+
+
+def _encode_input_text(part: Text, at: str, out: WarningSink) -> Block:
+    _cache_warning(part, at, out)
+    if part.citations:
+        out.lossy(join(at, "citations"), "citations", "input text carries no annotations")
+    return _echo.apply({"type": "input_text", "text": part.text}, _echo.own(part))
+
+
+def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
+    _cache_warning(part, at, out)
+    source = part.source
+    block: Block = {"type": "input_image", "detail": "auto"}
+    match source:
+        case Base64Source():
+            block["image_url"] = data_url(source.media_type, source.data)
+        case UrlSource():
+            block["image_url"] = source.url
+        case FileSource():
+            if source.provider not in (None, PROVIDER):
+                out.lossy(at, "image", f"a file of {source.provider}'s file store cannot be sent to OpenAI")
+                return None
+            block["file_id"] = source.file_id
+        case TextSource():
+            out.lossy(at, "image", "an image cannot have a text source")
+            return None
+        case _:
+            assert_never(source)
+    return _echo.apply(block, _echo.own(part))
+
+
+def _encode_document(part: Document, at: str, out: WarningSink) -> Block | None:
+    _cache_warning(part, at, out)
+    source = part.source
+    block: Block = {"type": "input_file"}
+    match source:
+        case Base64Source():
+            block["file_data"] = data_url(source.media_type, source.data)
+        case UrlSource():
+            block["file_url"] = source.url
+        case FileSource():
+            if source.provider not in (None, PROVIDER):
+                out.lossy(at, "document", f"a file of {source.provider}'s file store cannot be sent to OpenAI")
+                return None
+            block["file_id"] = source.file_id
+        case TextSource():
+            out.lossy(at, "document", "a plain-text document is sent as input_text", action="converted")
+            return {"type": "input_text", "text": source.text}
+        case _:
+            assert_never(source)
+    if part.name is not None:
+        block["filename"] = part.name
+    elif isinstance(source, Base64Source):
+        block["filename"] = "document"  # the API requires a filename with file_data
+    return _echo.apply(block, _echo.own(part))
+
+
+def encode_native_block(part: Native, at: str, out: WarningSink) -> Block | None:
+    if part.provider != PROVIDER:
+        out.lossy(at, "native", f"a {part.provider} block has no OpenAI form")
+        return None
+    return dict(part.data)
+
+
+def encode_output_text(part: Text, at: str, out: WarningSink) -> Block:
+    """An assistant text part as output_text (or refusal, when it was one)."""
+    data = _echo.own(part)
+    _cache_warning(part, at, out)
+    if _echo.flag(data, "refusal"):
+        return _echo.apply({"type": "refusal", "refusal": part.text}, data)
+    annotations = []
+    for i, citation in enumerate(part.citations):
+        block = encode_citation(citation, f"{at}.citations[{i}]", out)
+        if block is not None:
+            annotations.append(block)
+    return _echo.apply({"type": "output_text", "text": part.text, "annotations": annotations}, data)

@@ -1,0 +1,286 @@
+"""encode_request / decode_request: top-level fields, tools, tool_choice, reasoning and text
+format. Fields with no IR home travel in ``provider_options["openai"]``, merged back as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import (
+    Encoded,
+    Message,
+    NativeTool,
+    Request,
+    ResponseFormat,
+    Text,
+    ThinkingConfig,
+    Tool,
+    ToolChoice,
+    WarningSink,
+)
+from interlingua.kit import expect, optional
+
+from .._shared import PROVIDER
+from . import _echo
+from ._items import decode_input, encode_messages
+
+NAME = "openai-responses"
+
+_EFFORT = {"off": "none", "minimal": "minimal", "low": "low", "medium": "medium", "high": "high", "xhigh": "xhigh"}
+_LEVEL = {effort: level for level, effort in _EFFORT.items()}
+
+# budget_tokens -> effort when only a budget is given (OpenAI takes no token budget):
+# under 4096 -> low, under 16384 -> medium, else high.
+_BUDGET_STEPS = ((4096, "low"), (16384, "medium"))
+
+_TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+_MERGED = ("reasoning", "text")
+_NUMBERS = ("temperature", "top_p")  # an integer on the wire (-1) is kept as written
+_UNSUPPORTED = ("top_k", "stop", "seed", "presence_penalty", "frequency_penalty")
+
+
+# --- encode ------------------------------------------------------------------------------------
+
+
+def encode_request(request: Request, *, strict: bool = False) -> Encoded:
+    """IR -> a ``POST /responses`` body."""
+    out = WarningSink(NAME)
+    body: dict[str, Any] = {}
+    if request.model is not None:
+        body["model"] = request.model
+    instructions, items = encode_messages(request.messages, request.model, out)
+    if instructions is not None:
+        body["instructions"] = instructions
+    body["input"] = _bare_input(request.messages, items)
+    if request.tools:
+        body["tools"] = [t for i, tool in enumerate(request.tools) if (t := _encode_tool(tool, i, out)) is not None]
+    if request.tool_choice is not None:
+        body["tool_choice"] = _encode_tool_choice(request.tool_choice)
+    _encode_settings(request, body, out)
+    _merge_options(body, request.options(PROVIDER))
+    return out.finish(body, strict=strict)
+
+
+def _bare_input(messages: list[Message], items: list[dict[str, Any]]) -> Any:
+    """``input`` as a plain string when it came as one (decode marks that message ``bare``)."""
+    rest = [m for m in messages if not _echo.flag(_echo.own(m), "instructions")]
+    if len(rest) == 1 and len(items) == 1 and _echo.flag(_echo.own(rest[0]), "bare"):
+        content = items[0].get("content")
+        if isinstance(content, str):
+            return content
+    return items
+
+
+def _encode_tool(tool: Tool | NativeTool, index: int, out: WarningSink) -> dict[str, Any] | None:
+    at = f"tools[{index}]"
+    if isinstance(tool, NativeTool):
+        if tool.provider != PROVIDER:
+            out.unsupported(at, "native_tools", f"a {tool.provider} tool has no OpenAI form")
+            return None
+        return dict(tool.data)
+    if tool.cache_control is not None:
+        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+    block: dict[str, Any] = {"type": "function", "name": tool.name}
+    if tool.description is not None:
+        block["description"] = tool.description
+    block["parameters"] = tool.input_schema
+    block["strict"] = tool.strict
+    return block
+
+
+def _encode_tool_choice(choice: str | ToolChoice) -> Any:
+    if isinstance(choice, ToolChoice):
+        return {"type": "function", "name": choice.name}
+    return choice
+
+
+def _encode_settings(request: Request, body: dict[str, Any], out: WarningSink) -> None:
+    if request.parallel_tool_calls is not None:
+        body["parallel_tool_calls"] = request.parallel_tool_calls
+    if request.max_tokens is not None:
+        body["max_output_tokens"] = request.max_tokens
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    if request.top_p is not None:
+        body["top_p"] = request.top_p
+    for setting in _UNSUPPORTED:
+        if getattr(request, setting) is not None:
+            out.unsupported(setting, setting, f"the Responses API has no {setting}")
+    if request.thinking is not None:
+        reasoning = _encode_thinking(request.thinking, out)
+        if reasoning:
+            body["reasoning"] = reasoning
+    if request.response_format is not None:
+        body["text"] = {"format": _encode_format(request.response_format)}
+
+
+def _encode_thinking(thinking: ThinkingConfig, out: WarningSink) -> dict[str, Any]:
+    reasoning: dict[str, Any] = {}
+    if thinking.level is not None:
+        reasoning["effort"] = _EFFORT[thinking.level]
+        if thinking.budget_tokens is not None:
+            out.unsupported("thinking.budget_tokens", "thinking", "OpenAI takes an effort level, not a token budget")
+    elif thinking.budget_tokens is not None:
+        effort = next((e for limit, e in _BUDGET_STEPS if thinking.budget_tokens < limit), "high")
+        out.unsupported("thinking.budget_tokens", "thinking", f"token budget sent as reasoning effort {effort!r}")
+        reasoning["effort"] = effort
+    if thinking.summary:
+        reasoning["summary"] = "auto"
+    return reasoning
+
+
+def _encode_format(fmt: ResponseFormat) -> dict[str, Any]:
+    if fmt.type != "json_schema":
+        return {"type": fmt.type}
+    block: dict[str, Any] = {"type": "json_schema", "name": fmt.name or "response", "schema": fmt.json_schema or {}}
+    if fmt.description is not None:
+        block["description"] = fmt.description
+    if fmt.strict is not None:
+        block["strict"] = fmt.strict
+    return block
+
+
+def _merge_options(body: dict[str, Any], options: Mapping[str, Any]) -> None:
+    """Options win; ``reasoning`` and ``text`` merge key by key with what the IR gave."""
+    for key, value in options.items():
+        if key in _NUMBERS and key in body and value != body[key]:
+            continue  # the IR value was changed after decoding: it wins
+        if key in _MERGED and isinstance(value, dict) and isinstance(body.get(key), dict):
+            body[key] = {**body[key], **value}
+        else:
+            body[key] = value
+
+
+# --- decode ------------------------------------------------------------------------------------
+
+
+def decode_request(body: Mapping[str, Any]) -> Request:
+    """A ``POST /responses`` body -> IR; every field it does not map goes to provider_options."""
+    model = optional(body, "model", str, "")
+    messages: list[Message] = []
+    options: dict[str, Any] = {}
+    fields: dict[str, Any] = {"model": model}
+    instructions = body.get("instructions")
+    if isinstance(instructions, str):
+        marker = _echo.make({"instructions": True})
+        messages.append(Message(role="system", parts=[Text(text=instructions)], provider_echoes=marker))
+    elif "instructions" in body:
+        options["instructions"] = instructions
+    given = body.get("input")
+    if isinstance(given, str):
+        messages.append(Message(role="user", parts=[Text(text=given)], provider_echoes=_echo.make({"bare": True})))
+    elif given is not None:
+        messages.extend(decode_input(expect(given, list, "input"), "input", model))
+    fields["messages"] = messages
+    fields["tools"] = [_decode_tool(tool, f"tools[{i}]") for i, tool in enumerate(_list(body, "tools"))]
+    _decode_tool_choice(body.get("tool_choice"), fields, options)
+    _decode_settings(body, fields, options)
+    for key, value in body.items():
+        if key not in _MAPPED and key not in options:
+            options[key] = value
+    if options:
+        fields["provider_options"] = {PROVIDER: options}
+    return Request(**fields)
+
+
+_MAPPED = frozenset(
+    {
+        "model",
+        "input",
+        "instructions",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "max_output_tokens",
+        "temperature",
+        "top_p",
+        "reasoning",
+        "text",
+    }
+)
+
+
+def _list(body: Mapping[str, Any], key: str) -> list[Any]:
+    value = body.get(key)
+    return [] if value is None else expect(value, list, key)
+
+
+def _decode_tool(tool: Any, at: str) -> Tool | NativeTool:
+    tool = expect(tool, dict, at)
+    schema = tool.get("parameters")
+    if tool.get("type") != "function" or not set(tool) <= _TOOL_KEYS or not isinstance(schema, dict):
+        return NativeTool(provider=PROVIDER, data=dict(tool))
+    return Tool(
+        name=expect(tool.get("name"), str, f"{at}.name"),
+        description=optional(tool, "description", str, at),
+        input_schema=schema,
+        strict=optional(tool, "strict", bool, at),
+    )
+
+
+def _decode_tool_choice(choice: Any, fields: dict[str, Any], options: dict[str, Any]) -> None:
+    if choice is None:
+        return
+    if choice in ("auto", "none", "required"):
+        fields["tool_choice"] = choice
+    elif isinstance(choice, dict) and set(choice) == {"type", "name"} and choice["type"] == "function":
+        fields["tool_choice"] = ToolChoice(name=expect(choice["name"], str, "tool_choice.name"))
+    else:
+        options["tool_choice"] = choice
+
+
+def _decode_settings(body: Mapping[str, Any], fields: dict[str, Any], options: dict[str, Any]) -> None:
+    fields["parallel_tool_calls"] = optional(body, "parallel_tool_calls", bool, "")
+    fields["max_tokens"] = optional(body, "max_output_tokens", int, "")
+    fields["temperature"] = optional(body, "temperature", float, "")
+    fields["top_p"] = optional(body, "top_p", float, "")
+    for key in _NUMBERS:
+        if type(body.get(key)) is int:
+            options[key] = body[key]
+    reasoning = body.get("reasoning")
+    if reasoning is not None:
+        reasoning = expect(reasoning, dict, "reasoning")
+        thinking = _decode_thinking(reasoning)
+        fields["thinking"] = thinking
+        canonical = _encode_thinking(thinking, WarningSink(NAME)) if thinking else {}
+        _keep_rest("reasoning", reasoning, canonical, options)
+    text = body.get("text")
+    if text is not None:
+        text = expect(text, dict, "text")
+        fmt = _decode_format(text.get("format"))
+        fields["response_format"] = fmt
+        _keep_rest("text", text, {"format": _encode_format(fmt)} if fmt else {}, options)
+
+
+def _keep_rest(key: str, wire: dict[str, Any], canonical: dict[str, Any], options: dict[str, Any]) -> None:
+    """What of ``wire`` the IR does not reproduce goes to options, merged back on encode."""
+    missing = object()
+    rest = {k: v for k, v in wire.items() if canonical.get(k, missing) != v}
+    if rest or not wire:
+        options[key] = rest
+
+
+def _decode_thinking(reasoning: dict[str, Any]) -> ThinkingConfig | None:
+    effort = reasoning.get("effort")
+    level = _LEVEL.get(effort) if isinstance(effort, str) else None
+    summary = True if isinstance(reasoning.get("summary"), str) else None
+    if level is None and summary is None:
+        return None
+    return ThinkingConfig(level=level, summary=summary)
+
+
+def _decode_format(fmt: Any) -> ResponseFormat | None:
+    if not isinstance(fmt, dict):
+        return None
+    kind = fmt.get("type")
+    if kind in ("text", "json_object") and set(fmt) == {"type"}:
+        return ResponseFormat(type=kind)
+    if kind == "json_schema" and isinstance(fmt.get("schema"), dict) and isinstance(fmt.get("name"), str):
+        return ResponseFormat(
+            type="json_schema",
+            name=fmt["name"],
+            json_schema=fmt["schema"],
+            description=optional(fmt, "description", str, "text.format"),
+            strict=optional(fmt, "strict", bool, "text.format"),
+        )
+    return None

@@ -1,0 +1,48 @@
+"""Response ``status`` (and ``incomplete_details.reason``) <-> StopReason; the raw string is kept.
+
+``raw_stop_reason`` is ``incomplete_details.reason`` for an incomplete response (what says why),
+else ``status``. A completed response that ends in a function call stops for ``tool_use``.
+"""
+
+from __future__ import annotations
+
+from interlingua import StopReason
+
+_STATUS: dict[str, StopReason] = {
+    "completed": "end_turn",
+    "failed": "error",
+    "cancelled": "cancelled",
+}
+_INCOMPLETE: dict[str, StopReason] = {
+    "max_output_tokens": "max_tokens",
+    "content_filter": "content_filter",
+}
+STATUSES = frozenset({"completed", "failed", "cancelled", "in_progress", "queued", "incomplete"})
+
+
+def decode_stop_reason(status: str | None, reason: str | None, *, called: bool) -> tuple[StopReason | None, str | None]:
+    """(StopReason, raw) for a response's status; ``called``: its output ends in a client tool call."""
+    if status is None:
+        return None, None
+    if status == "incomplete":
+        raw = reason if reason is not None else status
+        return _INCOMPLETE.get(raw, "other"), raw
+    stop = _STATUS.get(status, "other")
+    if stop == "end_turn" and called:
+        stop = "tool_use"
+    return stop, status
+
+
+_BY_STOP: dict[str, str] = {"error": "failed", "cancelled": "cancelled"}
+_INCOMPLETE_BY_STOP: dict[str, str] = {"max_tokens": "max_output_tokens", "content_filter": "content_filter"}
+
+
+def encode_stop_reason(stop: StopReason | None, raw: str | None) -> tuple[str, str | None]:
+    """(status, incomplete reason or None): the raw string when there is one, else from ``stop``."""
+    if raw is not None:
+        if raw in STATUSES:
+            return raw, None
+        return "incomplete", raw
+    if stop in _INCOMPLETE_BY_STOP:
+        return "incomplete", _INCOMPLETE_BY_STOP[stop]
+    return _BY_STOP.get(stop or "", "completed"), None

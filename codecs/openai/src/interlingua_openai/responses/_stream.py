@@ -1,0 +1,450 @@
+"""Streams: the typed Responses events <-> StreamEvents, both directions.
+
+Decoding opens an IR part per content part (message), summary part (reasoning) or call item, and
+ends the parts of an item at ``response.output_item.done``, when the finished item (its id,
+status, ``encrypted_content``, annotations) is known: the finished item is decoded as
+decode_response would, and what the deltas could not say is sent as echoes (and citations).
+Built-in tool items arrive whole, as native parts; their progress events say nothing the finished
+item does not, and are skipped. Encoding groups parts into items as encode_response does, so the
+items, their ids and the final ``response.completed`` agree, as the openai SDK's reader requires.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from interlingua import (
+    ContentPart,
+    DecodeError,
+    Echo,
+    ErrorEvent,
+    MessageEnd,
+    MessageStart,
+    Native,
+    PartEnd,
+    PartStart,
+    ProviderEcho,
+    Response,
+    ServerSentEvent,
+    SSEEvent,
+    StreamAccumulator,
+    StreamEvent,
+    Text,
+    TextDelta,
+    Thinking,
+    ThinkingDelta,
+    ToolInputDelta,
+    ToolUse,
+    WarningSink,
+)
+from interlingua.kit import arguments_text, decoding, dumps, expect, loads, optional, require
+
+from .._shared import PROVIDER
+from . import _echo
+from ._errors import decode_stream_error
+from ._items import ItemWriter, decode_output_item
+from ._parts import decode_content_block, encode_output_text
+from ._response import decode_status, response_echo, response_shell
+from ._usage import decode_usage
+
+NAME = "openai-responses"
+Event = dict[str, Any]
+
+# --- decoding ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Item:
+    """An output item while its events arrive: its IR parts by content or summary index."""
+
+    added: Event
+    parts: dict[int, int] = field(default_factory=dict)
+    chunks: dict[int, list[str]] = field(default_factory=dict)
+
+
+class _Decoder:
+    def __init__(self) -> None:
+        self.model: str | None = None
+        self.started = False
+        self.next = 0
+        self.items: dict[int, _Item] = {}
+        self.finished: list[tuple[int, ContentPart]] = []
+        self.handlers: dict[str, Callable[[Event], list[StreamEvent]]] = {
+            "response.created": self.start,
+            "response.queued": self.start,
+            "response.in_progress": self.start,
+            "response.output_item.added": self.item_added,
+            "response.content_part.added": self.content_part_added,
+            "response.output_text.delta": self.text_delta,
+            "response.refusal.delta": self.text_delta,
+            "response.reasoning_summary_part.added": self.summary_part_added,
+            "response.reasoning_summary_text.delta": self.summary_delta,
+            "response.function_call_arguments.delta": self.arguments_delta,
+            "response.output_item.done": self.item_done,
+            "response.completed": self.end,
+            "response.incomplete": self.end,
+            "response.failed": self.end,
+            "error": self.error,
+        }
+
+    def event(self, data: Event) -> list[StreamEvent]:
+        kind = data.get("type")
+        handler = self.handlers.get(kind) if isinstance(kind, str) else None
+        return handler(data) if handler is not None else []
+
+    def _open(self, output_index: int, sub: int, part: ContentPart) -> list[StreamEvent]:
+        item = self.items.get(output_index)
+        if item is None:
+            raise DecodeError(NAME, "output_index", f"no output item {output_index} was added")
+        index = self.next
+        self.next += 1
+        item.parts[sub] = index
+        item.chunks[sub] = []
+        return [PartStart(index, part)]
+
+    def _index(self, data: Event, sub_key: str | None) -> tuple[_Item, int, int]:
+        item = self.items.get(require(data, "output_index", int, ""))
+        sub = require(data, sub_key, int, "") if sub_key else 0
+        if item is None or sub not in item.parts:
+            raise DecodeError(NAME, "output_index", "a delta for a part that was never opened")
+        return item, sub, item.parts[sub]
+
+    def start(self, data: Event) -> list[StreamEvent]:
+        if self.started:
+            return []
+        self.started = True
+        response = expect(data.get("response"), dict, "response")
+        self.model = optional(response, "model", str, "response")
+        return [MessageStart(id=optional(response, "id", str, "response"), model=self.model)]
+
+    def item_added(self, data: Event) -> list[StreamEvent]:
+        output_index = require(data, "output_index", int, "")
+        item = require(data, "item", dict, "")
+        self.items[output_index] = _Item(added=item)
+        if item.get("type") == "function_call":
+            own = _echo.leftover(item, frozenset({"type", "call_id", "name", "arguments"}))
+            call = ToolUse(
+                id=require(item, "call_id", str, "item"),
+                name=require(item, "name", str, "item"),
+                provider_echoes=_echo.make({"item": own} if own else {}),
+            )
+            return self._open(output_index, 0, call)
+        return []
+
+    def content_part_added(self, data: Event) -> list[StreamEvent]:
+        output_index = require(data, "output_index", int, "")
+        sub = require(data, "content_index", int, "")
+        part = decode_content_block(require(data, "part", dict, ""), "part")
+        item = self.items.get(output_index)
+        if sub == 0 and item is not None:
+            marker = {"item": _echo.leftover(item.added, frozenset({"role", "content"}))}
+            part = part.model_copy(update={"provider_echoes": _echo.make({**_echo.own(part), **marker})})
+        return self._open(output_index, sub, part)
+
+    def summary_part_added(self, data: Event) -> list[StreamEvent]:
+        output_index = require(data, "output_index", int, "")
+        sub = require(data, "summary_index", int, "")
+        item = self.items.get(output_index)
+        added = item.added if item is not None else {}
+        echo = {"item": _echo.leftover(added, frozenset({"type", "summary"}))} if sub == 0 else {"continues": True}
+        return self._open(output_index, sub, Thinking(text="", provider_echoes=_echo.make(echo, self.model)))
+
+    def text_delta(self, data: Event) -> list[StreamEvent]:
+        item, sub, index = self._index(data, "content_index")
+        delta = require(data, "delta", str, "")
+        item.chunks[sub].append(delta)
+        return [TextDelta(index, delta)]
+
+    def summary_delta(self, data: Event) -> list[StreamEvent]:
+        item, sub, index = self._index(data, "summary_index")
+        delta = require(data, "delta", str, "")
+        item.chunks[sub].append(delta)
+        return [ThinkingDelta(index, delta)]
+
+    def arguments_delta(self, data: Event) -> list[StreamEvent]:
+        item, sub, index = self._index(data, None)
+        delta = require(data, "delta", str, "")
+        item.chunks[sub].append(delta)
+        return [ToolInputDelta(index, delta)]
+
+    def item_done(self, data: Event) -> list[StreamEvent]:
+        """The finished item, decoded as in a response: echoes, and the text no delta carried."""
+        output_index = require(data, "output_index", int, "")
+        final = decode_output_item(require(data, "item", dict, ""), "item", self.model)
+        state = self.items.pop(output_index, None)
+        opened = sorted(state.parts.items()) if state is not None else []
+        out: list[StreamEvent] = []
+        for position, part in enumerate(final):
+            if position >= len(opened):
+                self.finished.append((self.next, part))
+                out += [PartStart(self.next, part), PartEnd(self.next)]
+                self.next += 1
+                continue
+            sub, index = opened[position]
+            self.finished.append((index, part))
+            out += _finish_part(index, part, state.chunks[sub] if state is not None else [])
+        for _, index in opened[len(final) :]:
+            out.append(PartEnd(index))
+        return out
+
+    def end(self, data: Event) -> list[StreamEvent]:
+        response = require(data, "response", dict, "")
+        usage = decode_usage(response["usage"], "response.usage") if response.get("usage") is not None else None
+        output = response.get("output")
+        called = isinstance(output, list) and any(
+            isinstance(i, dict) and i.get("type") == "function_call" for i in output
+        )
+        stop, raw = decode_status(response, called=called)
+        from interlingua import Usage
+
+        echo = response_echo(response, usage or Usage())
+        out = self._reconcile(response)
+        if echo:
+            out.append(Echo(None, ProviderEcho(provider=PROVIDER, data=echo)))
+        out.append(MessageEnd(stop, raw, usage))
+        return out
+
+    def _reconcile(self, response: Event) -> list[StreamEvent]:
+        """Echoes the final response says otherwise than the finished items did: OpenAI hands out
+        a fresh ``encrypted_content`` in ``response.completed`` (reasoning-function-call-stream)."""
+        output = response.get("output")
+        if not isinstance(output, list) or not output:
+            return []
+        parts = [
+            p for i, item in enumerate(output) for p in decode_output_item(item, f"response.output[{i}]", self.model)
+        ]
+        if len(parts) != len(self.finished):
+            return []
+        out: list[StreamEvent] = []
+        for (index, seen), part in zip(self.finished, parts, strict=True):
+            if part.provider_echoes != seen.provider_echoes:
+                out.extend(Echo(index, echo) for echo in part.provider_echoes)
+        return out
+
+    def error(self, data: Event) -> list[StreamEvent]:
+        return [ErrorEvent(decode_stream_error(data))]
+
+
+def _finish_part(index: int, part: ContentPart, chunks: list[str]) -> list[StreamEvent]:
+    out: list[StreamEvent] = []
+    if isinstance(part, Text | Thinking) and not chunks and part.text:
+        out.append(TextDelta(index, part.text) if isinstance(part, Text) else ThinkingDelta(index, part.text))
+    if isinstance(part, ToolUse) and not chunks:
+        text = _echo.own(part).get("arguments")
+        arguments = (
+            text
+            if isinstance(text, str)
+            else (arguments_text(part.input, part.raw_input) if part.input or part.raw_input else "")
+        )
+        if arguments:
+            out.append(ToolInputDelta(index, arguments))
+    for echo in part.provider_echoes:
+        out.append(Echo(index, echo))
+    citations = part.citations if isinstance(part, Text) and part.citations else None
+    out.append(PartEnd(index, citations=citations) if citations else PartEnd(index))
+    return out
+
+
+def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+    """SSE events -> StreamEvents; an ``error`` event (a failure inside a 200 stream) becomes an
+    ErrorEvent, and the ``response.failed`` after it ends the message with stop_reason error."""
+    decoder = _Decoder()
+    for number, event in enumerate(events):
+        if event.data == "[DONE]":
+            continue
+        with decoding(NAME):
+            try:
+                data = expect(loads(event.data), dict, f"events[{number}]")
+                found = decoder.event(data)
+            except DecodeError as error:
+                raise DecodeError(NAME, f"events[{number}].{error.path}".rstrip("."), error.reason) from None
+        yield from found
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Open:
+    """An output item being written: its kind, id, position and the IR parts in it."""
+
+    kind: str
+    id: str
+    output_index: int
+    parts: list[int] = field(default_factory=list)
+    positions: list[int] = field(default_factory=list)
+
+
+class _Encoder:
+    def __init__(self) -> None:
+        self.acc = StreamAccumulator()
+        self.sequence = 0
+        self.output_index = -1
+        self.position = 0
+        self.current: _Open | None = None
+        self.where: dict[int, tuple[_Open, int]] = {}
+        self.refusals: set[int] = set()
+        self.start: MessageStart | None = None
+        self.handlers: dict[type, Callable[[Any], list[SSEEvent]]] = {
+            MessageStart: self.message_start,
+            PartStart: self.part_start,
+            TextDelta: self.text_delta,
+            ThinkingDelta: self.thinking_delta,
+            ToolInputDelta: self.tool_delta,
+            MessageEnd: self.message_end,
+            ErrorEvent: self.error,
+        }
+
+    def event(self, event: StreamEvent) -> list[SSEEvent]:
+        self.acc.add(event)
+        handler = self.handlers.get(type(event))
+        return handler(event) if handler is not None else []
+
+    def _sse(self, kind: str, **fields: Any) -> SSEEvent:
+        data = {"type": kind, **fields, "sequence_number": self.sequence}
+        self.sequence += 1
+        return ServerSentEvent(data=dumps(data), event=kind)
+
+    def _shell(self, status: str | None, output: list[Event], end: MessageEnd | None = None) -> Event:
+        start = self.start or MessageStart()
+        response = Response(id=start.id, model=start.model, provider_echoes=start.provider_echoes)
+        if end is not None:
+            snapshot = self.acc.snapshot()
+            response = snapshot.model_copy(update={"usage": end.usage or snapshot.usage})
+        return response_shell(response, output, status=status)
+
+    def message_start(self, event: MessageStart) -> list[SSEEvent]:
+        self.start = event
+        shell = self._shell("in_progress", [])
+        return [self._sse("response.created", response=shell), self._sse("response.in_progress", response=shell)]
+
+    def _item_id(self, part: ContentPart, prefix: str) -> str:
+        item = _echo.object_at(_echo.own(part), "item") or {}
+        found = item.get("id")
+        return found if isinstance(found, str) else f"{prefix}_{self.position}"
+
+    def _open(self, kind: str, item_id: str, added: Event) -> list[SSEEvent]:
+        out = self._close()
+        self.output_index += 1
+        self.current = _Open(kind, item_id, self.output_index)
+        return [*out, self._sse("response.output_item.added", output_index=self.output_index, item=added)]
+
+    def part_start(self, event: PartStart) -> list[SSEEvent]:
+        part, data = event.part, _echo.own(event.part)
+        current = self.current
+        out: list[SSEEvent] = []
+        if isinstance(part, Text) and not (data.get("item") is None and current and current.kind == "message"):
+            item_id = self._item_id(part, "msg")
+            added = {"type": "message", "id": item_id, "status": "in_progress", "role": "assistant", "content": []}
+            out = self._open("message", item_id, added)
+        elif isinstance(part, Thinking) and not (
+            _echo.flag(data, "continues") and current and current.kind == "reasoning"
+        ):
+            item_id = self._item_id(part, "rs")
+            out = self._open("reasoning", item_id, {"type": "reasoning", "id": item_id, "summary": []})
+        elif isinstance(part, ToolUse):
+            item_id = self._item_id(part, "fc")
+            added = {"type": "function_call", "id": item_id, "call_id": part.id, "name": part.name, "arguments": ""}
+            out = self._open("function_call", item_id, {**added, "status": "in_progress"})
+        elif isinstance(part, Native) and part.provider == PROVIDER and not _echo.flag(data, "in_content"):
+            out = self._open("native", str(part.data.get("id", "")), dict(part.data))
+        elif not isinstance(part, Text | Thinking):
+            self.position += 1
+            return self._close()  # no output item of its own: encode_response warns about it
+        assert self.current is not None
+        item = self.current
+        sub = len(item.parts)
+        item.parts.append(event.index)
+        item.positions.append(self.position)
+        self.position += 1
+        self.where[event.index] = (item, sub)
+        return out + self._sub_start(item, sub, part)
+
+    def _sub_start(self, item: _Open, sub: int, part: ContentPart) -> list[SSEEvent]:
+        at = {"item_id": item.id, "output_index": item.output_index}
+        if item.kind == "message" and isinstance(part, Text):
+            block = encode_output_text(part.model_copy(update={"text": "", "citations": []}), "", WarningSink(NAME))
+            if block.get("type") == "refusal":
+                self.refusals.add(item.parts[sub])
+            return [self._sse("response.content_part.added", **at, content_index=sub, part=block)]
+        if item.kind == "reasoning":
+            part_block = {"type": "summary_text", "text": ""}
+            return [self._sse("response.reasoning_summary_part.added", **at, summary_index=sub, part=part_block)]
+        return []
+
+    def text_delta(self, event: TextDelta) -> list[SSEEvent]:
+        found = self.where.get(event.index)
+        if found is None or found[0].kind != "message":
+            return []
+        item, sub = found
+        at = {"item_id": item.id, "output_index": item.output_index, "content_index": sub}
+        if event.index in self.refusals:
+            return [self._sse("response.refusal.delta", **at, delta=event.text)]
+        return [self._sse("response.output_text.delta", **at, delta=event.text, logprobs=[])]
+
+    def thinking_delta(self, event: ThinkingDelta) -> list[SSEEvent]:
+        found = self.where.get(event.index)
+        if found is None or found[0].kind != "reasoning":
+            return []
+        item, sub = found
+        at = {"item_id": item.id, "output_index": item.output_index, "summary_index": sub}
+        return [self._sse("response.reasoning_summary_text.delta", **at, delta=event.text)]
+
+    def tool_delta(self, event: ToolInputDelta) -> list[SSEEvent]:
+        found = self.where.get(event.index)
+        if found is None or found[0].kind != "function_call":
+            return []
+        item = found[0]
+        return [
+            self._sse(
+                "response.function_call_arguments.delta",
+                item_id=item.id,
+                output_index=item.output_index,
+                delta=event.json,
+            )
+        ]
+
+    def _items(self, parts: list[tuple[int, ContentPart]]) -> list[Event]:
+        writer = ItemWriter(WarningSink(NAME), self.start.model if self.start else None, synthesize=True)
+        for position, part in parts:
+            writer.assistant_part(part, "", position)
+        return writer.items
+
+    def _close(self) -> list[SSEEvent]:
+        item, self.current = self.current, None
+        if item is None:
+            return []
+        snapshot = self.acc.snapshot().message.parts
+        parts = [(p, snapshot[p]) for p in item.positions if p < len(snapshot)]
+        done = self._items(parts)
+        if not done:
+            return []
+        return [self._sse("response.output_item.done", output_index=item.output_index, item=done[0])]
+
+    def message_end(self, event: MessageEnd) -> list[SSEEvent]:
+        out = self._close()
+        parts = self.acc.snapshot().message.parts
+        output = self._items(list(enumerate(parts)))
+        shell = self._shell(None, output, event)
+        kind = {"incomplete": "response.incomplete", "failed": "response.failed"}.get(shell.get("status", ""))
+        return [*out, self._sse(kind or "response.completed", response=shell)]
+
+    def error(self, event: ErrorEvent) -> list[SSEEvent]:
+        """The SDK's ``error`` event (code, message, param), whatever shape the error came in."""
+        error = event.error
+        raw: dict[str, Any] = error.raw if isinstance(error.raw, dict) else {}
+        nested = raw.get("error")
+        detail: dict[str, Any] = nested if isinstance(nested, dict) else raw
+        code = detail.get("code") if isinstance(detail.get("code"), str) else error.type
+        param = detail.get("param") if isinstance(detail.get("param"), str) else None
+        return [self._sse("error", code=code, message=error.message, param=param)]
+
+
+def encode_stream(events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
+    """StreamEvents -> the typed SSE events, ending with the full response as encode_response
+    writes it."""
+    encoder = _Encoder()
+    for event in events:
+        yield from encoder.event(event)

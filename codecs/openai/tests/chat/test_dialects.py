@@ -1,0 +1,179 @@
+"""Dialects: each server's declared difference, as it shows on the wire."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from interlingua import (
+    Endpoint,
+    Message,
+    ProviderEcho,
+    RedactedThinking,
+    Request,
+    Text,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    UnsupportedSetting,
+    get_codec,
+)
+from interlingua.testing import assert_request_round_trip, assert_response_round_trip
+from interlingua_openai.chat import OpenAIChatCodec
+
+
+def _tool_turn(*lead: Thinking | RedactedThinking) -> Request:
+    return Request(
+        model="m",
+        messages=[
+            Message.user("weather?"),
+            Message.assistant(*lead, ToolUse("toolu_01ABCdefGHIjklMNOpqrSTU", "get_weather", {"city": "Oslo"})),
+            Message.tool(ToolResult("toolu_01ABCdefGHIjklMNOpqrSTU", "get_weather", "4C")),
+        ],
+    )
+
+
+def test_get_codec_takes_a_dialect() -> None:
+    codec = get_codec("openai-chat", dialect="mistral")
+    assert isinstance(codec, OpenAIChatCodec)
+    assert (codec.provider, codec.api_key_env) == ("mistral", ("MISTRAL_API_KEY",))
+    with pytest.raises(ValueError, match="unknown openai-chat dialect"):
+        OpenAIChatCodec(dialect="nope")
+
+
+def test_mistral_maps_foreign_tool_ids_to_nine_alphanumerics_and_back() -> None:
+    codec = OpenAIChatCodec(dialect="mistral")
+    body = codec.encode_request(_tool_turn()).body
+    call_id = body["messages"][1]["tool_calls"][0]["id"]
+    assert re.fullmatch(r"[a-zA-Z0-9]{9}", call_id)
+    assert body["messages"][2]["tool_call_id"] == call_id
+    assert OpenAIChatCodec(dialect="mistral").encode_request(_tool_turn()).body == body  # deterministic
+    decoded = codec.decode_request(body)
+    assert decoded.messages[1].parts[0].id == "toolu_01ABCdefGHIjklMNOpqrSTU"  # type: ignore[union-attr]
+    assert decoded.messages[2].parts[0].tool_use_id == "toolu_01ABCdefGHIjklMNOpqrSTU"  # type: ignore[union-attr]
+
+
+def test_openai_shortens_ids_over_forty_characters_only() -> None:
+    long_id = "x" * 64
+    request = _tool_turn().model_copy(
+        update={
+            "messages": [
+                Message.user("hi"),
+                Message.assistant(ToolUse(long_id, "f", {})),
+                Message.tool(ToolResult(long_id, "f", "ok")),
+            ]
+        }
+    )
+    codec = OpenAIChatCodec()
+    body = codec.encode_request(request).body
+    assert len(body["messages"][1]["tool_calls"][0]["id"]) <= 40
+    assert codec.decode_request(body).messages[1].parts[0].id == long_id  # type: ignore[union-attr]
+    assert (
+        codec.encode_request(_tool_turn()).body["messages"][1]["tool_calls"][0]["id"] == "toolu_01ABCdefGHIjklMNOpqrSTU"
+    )
+
+
+@pytest.mark.parametrize("dialect", ["deepseek", "vllm"])
+def test_reasoning_content_is_thinking_and_goes_back_on_tool_turns(dialect: str) -> None:
+    codec = OpenAIChatCodec(dialect=dialect)
+    body = codec.encode_request(_tool_turn(Thinking("Need the weather tool."))).body
+    assert body["messages"][1]["reasoning_content"] == "Need the weather tool."
+    answer = {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "deepseek-v4",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": "4C.", "reasoning_content": "Read it."},
+            }
+        ],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7},
+    }
+    parts = codec.decode_response(answer).message.parts
+    assert [(p.type, getattr(p, "text", None)) for p in parts] == [("thinking", "Read it."), ("text", "4C.")]
+    assert_response_round_trip(codec, answer)
+
+
+def test_openai_drops_thinking_with_a_warning() -> None:
+    encoded = OpenAIChatCodec().encode_request(_tool_turn(Thinking("hmm")))
+    assert "reasoning_content" not in encoded.body["messages"][1]
+    assert [w.part_type for w in encoded.warnings] == ["thinking"]  # type: ignore[union-attr]
+
+
+def test_openrouter_reasoning_details_round_trip_with_their_encrypted_data() -> None:
+    codec = OpenAIChatCodec(dialect="openrouter")
+    details = [
+        {"type": "reasoning.text", "text": "Think.", "signature": "sig-1", "format": "anthropic-claude-v1", "index": 0},
+        {"type": "reasoning.encrypted", "data": "ENCRYPTED==", "format": "anthropic-claude-v1", "index": 1},
+    ]
+    body = {
+        "model": "anthropic/claude-sonnet-4.5",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "hello", "reasoning": "Think.", "reasoning_details": details},
+            {"role": "user", "content": "again"},
+        ],
+    }
+    request = codec.decode_request(body)
+    assert [p.type for p in request.messages[1].parts] == ["thinking", "redacted_thinking", "text"]
+    assert_request_round_trip(codec, body)
+    foreign = RedactedThinking(provider_echoes=[ProviderEcho(provider="anthropic", data={"data": "x"})])
+    encoded = codec.encode_request(_tool_turn(foreign))
+    assert [w.part_type for w in encoded.warnings] == ["redacted_thinking"]  # type: ignore[union-attr]
+
+
+def test_mistral_thinking_blocks_and_no_developer_role() -> None:
+    codec = OpenAIChatCodec(dialect="mistral")
+    request = Request(
+        model="magistral",
+        messages=[
+            Message.developer("be brief"),
+            Message.user("hi"),
+            Message.assistant(Thinking("a"), Thinking("b"), Text("c")),
+        ],
+    )
+    encoded = codec.encode_request(request)
+    assert encoded.body["messages"][0]["role"] == "system"
+    assert [w.setting for w in encoded.warnings if isinstance(w, UnsupportedSetting)] == ["developer"]
+    assert encoded.body["messages"][2]["content"] == [
+        {"type": "thinking", "thinking": [{"type": "text", "text": "a"}]},
+        {"type": "thinking", "thinking": [{"type": "text", "text": "b"}]},
+        {"type": "text", "text": "c"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "url", "auth", "stream_options"),
+    [
+        ("openai", "https://api.openai.com/v1/chat/completions", True, True),
+        ("deepseek", "https://api.deepseek.com/chat/completions", True, True),
+        ("mistral", "https://api.mistral.ai/v1/chat/completions", True, False),
+        ("openrouter", "https://openrouter.ai/api/v1/chat/completions", True, False),
+        ("ollama", "http://localhost:11434/v1/chat/completions", False, True),
+        ("vllm", "http://localhost:8000/v1/chat/completions", True, True),
+    ],
+)
+def test_http_request_uses_the_dialect_base_url_and_bearer_auth(
+    dialect: str, url: str, auth: bool, stream_options: bool
+) -> None:
+    codec = OpenAIChatCodec(dialect=dialect)
+    request = Request(model="m", messages=[Message.user("hi")], max_tokens=10)
+    http = codec.http_request(request, stream=True, endpoint=Endpoint(api_key="sk-secret" if auth else None))
+    assert (http.method, http.url, http.stream) == ("POST", url, True)
+    assert ("authorization" in http.headers) == auth
+    assert http.json["stream"] is True and ("stream_options" in http.json) == stream_options
+    assert "sk-secret" not in repr(http)
+    assert (
+        codec.http_request(request, stream=False, endpoint=Endpoint(base_url="http://proxy/v1/")).url
+        == "http://proxy/v1/chat/completions"
+    )
+
+
+def test_max_tokens_field_follows_the_dialect() -> None:
+    request = Request(model="m", messages=[Message.user("hi")], max_tokens=10)
+    assert OpenAIChatCodec().encode_request(request).body["max_completion_tokens"] == 10
+    assert OpenAIChatCodec(dialect="ollama").encode_request(request).body["max_tokens"] == 10

@@ -1,0 +1,134 @@
+"""Streams both ways: invariant 6 on every recorded and golden stream, and the SDK reads our streams back."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from interlingua import (
+    DecodeError,
+    MessageEnd,
+    MessageStart,
+    PartEnd,
+    PartStart,
+    Response,
+    ServerSentEvent,
+    StreamEvent,
+    Text,
+    TextDelta,
+    Thinking,
+    ThinkingDelta,
+    ToolInputDelta,
+    ToolUse,
+    accumulate,
+)
+from interlingua.kit import arguments_text
+from interlingua.testing import assert_stream_agrees, first_difference, load_body, read_stream_file, real_fixtures
+from interlingua_openai.chat import OpenAIChatCodec
+
+GOLDEN = Path(__file__).resolve().parents[4] / "fixtures" / "openai-chat"
+CODEC = OpenAIChatCodec()
+RECORDED = [("openai", p) for p in real_fixtures("openai-chat", "stream")] + [
+    ("mistral", p) for p in real_fixtures("mistral", "stream")
+]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "path"), RECORDED, ids=lambda v: v.name.split(".")[0] if isinstance(v, Path) else v
+)
+def test_recorded_stream_agrees_with_the_response_it_encodes_to(dialect: str, path: Path) -> None:
+    """No recorded stream has its non-streamed twin, so the accumulated answer goes through
+    encode_response -> decode_response and must come back the same (invariant 6 by way of 1)."""
+    codec = OpenAIChatCodec(dialect=dialect)
+    streamed = assert_stream_agrees(codec, read_stream_file(path))
+    assert streamed.stop_reason is not None and streamed.message.parts
+    again = codec.decode_response(codec.encode_response(streamed).body)
+    assert first_difference(streamed.to_json_dict(), again.to_json_dict()) is None
+
+
+GOLDEN_STREAMS = sorted((GOLDEN / "stream").glob("*.sse"))
+
+
+@pytest.mark.parametrize("path", GOLDEN_STREAMS, ids=lambda p: p.stem)
+def test_golden_stream_accumulates_to_its_recorded_ir(path: Path) -> None:
+    twin = GOLDEN / "response" / f"{path.stem}.json"
+    streamed = assert_stream_agrees(CODEC, read_stream_file(path), load_body(twin) if twin.exists() else None)
+    assert streamed.to_json_dict() == json.loads(path.with_name(path.stem + ".ir.json").read_text())
+
+
+def test_tool_call_deltas_interleave_by_index_with_arguments_split_anywhere() -> None:
+    events = list(CODEC.decode_stream(read_stream_file(GOLDEN / "stream" / "tool-calls-interleaved-by-index.sse")))
+    starts = [e.part for e in events if isinstance(e, PartStart)]
+    assert [type(p).__name__ for p in starts] == ["Text", "ToolUse", "ToolUse"]
+    pieces = [(e.index, e.json) for e in events if isinstance(e, ToolInputDelta)]
+    assert pieces[:3] == [(1, '{"ci'), (2, '{"city"'), (1, 'ty":"Os')]
+    assert isinstance(events[-1], MessageEnd) and events[-1].usage is not None
+    assert events[-1].usage.input_tokens == 80
+
+
+def test_usage_chunk_with_empty_choices_and_done_end_the_stream() -> None:
+    recorded = real_fixtures("openai-chat", "stream", "tool-call-stream*")[0]
+    end = list(CODEC.decode_stream(read_stream_file(recorded)))[-1]
+    assert isinstance(end, MessageEnd) and end.raw_stop_reason == "tool_calls"
+    assert end.usage is not None and (end.usage.input_tokens, end.usage.output_tokens) == (54, 20)
+
+
+def test_a_stream_cut_before_finish_reason_does_not_complete() -> None:
+    events = read_stream_file(GOLDEN / "stream" / "refusal-without-usage.sse")[:2]
+    decoded = list(CODEC.decode_stream(events))
+    assert not any(isinstance(e, MessageEnd) for e in decoded)
+
+
+def test_bad_json_in_a_stream_is_a_decode_error_with_its_place() -> None:
+    with pytest.raises(DecodeError) as caught:
+        list(CODEC.decode_stream([ServerSentEvent(data="{nope")]))
+    assert caught.value.path == "events[0]"
+
+
+def _events_of(response: Response) -> Iterator[StreamEvent]:
+    yield MessageStart(response.id, response.model, list(response.provider_echoes))
+    for index, part in enumerate(response.message.parts):
+        if isinstance(part, Text):
+            yield PartStart(index, part.model_copy(update={"text": ""}))
+            yield TextDelta(index, part.text[:3])
+            yield TextDelta(index, part.text[3:])
+        elif isinstance(part, Thinking):
+            yield PartStart(index, part.model_copy(update={"text": ""}))
+            yield ThinkingDelta(index, part.text)
+        elif isinstance(part, ToolUse):
+            yield PartStart(index, part.model_copy(update={"input": {}, "raw_input": None}))
+            text = arguments_text(part.input, part.raw_input)
+            yield ToolInputDelta(index, text[:2])
+            yield ToolInputDelta(index, text[2:])
+        else:
+            yield PartStart(index, part)
+        yield PartEnd(index)
+    yield MessageEnd(response.stop_reason, response.raw_stop_reason, response.usage)
+
+
+SDK_CASES = [
+    GOLDEN / "response" / f"{name}.json"
+    for name in ("tool-calls-interleaved-by-index", "refusal", "finish-length", "audio-output")
+]
+
+
+@pytest.mark.parametrize("path", SDK_CASES, ids=lambda p: p.stem)
+def test_encode_stream_is_read_back_by_the_openai_sdk_into_the_same_completion(path: Path) -> None:
+    from openai.lib.streaming.chat._completions import ChatCompletionStreamState
+    from openai.types.chat import ChatCompletionChunk
+
+    response = CODEC.decode_response(load_body(path))
+    sse = list(CODEC.encode_stream(_events_of(response)))
+    assert sse[-1].data == "[DONE]"
+    state = ChatCompletionStreamState()
+    for event in sse[:-1]:
+        state.handle_chunk(ChatCompletionChunk.model_validate(json.loads(event.data)))
+    completion = state.current_completion_snapshot.model_dump(mode="json", exclude_unset=True)
+    message = CODEC.decode_response(completion).message
+    assert [p.model_dump(exclude={"provider_echoes"}) for p in message.parts] == [
+        p.model_dump(exclude={"provider_echoes"}) for p in response.message.parts
+    ]
+    assert accumulate(CODEC.decode_stream(sse)).message.parts == response.message.parts

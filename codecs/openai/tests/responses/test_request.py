@@ -1,0 +1,229 @@
+"""Requests both ways: invariant 1 on every real and golden request, and what foreign IR becomes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interlingua import (
+    Audio,
+    DecodeError,
+    Document,
+    Image,
+    LossyEncode,
+    MediaSource,
+    Message,
+    Native,
+    NativeTool,
+    ProviderEcho,
+    RedactedThinking,
+    Request,
+    ResponseFormat,
+    Text,
+    Thinking,
+    ThinkingConfig,
+    Tool,
+    ToolChoice,
+    ToolResult,
+    ToolUse,
+    UnsupportedSetting,
+)
+from interlingua.testing import assert_request_round_trip, load_body, real_fixtures
+from interlingua_openai.responses import OpenAIResponsesCodec
+
+CODEC = OpenAIResponsesCodec()
+GOLDEN = Path(__file__).parents[4] / "fixtures" / "openai-responses"
+REAL = real_fixtures("openai-responses", "request")
+GOLDEN_REQUESTS = sorted(p for p in (GOLDEN / "request").glob("*.json") if not p.name.endswith(".ir.json"))
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.stem)
+def test_real_request_round_trips_exactly(path: Path) -> None:
+    assert_request_round_trip(CODEC, load_body(path))
+
+
+@pytest.mark.parametrize("path", GOLDEN_REQUESTS, ids=lambda p: p.stem)
+def test_golden_request_decodes_to_its_recorded_ir_and_back(path: Path) -> None:
+    body = json.loads(path.read_text())
+    request = CODEC.decode_request(body)
+    assert request.to_json_dict() == json.loads(path.with_suffix(".ir.json").read_text())
+    assert_request_round_trip(CODEC, body)
+
+
+def test_instructions_and_input_string_become_system_and_user_messages() -> None:
+    request = CODEC.decode_request({"model": "gpt-5", "instructions": "be brief", "input": "hi"})
+    assert [(m.role, m.text) for m in request.messages] == [("system", "be brief"), ("user", "hi")]
+    assert CODEC.encode_request(request).body == {"model": "gpt-5", "instructions": "be brief", "input": "hi"}
+
+
+def test_reasoning_items_split_into_thinking_parts_and_join_back() -> None:
+    body = load_body(real_fixtures("openai-responses", "request", "reasoning-with-function-calls-turn2.json")[0])
+    request = CODEC.decode_request(body)
+    assistant = request.messages[2]
+    assert assistant.role == "assistant"
+    assert [p.type for p in assistant.parts] == ["thinking"] * 5 + ["tool_use"]
+    first = assistant.parts[0].echo("openai")
+    assert first is not None and first.data["item"]["id"].startswith("rs_") and first.model == "gpt-5"
+    assert "encrypted_content" in first.data["item"]
+    assert request.messages[3].role == "tool"
+    result = request.messages[3].parts[0]
+    assert isinstance(result, ToolResult) and result.name == "update_plan" and result.content == "plan updated"
+    assert request.thinking == ThinkingConfig(level="low", summary=True)
+    assert request.provider_options["openai"]["reasoning"] == {"summary": "detailed"}
+
+
+def test_foreign_transcript_encodes_to_easy_messages_and_function_items() -> None:
+    request = Request(
+        model="gpt-5",
+        messages=[
+            Message.system("be brief"),
+            Message.user("weather?"),
+            Message.assistant(
+                Thinking("let me check"), Text("Checking."), ToolUse("call_1", "weather", {"city": "Paris"})
+            ),
+            Message.tool(ToolResult("call_1", "weather", "18C")),
+        ],
+        tools=[Tool(name="weather", input_schema={"type": "object", "properties": {}})],
+        tool_choice=ToolChoice(name="weather"),
+        max_tokens=100,
+        thinking=ThinkingConfig(level="high", summary=True),
+        response_format=ResponseFormat(type="json_object"),
+    )
+    encoded = CODEC.encode_request(request)
+    assert encoded.body == {
+        "model": "gpt-5",
+        "input": [
+            {"role": "system", "content": "be brief"},
+            {"role": "user", "content": "weather?"},
+            {"role": "assistant", "content": "Checking."},
+            {"type": "function_call", "call_id": "call_1", "name": "weather", "arguments": '{"city":"Paris"}'},
+            {"type": "function_call_output", "call_id": "call_1", "output": "18C"},
+        ],
+        "tools": [
+            {"type": "function", "name": "weather", "parameters": {"type": "object", "properties": {}}, "strict": None}
+        ],
+        "tool_choice": {"type": "function", "name": "weather"},
+        "max_output_tokens": 100,
+        "reasoning": {"effort": "high", "summary": "auto"},
+        "text": {"format": {"type": "json_object"}},
+    }
+    assert [(w.path, w.part_type) for w in encoded.warnings if isinstance(w, LossyEncode)] == [
+        ("messages[2].parts[0]", "thinking")
+    ]
+
+
+def test_every_loss_is_a_typed_warning() -> None:
+    request = Request(
+        model="m",
+        messages=[
+            Message.user(
+                Text("a").with_cache_control(),
+                Audio(MediaSource.from_base64("audio/wav", "UklGRg==")),
+                Image(MediaSource.from_file_id("f1", provider="acme")),
+            ),
+            Message.assistant(RedactedThinking(), Native("acme", {"type": "x"}), Text("ok")),
+        ],
+        tools=[NativeTool(provider="acme", data={"type": "search"})],
+        top_k=3,
+        stop=["x"],
+        seed=1,
+    )
+    warnings = CODEC.encode_request(request).warnings
+    assert [(type(w).__name__, w.path) for w in warnings] == [
+        ("LossyEncode", "messages[0].parts[0]"),
+        ("LossyEncode", "messages[0].parts[1]"),
+        ("LossyEncode", "messages[0].parts[2]"),
+        ("LossyEncode", "messages[1].parts[0]"),
+        ("LossyEncode", "messages[1].parts[1]"),
+        ("UnsupportedSetting", "tools[0]"),
+        ("UnsupportedSetting", "top_k"),
+        ("UnsupportedSetting", "stop"),
+        ("UnsupportedSetting", "seed"),
+    ]
+    assert {w.setting for w in warnings if isinstance(w, UnsupportedSetting)} == {
+        "native_tools",
+        "top_k",
+        "stop",
+        "seed",
+    }
+
+
+def test_encrypted_reasoning_is_not_replayed_to_another_model() -> None:
+    echo = ProviderEcho(
+        provider="openai", data={"item": {"id": "rs_1", "encrypted_content": "x"}}, model="o3-2025-04-16"
+    )
+    thinking = Thinking("hmm", provider_echoes=[echo])
+    messages = [Message.user("q"), Message.assistant(thinking, Text("a")), Message.user("more")]
+    same = CODEC.encode_request(Request(model="o3", messages=messages))
+    assert same.body["input"][1] == {
+        "type": "reasoning",
+        "id": "rs_1",
+        "encrypted_content": "x",
+        "summary": [{"type": "summary_text", "text": "hmm"}],
+    }
+    other = CODEC.encode_request(Request(model="gpt-5", messages=messages))
+    assert [i.get("type") for i in other.body["input"]] == [None, None, None]
+    assert [w.part_type for w in other.warnings] == ["thinking"]
+
+
+def test_a_reasoning_item_with_nothing_after_it_is_left_out() -> None:
+    echo = ProviderEcho(provider="openai", data={"item": {"id": "rs_1"}})
+    request = Request(model="m", messages=[Message.user("q"), Message.assistant(Thinking("t", provider_echoes=[echo]))])
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["input"] == [{"role": "user", "content": "q"}]
+    assert [w.part_type for w in encoded.warnings] == ["thinking"]
+
+
+def test_documents_and_tool_result_lists_use_input_file() -> None:
+    pdf = Document(MediaSource.from_base64("application/pdf", "JVBERi0="), name="a.pdf")
+    request = Request(
+        model="m",
+        messages=[
+            Message.user(pdf),
+            Message.assistant(ToolUse("c", "f", {})),
+            Message.tool(ToolResult("c", "f", [pdf])),
+        ],
+    )
+    body = CODEC.encode_request(request).body
+    block = {"type": "input_file", "file_data": "data:application/pdf;base64,JVBERi0=", "filename": "a.pdf"}
+    assert body["input"][0] == {"role": "user", "content": [block]}
+    assert body["input"][2] == {"type": "function_call_output", "call_id": "c", "output": [block]}
+    assert CODEC.decode_request(body).messages[0].parts == [pdf]
+
+
+def test_budget_alone_maps_to_an_effort_with_a_warning() -> None:
+    encoded = CODEC.encode_request(
+        Request(model="m", messages=[Message.user("q")], thinking=ThinkingConfig(budget_tokens=8000))
+    )
+    assert encoded.body["reasoning"] == {"effort": "medium"}
+    assert [w.path for w in encoded.warnings] == ["thinking.budget_tokens"]
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"input": [{"role": "user", "content": 3}]}, "input[0].content"),
+        ({"input": [{"type": "function_call", "name": "f", "arguments": "{}"}]}, "input[0].call_id"),
+        ({"input": "x", "tools": [3]}, "tools[0]"),
+        ({"input": [{"role": "user", "content": [{"type": "input_text"}]}]}, "input[0].content[0].text"),
+    ],
+)
+def test_malformed_requests_fail_with_the_json_path(body: dict[str, object], path: str) -> None:
+    with pytest.raises(DecodeError) as caught:
+        CODEC.decode_request(body)
+    assert caught.value.path == path and caught.value.codec == "openai-responses"
+
+
+def test_unknown_items_and_fields_are_kept() -> None:
+    body = {
+        "model": "m",
+        "input": [{"type": "item_reference", "id": "msg_1"}, {"type": "future_call", "id": "x", "call_id": "c"}],
+        "service_tier": "flex",
+        "tool_choice": {"type": "web_search_preview"},
+    }
+    request = CODEC.decode_request(body)
+    assert [p.type for m in request.messages for p in m.parts] == ["native", "native"]
+    assert request.provider_options["openai"] == {"service_tier": "flex", "tool_choice": {"type": "web_search_preview"}}
+    assert CODEC.encode_request(request).body == body
