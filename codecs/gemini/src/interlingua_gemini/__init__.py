@@ -1,1 +1,5 @@
-"""Placeholder until the codec lands."""
+"""interlingua codec for the Gemini API (generateContent / streamGenerateContent): ``gemini``."""
+
+from ._codec import GeminiCodec
+
+__all__ = ["GeminiCodec"]

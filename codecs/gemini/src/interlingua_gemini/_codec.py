@@ -1,0 +1,71 @@
+"""The gemini codec: a table of contents wiring the modules that do the work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from interlingua import (
+    Capabilities,
+    Encoded,
+    Endpoint,
+    HttpRequest,
+    ProviderError,
+    Request,
+    Response,
+    SSEEvent,
+    StreamEvent,
+)
+from interlingua.kit import decoding
+
+from . import _errors, _http, _request, _response, _stream
+from ._capabilities import CAPABILITIES
+from ._parts import NAME, PROVIDER
+
+
+class GeminiCodec:
+    """Gemini API ``generateContent`` / ``streamGenerateContent`` (the same body serves Vertex AI).
+
+    The wire is the REST API's camelCase JSON; snake_case keys are read too and written back as
+    they came. The model lives in the URL, not the body: pass ``model=`` to ``decode_request``
+    when you know it (it also binds the thought signatures of the transcript to that model).
+    """
+
+    name = NAME
+    provider = PROVIDER
+    api_key_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+    capabilities: Capabilities = CAPABILITIES
+
+    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded:
+        return _request.encode_request(request, strict=strict)
+
+    def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:
+        with decoding(NAME):
+            return _request.decode_request(body, model)
+
+    def decode_response(self, body: Mapping[str, Any]) -> Response:
+        with decoding(NAME):
+            return _response.decode_response(body)
+
+    def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
+        return _response.encode_response(response, strict=strict)
+
+    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+        with decoding(NAME):
+            yield from _stream.decode_stream(events)
+
+    def decode_json_array_stream(self, chunks: Iterable[bytes]) -> Iterator[StreamEvent]:
+        """The stream of ``:streamGenerateContent`` without ``alt=sse`` (one JSON array)."""
+        return self.decode_stream(_stream.json_array_events(chunks))
+
+    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
+        return _stream.encode_stream(events)
+
+    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
+        return _errors.decode_error(status, body, headers)
+
+    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+        return _http.http_request(self.encode_request(request), request.model, stream=stream, endpoint=endpoint)
+
+    def __repr__(self) -> str:
+        return "GeminiCodec()"

@@ -1,0 +1,464 @@
+"""Parts, both directions: one encoder per IR part type, one decoder per Gemini part kind.
+
+A Gemini part is an object with one data field (``text``, ``functionCall``, ``inlineData``, ...)
+and optional fields beside it (``thought``, ``thoughtSignature``, ``videoMetadata``, ...). The
+fields beside the data ride in the part's ``gemini`` echo and are written back verbatim; a part
+kind with no IR home (``executableCode``, ``codeExecutionResult``, ...) becomes ``Native``.
+
+Echo data also holds two flags of this codec's own: ``syntheticId`` (the wire call had no id, the
+codec made one up and does not send it back) and ``argsAbsent`` / ``responseAbsent`` (the wire
+left the field out). Thinking parts decoded here always carry a ``gemini`` echo, even an empty
+one: it is how the encoder tells Gemini's own thoughts from another vendor's.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from typing import Any, assert_never
+
+from interlingua import (
+    Audio,
+    AudioOutput,
+    Base64Source,
+    ContentPart,
+    Document,
+    FileSource,
+    Image,
+    ImageOutput,
+    Native,
+    ProviderEcho,
+    RedactedThinking,
+    Text,
+    TextSource,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    UrlSource,
+    Video,
+    WarningSink,
+)
+from interlingua.kit import each, expect, join, optional, parse_data_url, require
+
+PROVIDER = "gemini"
+NAME = "gemini"
+PLACEHOLDER_SIGNATURE = "skip_thought_signature_validator"
+"""The signature Google documents for function calls that did not come from Gemini (a transcript
+from another vendor, or edited by hand): Gemini 3 then skips its signature check."""
+
+FILES_PREFIX = "https://generativelanguage.googleapis.com/"
+"""fileUri values under this prefix are files of the Gemini Files API (FileSource); others URLs."""
+
+DATA_KEYS = ("text", "functionCall", "functionResponse", "inlineData", "fileData")
+PART_EXTRAS = frozenset(
+    {
+        "thought",
+        "thoughtSignature",
+        "videoMetadata",
+        "mediaResolution",
+        "partMetadata",
+        "mediaProcessing",
+        "audioTranscription",
+        "speechMetadata",
+        "documentMetadata",
+        "spreadsheetMetadata",
+        "audioMetadata",
+    }
+)
+"""Part fields beside the data field (google-genai ``Part``), carried in the echo."""
+RESPONSE_PART_EXTRAS = frozenset(
+    {"videoMetadata", "mediaResolution", "mediaProcessing", "documentMetadata", "spreadsheetMetadata", "audioMetadata"}
+)
+"""What a ``FunctionResponsePart`` holds beside inlineData / fileData."""
+
+
+def bare_model(model: str | None) -> str | None:
+    """``models/gemini-x`` and ``.../publishers/google/models/gemini-x`` -> ``gemini-x``."""
+    return model.rsplit("/", 1)[-1] if model else model
+
+
+# --- decoding ----------------------------------------------------------------------------------
+
+
+class Decoding:
+    """One body's decoding state: the model echoes are bound to, and the ids made up for calls
+    that had none (a functionResponse without id answers the oldest open call of its name)."""
+
+    __slots__ = ("calls", "model", "pending", "prefix")
+
+    def __init__(self, model: str | None, prefix: str = "call_") -> None:
+        self.model = model
+        self.prefix = prefix
+        self.calls = 0
+        self.pending: dict[str, list[str]] = {}
+
+    def synthetic_id(self, name: str) -> str:
+        made = f"{self.prefix}{self.calls}"
+        self.calls += 1
+        self.pending.setdefault(name, []).append(made)
+        return made
+
+    def answer_id(self, name: str) -> str:
+        queue = self.pending.get(name)
+        if queue:
+            return queue.pop(0)
+        made = f"{self.prefix}{self.calls}"
+        self.calls += 1
+        return made
+
+    def echo(self, data: dict[str, Any]) -> list[ProviderEcho]:
+        return [ProviderEcho.model_construct(provider=PROVIDER, data=data, model=self.model)]
+
+
+def _beside(block: dict[str, Any], main: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {key: value for key, value in block.items() if key != main and key not in skip}
+
+
+def _sub_extras(value: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    return {key: item for key, item in value.items() if key not in known}
+
+
+def decode_part(block: Any, at: str, ctx: Decoding, *, model_role: bool) -> ContentPart:
+    """One wire part -> one IR part; a kind with no IR home is kept whole as Native."""
+    block = expect(block, dict, at)
+    for key in DATA_KEYS:
+        if key in block:
+            return _DECODERS[key](block, at, ctx, model_role)
+    return Native.model_construct(provider=PROVIDER, data=block, provider_echoes=[])
+
+
+def _decode_text(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
+    text = require(block, "text", str, at)
+    if block.get("thought") is True:
+        return Thinking.model_construct(text=text, provider_echoes=ctx.echo(_beside(block, "text", ("thought",))))
+    extras = _beside(block, "text")
+    return Text.model_construct(text=text, provider_echoes=ctx.echo(extras) if extras else [])
+
+
+def _decode_call(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
+    where = join(at, "functionCall")
+    call = require(block, "functionCall", dict, at)
+    name = require(call, "name", str, where)
+    args = optional(call, "args", dict, where)
+    call_id = optional(call, "id", str, where)
+    data = _beside(block, "functionCall")
+    if sub := _sub_extras(call, ("name", "args", "id")):
+        data["functionCall"] = sub
+    if call_id is None:
+        call_id = ctx.synthetic_id(name)
+        data["syntheticId"] = True
+    if args is None:
+        data["argsAbsent"] = True
+    return ToolUse.model_construct(
+        id=call_id, name=name, input=args or {}, raw_input=None, provider_echoes=ctx.echo(data) if data else []
+    )
+
+
+def _decode_response(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
+    where = join(at, "functionResponse")
+    answer = require(block, "functionResponse", dict, at)
+    name = require(answer, "name", str, where)
+    call_id = optional(answer, "id", str, where)
+    response = optional(answer, "response", dict, where)
+    media = [decode_media(item, path, ctx, model_role=False) for path, item in each(answer, "parts", where)]
+    data = _beside(block, "functionResponse")
+    if sub := _sub_extras(answer, ("name", "id", "response", "parts")):
+        data["functionResponse"] = sub
+    if call_id is None:
+        call_id = ctx.answer_id(name)
+        data["syntheticId"] = True
+    if response is None:
+        data["responseAbsent"] = True
+    content, is_error, kept = _result_content(response or {}, media)
+    if kept:
+        data["response"] = response
+    return ToolResult.model_construct(
+        tool_use_id=call_id,
+        name=name,
+        content=content,
+        is_error=is_error,
+        cache_control=None,
+        provider_echoes=ctx.echo(data) if data else [],
+    )
+
+
+def _result_content(response: dict[str, Any], media: list[ContentPart]) -> tuple[Any, bool, bool]:
+    """(content, is_error, whether ``response`` must ride in the echo).
+
+    Google's documented shape: ``{"output": ...}`` for a result, ``{"error": ...}`` for a failure.
+    A lone string output/error becomes str content; a lone error object, dict content with
+    is_error; any other object, dict content as is. Media (multimodal function responses,
+    ``functionResponse.parts``) make the content a list, text first.
+    """
+    text: str | None = None
+    is_error = False
+    body: Any = response
+    if len(response) == 1:
+        ((key, value),) = response.items()
+        if key in ("output", "error") and isinstance(value, str):
+            text, is_error = value, key == "error"
+        elif key == "error" and isinstance(value, dict):
+            body, is_error = value, True
+    if not media:
+        return (text if text is not None else body), is_error, False
+    parts: list[ContentPart] = (
+        [Text.model_construct(text=text, citations=[], provider_echoes=[])] if text is not None else []
+    )
+    return parts + media, is_error, text is None and bool(response)
+
+
+def decode_media(block: Any, at: str, ctx: Decoding, *, model_role: bool) -> ContentPart:
+    """inlineData / fileData -> the IR part its MIME type names (model output: image_output,
+    audio_output); anything else in a function response's parts list is kept as Native."""
+    block = expect(block, dict, at)
+    if "inlineData" in block:
+        return _decode_inline(block, at, ctx, model_role)
+    if "fileData" in block:
+        return _decode_file(block, at, ctx, model_role)
+    return Native.model_construct(provider=PROVIDER, data=block, provider_echoes=[])
+
+
+def _decode_inline(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
+    where = join(at, "inlineData")
+    blob = require(block, "inlineData", dict, at)
+    mime = require(blob, "mimeType", str, where)
+    source = Base64Source.model_construct(media_type=mime, data=require(blob, "data", str, where))
+    data = _beside(block, "inlineData")
+    if sub := _sub_extras(blob, ("mimeType", "data")):
+        data["inlineData"] = sub
+    return _media_part(mime, source, ctx.echo(data) if data else [], model_role)
+
+
+def _decode_file(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
+    where = join(at, "fileData")
+    ref = require(block, "fileData", dict, at)
+    uri = require(ref, "fileUri", str, where)
+    mime = optional(ref, "mimeType", str, where)
+    source: FileSource | UrlSource
+    if uri.startswith(FILES_PREFIX):
+        source = FileSource.model_construct(file_id=uri, provider=PROVIDER, media_type=mime)
+    else:
+        source = UrlSource.model_construct(url=uri, media_type=mime)
+    data = _beside(block, "fileData")
+    if sub := _sub_extras(ref, ("fileUri", "mimeType")):
+        data["fileData"] = sub
+    return _media_part(mime or "", source, ctx.echo(data) if data else [], model_role)
+
+
+def _media_part(mime: str, source: Any, echoes: list[ProviderEcho], model_role: bool) -> ContentPart:
+    kind = mime.split("/", 1)[0]
+    if model_role and kind == "image":
+        return ImageOutput.model_construct(source=source, provider_echoes=echoes)
+    if model_role and kind == "audio":
+        return AudioOutput.model_construct(source=source, transcript=None, provider_echoes=echoes)
+    if kind == "image":
+        return Image.model_construct(source=source, cache_control=None, provider_echoes=echoes)
+    if kind == "audio":
+        return Audio.model_construct(source=source, cache_control=None, provider_echoes=echoes)
+    if kind == "video":
+        return Video.model_construct(source=source, cache_control=None, provider_echoes=echoes)
+    return Document.model_construct(source=source, name=None, cache_control=None, provider_echoes=echoes)
+
+
+_DECODERS: dict[str, Callable[[dict[str, Any], str, Decoding, bool], ContentPart]] = {
+    "text": _decode_text,
+    "functionCall": _decode_call,
+    "functionResponse": _decode_response,
+    "inlineData": _decode_inline,
+    "fileData": _decode_file,
+}
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+class Encoding:
+    """One body's encoding state: the warning sink, the target model (echoes from another model
+    lose their signatures), and the made-up call ids not to send back."""
+
+    __slots__ = ("model", "out", "synthetic")
+
+    def __init__(self, out: WarningSink, model: str | None) -> None:
+        self.out = out
+        self.model = bare_model(model)
+        self.synthetic: set[str] = set()
+
+    def same_model(self, model: str | None) -> bool:
+        return self.model is None or model is None or bare_model(model) == self.model
+
+
+def encode_part(part: ContentPart, at: str, ctx: Encoding) -> dict[str, Any] | None:
+    """One IR part -> one wire part, or None (with a warning) where Gemini cannot carry it."""
+    match part:
+        case Text():
+            return _encode_text(part, at, ctx)
+        case Image() | Audio() | Video() | Document():
+            return _encode_media(part, at, ctx)
+        case Thinking():
+            return _encode_thinking(part, at, ctx)
+        case RedactedThinking():
+            ctx.out.lossy(at, "redacted_thinking", "Gemini has no encrypted reasoning blocks")
+            return None
+        case ToolUse():
+            return _encode_call(part, at, ctx)
+        case ToolResult():
+            return _encode_result(part, at, ctx)
+        case ImageOutput():
+            return _with_echo(_source_block(part.source, at, ctx, part.type), part, at, ctx)
+        case AudioOutput():
+            return _encode_audio_output(part, at, ctx)
+        case Native():
+            return _encode_native(part, at, ctx)
+        case _:
+            assert_never(part)
+
+
+def _with_echo(
+    block: dict[str, Any] | None, part: Any, at: str, ctx: Encoding, extras: frozenset[str] = PART_EXTRAS
+) -> dict[str, Any] | None:
+    """``block`` with this codec's echo written back: fields beside the data, and sub-fields of
+    the data field. A thought signature from another Gemini model is dropped with a warning
+    (signatures are bound to the model that made them)."""
+    echo = part.echo(PROVIDER) if block is not None else None
+    if echo is None or block is None:
+        return block
+    main = next(iter(block))
+    for key, value in echo.data.items():
+        if key == main and isinstance(value, dict) and isinstance(block[main], dict):
+            block[main] = {**block[main], **value}
+        elif key in extras:
+            if key == "thoughtSignature" and not ctx.same_model(echo.model):
+                ctx.out.lossy(
+                    at, part.type, f"thought signature of {echo.model} is not valid for {ctx.model}", action="converted"
+                )
+                continue
+            block[key] = value
+    return block
+
+
+def _cache_note(part: Any, at: str, ctx: Encoding) -> None:
+    if getattr(part, "cache_control", None) is not None:
+        ctx.out.lossy(at, "cache_control", "Gemini caches through cachedContent, not per-block marks")
+
+
+def _encode_text(part: Text, at: str, ctx: Encoding) -> dict[str, Any] | None:
+    _cache_note(part, at, ctx)
+    if part.citations:
+        ctx.out.lossy(at, "citations", "Gemini requests carry no citations", action="dropped")
+    return _with_echo({"text": part.text}, part, at, ctx)
+
+
+def _encode_thinking(part: Thinking, at: str, ctx: Encoding) -> dict[str, Any] | None:
+    if part.echo(PROVIDER) is None:
+        ctx.out.lossy(at, "thinking", "reasoning from another vendor cannot be replayed to Gemini")
+        return None
+    _cache_note(part, at, ctx)
+    return _with_echo({"text": part.text, "thought": True}, part, at, ctx)
+
+
+def _encode_media(part: Image | Audio | Video | Document, at: str, ctx: Encoding) -> dict[str, Any] | None:
+    _cache_note(part, at, ctx)
+    if isinstance(part, Document) and part.name is not None:
+        ctx.out.lossy(at, "document", "Gemini parts carry no document name", action="converted")
+    return _with_echo(_source_block(part.source, at, ctx, part.type), part, at, ctx)
+
+
+def _encode_audio_output(part: AudioOutput, at: str, ctx: Encoding) -> dict[str, Any] | None:
+    if part.transcript is not None:
+        ctx.out.lossy(at, "audio_output", "Gemini inlineData carries no transcript", action="converted")
+    return _with_echo(_source_block(part.source, at, ctx, part.type), part, at, ctx)
+
+
+def _source_block(source: Any, at: str, ctx: Encoding, part_type: str) -> dict[str, Any] | None:
+    """Inline bytes -> inlineData; a URL or a Gemini file -> fileData; another vendor's file
+    cannot be reached from Gemini."""
+    match source:
+        case Base64Source():
+            return {"inlineData": {"mimeType": source.media_type, "data": source.data}}
+        case UrlSource():
+            inline = parse_data_url(source.url)
+            if inline is not None:
+                return {"inlineData": {"mimeType": inline[0], "data": inline[1]}}
+            return {"fileData": _file_data(source.url, source.media_type)}
+        case FileSource():
+            if source.provider not in (None, PROVIDER):
+                ctx.out.lossy(at, part_type, f"a file in {source.provider}'s store is not reachable from Gemini")
+                return None
+            return {"fileData": _file_data(source.file_id, source.media_type)}
+        case TextSource():
+            data = base64.b64encode(source.text.encode()).decode()
+            return {"inlineData": {"mimeType": source.media_type, "data": data}}
+    raise AssertionError(f"unknown media source {source!r}")
+
+
+def _file_data(uri: str, mime: str | None) -> dict[str, Any]:
+    return {"fileUri": uri} if mime is None else {"fileUri": uri, "mimeType": mime}
+
+
+def _flags(part: Any) -> dict[str, Any]:
+    echo = part.echo(PROVIDER)
+    return echo.data if echo is not None else {}
+
+
+def _encode_call(part: ToolUse, at: str, ctx: Encoding) -> dict[str, Any] | None:
+    flags = _flags(part)
+    call: dict[str, Any] = {"name": part.name}
+    if part.input or flags.get("argsAbsent") is not True:
+        call["args"] = dict(part.input)
+    if part.raw_input is not None:
+        ctx.out.lossy(at, "tool_use", "arguments that are not a JSON object cannot be sent", action="converted")
+    if flags.get("syntheticId") is True:
+        ctx.synthetic.add(part.id)
+    else:
+        call["id"] = part.id
+    return _with_echo({"functionCall": call}, part, at, ctx)
+
+
+def _encode_result(part: ToolResult, at: str, ctx: Encoding) -> dict[str, Any] | None:
+    _cache_note(part, at, ctx)
+    flags = _flags(part)
+    answer: dict[str, Any] = {"name": part.name}
+    if part.tool_use_id not in ctx.synthetic and flags.get("syntheticId") is not True:
+        answer["id"] = part.tool_use_id
+    response, media = _result_body(part, at, ctx, flags)
+    if response or flags.get("responseAbsent") is not True:
+        answer["response"] = response
+    if media:
+        answer["parts"] = media
+    return _with_echo({"functionResponse": answer}, part, at, ctx)
+
+
+def _result_body(
+    part: ToolResult, at: str, ctx: Encoding, flags: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(response, parts): str -> {"output": s} (or {"error": s}); an object as is (an error
+    object under "error"); a list -> its text joined as output, its media as parts."""
+    key = "error" if part.is_error else "output"
+    if isinstance(part.content, str):
+        return {key: part.content}, []
+    if isinstance(part.content, dict):
+        return ({"error": part.content} if part.is_error else dict(part.content)), []
+    texts: list[str] = []
+    media: list[dict[str, Any]] = []
+    for index, item in enumerate(part.content):
+        where = join(join(at, "content"), index)
+        if isinstance(item, Text):
+            _encode_text(item, where, ctx)
+            texts.append(item.text)
+        elif isinstance(item, Image | Audio | Video | Document):
+            block = _encode_media(item, where, ctx)
+            if block is not None:
+                block = {key: value for key, value in block.items() if key in RESPONSE_PART_EXTRAS or key in DATA_KEYS}
+                media.append(block)
+        else:
+            ctx.out.lossy(where, item.type, "a function response holds only text and media")
+    if isinstance(flags.get("response"), dict):
+        return dict(flags["response"]), media
+    return ({key: "\n".join(texts)} if texts or part.is_error else {}), media
+
+
+def _encode_native(part: Native, at: str, ctx: Encoding) -> dict[str, Any] | None:
+    if part.provider != PROVIDER:
+        ctx.out.lossy(at, "native", f"a {part.provider} block has no Gemini form")
+        return None
+    return dict(part.data)

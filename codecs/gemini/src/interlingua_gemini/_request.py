@@ -1,0 +1,401 @@
+"""Requests, both directions: contents and systemInstruction, tools, toolConfig, generationConfig.
+
+Mappings (the README section has the full table):
+
+- ``systemInstruction`` <-> the leading system (or developer) messages; a system message later
+  in the conversation is sent as a user turn, with a warning.
+- ``contents`` roles ``user`` / ``model`` <-> ``user`` (and ``tool``) / ``assistant``.
+- ``generationConfig``: maxOutputTokens, temperature, topP, topK, stopSequences, seed,
+  presencePenalty, frequencyPenalty; responseMimeType + responseJsonSchema <-> response_format;
+  ``thinkingConfig`` <-> thinking: budget_tokens <-> thinkingBudget, level off -> thinkingBudget 0,
+  other levels <-> thinkingLevel (MINIMAL..XHIGH), summary <-> includeThoughts. With both a budget
+  and a level, the budget is sent (Gemini takes one or the other).
+- ``toolConfig.functionCallingConfig``: auto AUTO, none NONE, required ANY, Tool(name) ANY +
+  allowedFunctionNames [name].
+- Every other field (safetySettings, cachedContent, labels, unknown ones, and generationConfig /
+  toolConfig fields without an IR home) rides in ``provider_options["gemini"]``.
+
+The model is not in the body (it is in the URL): ``decode_request(body, model=...)`` takes it
+when the caller knows it, else ``Request.model`` is None; ``encode_request`` never writes it.
+``provider_options["gemini"]["_wire"]`` records how the decoded body spelled things the IR does
+not keep (snake_case keys, ``parameters`` vs ``parametersJsonSchema``), so re-encoding is exact;
+it is never sent.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from interlingua import (
+    Encoded,
+    Message,
+    NativeTool,
+    Request,
+    ResponseFormat,
+    Role,
+    ThinkingConfig,
+    ThinkingLevel,
+    Tool,
+    ToolChoice,
+    WarningSink,
+)
+from interlingua.kit import as_object, each, expect, join, optional
+
+from ._keys import normalize, respell
+from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_part, encode_part
+
+WIRE = "_wire"
+_MAPPED = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
+_LEVELS: dict[str, ThinkingLevel] = {
+    "MINIMAL": "minimal",
+    "LOW": "low",
+    "MEDIUM": "medium",
+    "HIGH": "high",
+    "XHIGH": "xhigh",
+}
+_SCALARS: dict[str, tuple[str, type]] = {
+    "maxOutputTokens": ("max_tokens", int),
+    "temperature": ("temperature", float),
+    "topP": ("top_p", float),
+    "topK": ("top_k", int),
+    "seed": ("seed", int),
+    "presencePenalty": ("presence_penalty", float),
+    "frequencyPenalty": ("frequency_penalty", float),
+}
+_MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def encode_request(request: Request, *, strict: bool) -> Encoded:
+    """IR -> generateContent body, one walk over the messages."""
+    out = WarningSink(NAME)
+    ctx = Encoding(out, request.model)
+    options = dict(request.options(PROVIDER))
+    wire = options.pop(WIRE, None)
+    wire = wire if isinstance(wire, dict) else {}
+    system, contents = encode_messages(request.messages, ctx)
+    body: dict[str, Any] = {"contents": contents}
+    if system is not None and system.get("parts"):
+        body["systemInstruction"] = system
+    if tools := _encode_tools(request, out, wire):
+        body["tools"] = tools
+    tool_config = _encode_tool_choice(request, options.pop("toolConfig", None))
+    if tool_config is not None:
+        body["toolConfig"] = tool_config
+    if request.parallel_tool_calls is False:
+        out.unsupported(
+            "parallel_tool_calls", "parallel_tool_calls", "Gemini cannot be told to call one tool at a time"
+        )
+    generation = _encode_generation(request, options.pop("generationConfig", None), out)
+    if generation is not None:
+        body["generationConfig"] = generation
+    for key, value in options.items():
+        body.setdefault(key, value)
+    snake = wire.get("snakeCase")
+    if isinstance(snake, list):
+        respell(body, snake)
+    return out.finish(body, strict=strict)
+
+
+def encode_messages(messages: list[Message], ctx: Encoding) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """(systemInstruction, contents). Leading system/developer messages form the instruction;
+    a current-turn model step whose first functionCall has no signature gets the placeholder."""
+    system: dict[str, Any] | None = None
+    contents: list[dict[str, Any]] = []
+    for index, message in enumerate(messages):
+        at = f"messages[{index}]"
+        if message.name is not None:
+            ctx.out.unsupported(join(at, "name"), "name", "Gemini contents carry no participant name")
+        parts = [block for i, part in enumerate(message.parts) if (block := encode_part(part, f"{at}.parts[{i}]", ctx))]
+        if message.role in ("system", "developer"):
+            if message.role == "developer":
+                ctx.out.unsupported(at, "developer", "Gemini has one system instruction; developer text joins it")
+            if not contents:
+                system = system or _shell(message, {})
+                system.setdefault("parts", []).extend(parts)
+                continue
+            ctx.out.unsupported(
+                at, "mid_conversation_system", "Gemini has no system turn mid-conversation; sent as user"
+            )
+            if parts:
+                contents.append({"role": "user", "parts": parts})
+            continue
+        if parts:
+            content = _shell(message, {"role": "model" if message.role == "assistant" else "user"})
+            content["parts"] = parts
+            contents.append(content)
+    _sign_current_turn(contents)
+    return system, contents
+
+
+def _shell(message: Message, default: dict[str, Any]) -> dict[str, Any]:
+    """The content object without parts: as the wire had it (echo), else ``default``."""
+    echo = message.echo(PROVIDER)
+    if echo is not None and isinstance(echo.data.get("content"), dict):
+        return dict(echo.data["content"])
+    return dict(default)
+
+
+def _sign_current_turn(contents: list[dict[str, Any]]) -> None:
+    """Gemini 3 answers 400 when the first functionCall of a model step in the current turn (since
+    the last user text) has no thoughtSignature; calls from elsewhere get Google's placeholder."""
+    start = 0
+    for index, content in enumerate(contents):
+        if content.get("role") != "model" and any("functionResponse" not in p for p in content["parts"]):
+            start = index + 1
+    for content in contents[start:]:
+        if content.get("role") != "model":
+            continue
+        first = next((p for p in content["parts"] if "functionCall" in p), None)
+        if first is not None and not first.get("thoughtSignature"):
+            first["thoughtSignature"] = PLACEHOLDER_SIGNATURE
+
+
+def _encode_tools(request: Request, out: WarningSink, wire: dict[str, Any]) -> list[dict[str, Any]]:
+    """Function tools gather in one functionDeclarations entry (where the first stood); each
+    NativeTool of Gemini (googleSearch, codeExecution, urlContext, ...) is its own entry."""
+    legacy = set(wire.get("parameters") or ())
+    bare = set(wire.get("noParameters") or ())
+    entries: list[dict[str, Any]] = []
+    declarations: list[dict[str, Any]] | None = None
+    for index, tool in enumerate(request.tools):
+        at = f"tools[{index}]"
+        if isinstance(tool, NativeTool):
+            if tool.provider == PROVIDER:
+                entries.append(dict(tool.data))
+            else:
+                out.unsupported(at, "native_tools", f"a {tool.provider} tool has no Gemini form")
+            continue
+        if declarations is None:
+            declarations = []
+            entries.append({"functionDeclarations": declarations})
+        declarations.append(_declaration(tool, at, out, legacy, bare))
+    return entries
+
+
+def _declaration(tool: Tool, at: str, out: WarningSink, legacy: set[str], bare: set[str]) -> dict[str, Any]:
+    if tool.strict:
+        out.unsupported(at, "tool_strict", "Gemini has no strict mode for function declarations")
+    if tool.cache_control is not None:
+        out.lossy(at, "cache_control", "Gemini caches through cachedContent, not per-tool marks")
+    declaration: dict[str, Any] = {"name": tool.name}
+    if tool.description is not None:
+        declaration["description"] = tool.description
+    if tool.name not in bare:
+        declaration["parameters" if tool.name in legacy else "parametersJsonSchema"] = tool.input_schema
+    return declaration
+
+
+def _encode_tool_choice(request: Request, kept: Any) -> dict[str, Any] | None:
+    config = copy.deepcopy(kept) if isinstance(kept, dict) else None
+    choice = request.tool_choice
+    if choice is None:
+        return config
+    calling: dict[str, Any]
+    if isinstance(choice, ToolChoice):
+        calling = {"mode": "ANY", "allowedFunctionNames": [choice.name]}
+    else:
+        calling = {"mode": {"auto": "AUTO", "none": "NONE", "required": "ANY"}[choice]}
+    config = config or {}
+    config["functionCallingConfig"] = {**(config.get("functionCallingConfig") or {}), **calling}
+    return config
+
+
+def _encode_generation(request: Request, kept: Any, out: WarningSink) -> dict[str, Any] | None:
+    config: dict[str, Any] | None = copy.deepcopy(kept) if isinstance(kept, dict) else None
+    fields: dict[str, Any] = {}
+    for wire_key, (ir_key, _) in _SCALARS.items():
+        value = getattr(request, ir_key)
+        if value is not None:
+            fields[wire_key] = value
+    if request.stop is not None:
+        fields["stopSequences"] = list(request.stop)
+    if request.response_format is not None:
+        fields.update(_encode_format(request.response_format, out))
+    if request.thinking is not None:
+        fields["thinkingConfig"] = {**(config or {}).get("thinkingConfig", {}), **_encode_thinking(request.thinking)}
+    if not fields:
+        return config
+    return {**(config or {}), **fields}
+
+
+def _encode_format(fmt: ResponseFormat, out: WarningSink) -> dict[str, Any]:
+    """text -> text/plain; json_object -> application/json; json_schema -> application/json plus
+    responseJsonSchema. The schema's name and strict flag have no Gemini field (Gemini always
+    holds to the schema); a description would steer the model, so losing it warns."""
+    if fmt.description is not None:
+        out.unsupported("response_format.description", "response_format", "Gemini has no schema description field")
+    if fmt.type == "text":
+        return {"responseMimeType": "text/plain"}
+    if fmt.type == "json_object":
+        return {"responseMimeType": "application/json"}
+    return {"responseMimeType": "application/json", "responseJsonSchema": fmt.json_schema or {}}
+
+
+def _encode_thinking(thinking: ThinkingConfig) -> dict[str, Any]:
+    config: dict[str, Any] = {}
+    if thinking.budget_tokens is not None:
+        config["thinkingBudget"] = thinking.budget_tokens
+    elif thinking.level == "off":
+        config["thinkingBudget"] = 0
+    elif thinking.level is not None:
+        config["thinkingLevel"] = thinking.level.upper()
+    if thinking.summary is not None:
+        config["includeThoughts"] = thinking.summary
+    return config
+
+
+# --- decoding ----------------------------------------------------------------------------------
+
+
+def decode_request(body: Any, model: str | None = None) -> Request:
+    """generateContent body -> IR. Fields without an IR home go to provider_options["gemini"]."""
+    obj, snake = normalize(as_object(body, ""))
+    ctx = Decoding(model)
+    options: dict[str, Any] = {key: value for key, value in obj.items() if key not in _MAPPED}
+    wire: dict[str, Any] = {"snakeCase": snake} if snake else {}
+    messages: list[Message] = []
+    if "systemInstruction" in obj:
+        messages.append(_decode_content(obj["systemInstruction"], "systemInstruction", ctx, system=True))
+    for at, content in each(obj, "contents", ""):
+        messages.append(_decode_content(content, at, ctx, system=False))
+    fields: dict[str, Any] = {"model": model, "messages": messages}
+    fields["tools"] = _decode_tools(obj, wire)
+    _decode_tool_config(obj, fields, options)
+    _decode_generation(obj, fields, options)
+    if wire:
+        options[WIRE] = wire
+    fields["provider_options"] = {PROVIDER: options} if options else {}
+    return Request.model_construct(**fields)
+
+
+def _decode_content(content: Any, at: str, ctx: Decoding, *, system: bool) -> Message:
+    content = expect(content, dict, at)
+    role = optional(content, "role", str, at)
+    model_role = role == "model"
+    parts = [decode_part(block, where, ctx, model_role=model_role) for where, block in each(content, "parts", at)]
+    shell = {key: value for key, value in content.items() if key != "parts"}
+    ir_role: Role = "system" if system else ("assistant" if model_role else "user")
+    default = {} if system else {"role": "model" if model_role else "user"}
+    echoes = ctx.echo({"content": shell}) if shell != default else []
+    return Message.model_construct(role=ir_role, parts=parts, id=None, name=None, provider_echoes=echoes)
+
+
+def _decode_tools(obj: dict[str, Any], wire: dict[str, Any]) -> list[Tool | NativeTool]:
+    tools: list[Tool | NativeTool] = []
+    for at, entry in each(obj, "tools", ""):
+        entry = expect(entry, dict, at)
+        for where, declaration in each(entry, "functionDeclarations", at):
+            tools.append(_decode_declaration(expect(declaration, dict, where), where, wire))
+        rest = {key: value for key, value in entry.items() if key != "functionDeclarations"}
+        if rest:
+            tools.append(NativeTool.model_construct(provider=PROVIDER, data=rest))
+    return tools
+
+
+def _decode_declaration(declaration: dict[str, Any], at: str, wire: dict[str, Any]) -> Tool | NativeTool:
+    known = {"name", "description", "parameters", "parametersJsonSchema"}
+    if not known.issuperset(declaration) or ("parameters" in declaration and "parametersJsonSchema" in declaration):
+        return NativeTool.model_construct(provider=PROVIDER, data={"functionDeclarations": [declaration]})
+    name = optional(declaration, "name", str, at) or ""
+    schema = declaration.get("parametersJsonSchema", declaration.get("parameters"))
+    if "parameters" in declaration:
+        wire.setdefault("parameters", []).append(name)
+    elif schema is None:
+        wire.setdefault("noParameters", []).append(name)
+    return Tool.model_construct(
+        name=name,
+        description=optional(declaration, "description", str, at),
+        input_schema=expect(schema, dict, at) if schema is not None else {"type": "object", "properties": {}},
+        strict=None,
+        cache_control=None,
+    )
+
+
+def _decode_tool_config(obj: dict[str, Any], fields: dict[str, Any], options: dict[str, Any]) -> None:
+    config = optional(obj, "toolConfig", dict, "")
+    if config is None:
+        return
+    calling = config.get("functionCallingConfig")
+    choice = _decode_choice(calling) if isinstance(calling, dict) else None
+    if choice is None:
+        options["toolConfig"] = config
+        return
+    fields["tool_choice"] = choice
+    rest = {key: value for key, value in config.items() if key != "functionCallingConfig"}
+    if rest:
+        options["toolConfig"] = rest
+
+
+def _decode_choice(calling: dict[str, Any]) -> str | ToolChoice | None:
+    mode = calling.get("mode")
+    names = calling.get("allowedFunctionNames")
+    if set(calling) == {"mode"} and mode in _MODES:
+        return _MODES[mode]
+    pinned = set(calling) == {"mode", "allowedFunctionNames"} and mode == "ANY"
+    if pinned and isinstance(names, list) and len(names) == 1 and isinstance(names[0], str):
+        return ToolChoice.model_construct(name=names[0])
+    return None
+
+
+def _decode_generation(obj: dict[str, Any], fields: dict[str, Any], options: dict[str, Any]) -> None:
+    config = optional(obj, "generationConfig", dict, "")
+    if config is None:
+        return
+    rest = dict(config)
+    for wire_key, (ir_key, typ) in _SCALARS.items():
+        value = rest.get(wire_key)
+        if type(value) is int or (typ is float and type(value) is float):
+            fields[ir_key] = rest.pop(wire_key)
+    stop = rest.get("stopSequences")
+    if isinstance(stop, list) and all(isinstance(s, str) for s in stop):
+        fields["stop"] = rest.pop("stopSequences")
+    fmt = _decode_format(rest)
+    if fmt is not None:
+        fields["response_format"] = fmt
+    thinking = _decode_thinking(rest.get("thinkingConfig"))
+    if thinking is not None:
+        fields["thinking"] = thinking
+        del rest["thinkingConfig"]
+    if rest or not any(key in fields for key in ("response_format", "thinking", "stop", *_ir_scalars())):
+        options["generationConfig"] = rest
+
+
+def _ir_scalars() -> tuple[str, ...]:
+    return tuple(ir_key for ir_key, _ in _SCALARS.values())
+
+
+def _decode_format(rest: dict[str, Any]) -> ResponseFormat | None:
+    mime = rest.get("responseMimeType")
+    if "responseSchema" in rest or mime not in ("text/plain", "application/json"):
+        return None
+    schema = rest.get("responseJsonSchema")
+    if mime == "text/plain" and schema is None:
+        del rest["responseMimeType"]
+        return ResponseFormat.model_construct(type="text")
+    if schema is None:
+        del rest["responseMimeType"]
+        return ResponseFormat.model_construct(type="json_object")
+    if mime == "application/json" and isinstance(schema, dict):
+        del rest["responseMimeType"], rest["responseJsonSchema"]
+        return ResponseFormat.model_construct(type="json_schema", json_schema=schema)
+    return None
+
+
+def _decode_thinking(config: Any) -> ThinkingConfig | None:
+    """Only a thinkingConfig this table re-encodes exactly maps to the IR; others stay options."""
+    if not isinstance(config, dict) or not {"thinkingBudget", "thinkingLevel", "includeThoughts"}.issuperset(config):
+        return None
+    budget, level, summary = config.get("thinkingBudget"), config.get("thinkingLevel"), config.get("includeThoughts")
+    if (budget is not None and type(budget) is not int) or (budget is not None and level is not None):
+        return None
+    if (level is not None and level not in _LEVELS) or (summary is not None and not isinstance(summary, bool)):
+        return None
+    return ThinkingConfig.model_construct(
+        level="off" if budget == 0 else (_LEVELS[level] if level is not None else None),
+        budget_tokens=budget,
+        summary=summary,
+    )

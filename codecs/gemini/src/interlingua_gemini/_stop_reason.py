@@ -1,0 +1,60 @@
+"""finishReason <-> StopReason, both directions; the raw string is always kept beside it."""
+
+from __future__ import annotations
+
+from interlingua import StopReason
+
+DECODE: dict[str, StopReason] = {
+    "STOP": "end_turn",
+    "MAX_TOKENS": "max_tokens",
+    "SAFETY": "content_filter",
+    "RECITATION": "content_filter",
+    "BLOCKLIST": "content_filter",
+    "PROHIBITED_CONTENT": "content_filter",
+    "SPII": "content_filter",
+    "IMAGE_SAFETY": "content_filter",
+    "IMAGE_PROHIBITED_CONTENT": "content_filter",
+    "IMAGE_RECITATION": "content_filter",
+    "MALFORMED_FUNCTION_CALL": "error",
+    "UNEXPECTED_TOOL_CALL": "error",
+    "TOO_MANY_TOOL_CALLS": "error",
+    "MISSING_THOUGHT_SIGNATURE": "error",
+    "LANGUAGE": "other",
+    "OTHER": "other",
+    "NO_IMAGE": "other",
+    "IMAGE_OTHER": "other",
+    "FINISH_REASON_UNSPECIFIED": "other",
+}
+"""Gemini answers STOP for a natural end, a stop sequence and function calls alike; STOP with a
+functionCall in the answer decodes as ``tool_use`` (see ``decode``)."""
+
+ENCODE: dict[StopReason, str] = {
+    "end_turn": "STOP",
+    "tool_use": "STOP",
+    "stop_sequence": "STOP",
+    "max_tokens": "MAX_TOKENS",
+    "content_filter": "SAFETY",
+    "pause": "OTHER",
+    "cancelled": "OTHER",
+    "error": "OTHER",
+    "other": "OTHER",
+}
+
+
+def decode(raw: str | None, *, called: bool) -> StopReason | None:
+    """The StopReason for ``finishReason`` ``raw``; unknown values are ``other`` (raw kept)."""
+    if raw is None:
+        return None
+    reason = DECODE.get(raw, "other")
+    return "tool_use" if reason == "end_turn" and called else reason
+
+
+def encode(reason: StopReason | None, raw: str | None) -> str | None:
+    """The vendor's own string when it was kept, else the closest finishReason."""
+    if raw is not None:
+        return raw
+    return ENCODE[reason] if reason is not None else None
+
+
+BLOCKED: StopReason = "content_filter"
+"""A prompt blocked before generation (promptFeedback.blockReason, no candidates)."""

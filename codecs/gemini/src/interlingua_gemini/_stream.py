@@ -1,0 +1,427 @@
+"""Streams, both directions: streamGenerateContent chunks <-> StreamEvents.
+
+Every chunk is a whole GenerateContentResponse. Decoding joins consecutive text chunks (and
+consecutive thought chunks) into one part, whose thoughtSignature may come on any chunk (the
+first, or a later empty-text one); a second signature starts a new part; a functionCall arrives whole, except Vertex's
+streamed arguments (``willContinue`` + ``partialArgs`` by JSON path), which are gathered and
+given as one tool_input_delta when the call closes. Usage is cumulative in every chunk. Citations
+from groundingMetadata are not streamed (no stream event carries them); the metadata itself is.
+
+``json_array_events`` frames the non-SSE form (``:streamGenerateContent`` without ``alt=sse``: one
+JSON array, sent element by element) into the same events ``decode_stream`` reads.
+"""
+
+from __future__ import annotations
+
+import codecs
+import itertools
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from interlingua import (
+    Echo,
+    ErrorEvent,
+    MessageEnd,
+    MessageStart,
+    PartEnd,
+    PartStart,
+    ProviderEcho,
+    ServerSentEvent,
+    SSEEvent,
+    StreamEvent,
+    Text,
+    TextDelta,
+    Thinking,
+    ThinkingDelta,
+    ToolInputDelta,
+    ToolUse,
+    Usage,
+    UsageUpdate,
+    WarningSink,
+)
+from interlingua.kit import dumps, expect, loads, optional
+
+from . import _stop_reason, _usage
+from ._errors import decode_status
+from ._parts import NAME, PROVIDER, Decoding, Encoding, decode_part, encode_part
+from ._response import _DEFAULT_CONTENT, blocked_reason, call_prefix
+
+_OWN = frozenset({"candidates", "responseId", "modelVersion", "usageMetadata"})
+_PATH = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\['([^']*)'\]")
+
+
+# --- decoding ----------------------------------------------------------------------------------
+
+
+def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+    decoder = _Decoder()
+    for number, event in enumerate(events):
+        if not event.data.strip():
+            continue
+        body = expect(loads(event.data), dict, f"chunk[{number}]")
+        yield from decoder.chunk(body, f"chunk[{number}]")
+    yield from decoder.finish()
+
+
+class _Decoder:
+    """One stream's state: the open part, the call being streamed, what the last chunk said."""
+
+    def __init__(self) -> None:
+        self.started = False
+        self.ctx = Decoding(None)
+        self.index = -1
+        self.open: str | None = None  # "text" | "thinking" | "call" while a part is open
+        self.signed = False
+        self.called = False
+        self.args: dict[str, Any] = {}
+        self.open_strings: set[str] = set()
+        self.raw_stop: str | None = None
+        self.blocked: str | None = None
+        self.usage: Usage | None = None
+        self.usage_rest: dict[str, Any] | None = None
+        self.candidate: dict[str, Any] = {}
+
+    def chunk(self, body: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+        if "error" in body:
+            yield ErrorEvent(decode_status(None, body, {}))
+            return
+        if not self.started:
+            yield from self._start(body, at)
+        top = {key: value for key, value in body.items() if key not in _OWN}
+        if top:
+            self.blocked = blocked_reason(body) or self.blocked
+            yield self._echo(None, top)
+        if "usageMetadata" in body:
+            yield from self._usage(expect(body["usageMetadata"], dict, f"{at}.usageMetadata"), at)
+        candidates = body.get("candidates")
+        if isinstance(candidates, list) and candidates:
+            yield from self._candidate(expect(candidates[0], dict, f"{at}.candidates[0]"), f"{at}.candidates[0]")
+
+    def _start(self, body: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+        self.started = True
+        model = optional(body, "modelVersion", str, at)
+        response_id = optional(body, "responseId", str, at)
+        self.ctx = Decoding(model, call_prefix(response_id))
+        yield MessageStart(id=response_id, model=model)
+
+    def _echo(self, index: int | None, data: dict[str, Any]) -> Echo:
+        return Echo(index, ProviderEcho.model_construct(provider=PROVIDER, data=data, model=self.ctx.model))
+
+    def _usage(self, meta: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+        self.usage, rest = _usage.decode(meta, f"{at}.usageMetadata")
+        yield UsageUpdate(self.usage)
+        if rest != self.usage_rest:
+            self.usage_rest = rest
+            yield self._echo(None, {"usageMetadata": rest})
+
+    def _candidate(self, candidate: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+        content = optional(candidate, "content", dict, at)
+        for number, block in enumerate((content or {}).get("parts") or []):
+            yield from self._part(expect(block, dict, f"{at}.content.parts[{number}]"), f"{at}.content.parts[{number}]")
+        self.raw_stop = optional(candidate, "finishReason", str, at) or self.raw_stop
+        merged = {**self.candidate, **{k: v for k, v in candidate.items() if k not in ("content", "finishReason")}}
+        shell = None if content is None else {key: value for key, value in content.items() if key != "parts"}
+        if shell != _DEFAULT_CONTENT and (shell or "content" not in merged):
+            merged["content"] = shell
+        if merged != self.candidate:
+            self.candidate = merged
+            yield self._echo(None, {"candidate": merged})
+
+    def _part(self, block: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+        if "text" in block and isinstance(block["text"], str):
+            yield from self._text(block)
+        elif "functionCall" in block and isinstance(block["functionCall"], dict):
+            yield from self._call(block, at)
+        else:
+            yield from self._close()
+            yield from self._whole(decode_part(block, at, self.ctx, model_role=True))
+
+    def _text(self, block: dict[str, Any]) -> Iterator[StreamEvent]:
+        thought = block.get("thought") is True
+        kind = "thinking" if thought else "text"
+        text: str = block["text"]
+        extras = {k: v for k, v in block.items() if k != "text" and not (thought and k == "thought")}
+        if self.open != kind or (self.signed and "thoughtSignature" in extras):
+            if not text and not extras and not thought:
+                return
+            yield from self._close()
+            self.index += 1
+            self.open, self.signed = kind, False
+            part: Text | Thinking = Text.model_construct(text="", citations=[], provider_echoes=[], cache_control=None)
+            if thought:
+                part = Thinking.model_construct(text="", provider_echoes=self.ctx.echo({}), cache_control=None)
+            yield PartStart(self.index, part)
+        if text:
+            yield ThinkingDelta(self.index, text) if thought else TextDelta(self.index, text)
+        if extras:
+            self.signed = "thoughtSignature" in extras
+            yield self._echo(self.index, extras)
+
+    def _call(self, block: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+        call: dict[str, Any] = block["functionCall"]
+        extras = {k: v for k, v in block.items() if k != "functionCall"}
+        if self.open == "call" and "name" not in call:
+            self._gather(call.get("partialArgs"))
+            if extras:
+                yield self._echo(self.index, extras)
+            if not call.get("willContinue"):
+                yield from self._close()
+            return
+        yield from self._close()
+        if not call.get("willContinue"):
+            self.called = True
+            yield from self._whole(decode_part(block, at, self.ctx, model_role=True))
+            return
+        # Vertex streamed arguments (vertex-stream-function-call-partial-args): the call opens
+        # with its name, its arguments come as partialArgs, an empty functionCall closes it.
+        self.called = True
+        name = optional(call, "name", str, f"{at}.functionCall") or ""
+        opened = decode_part({**extras, "functionCall": {"name": name, "args": {}}}, at, self.ctx, model_role=True)
+        if call.get("id") is not None:
+            opened = opened.model_copy(update={"id": call["id"]})
+        self.index += 1
+        self.open, self.args, self.open_strings = "call", {}, set()
+        yield PartStart(self.index, opened)
+        self._gather(call.get("partialArgs"))
+
+    def _gather(self, pieces: Any) -> None:
+        for piece in pieces if isinstance(pieces, list) else []:
+            if not isinstance(piece, dict) or not isinstance(piece.get("jsonPath"), str):
+                continue
+            path = piece["jsonPath"]
+            if "stringValue" in piece:
+                value: Any = piece["stringValue"]
+                if path in self.open_strings:
+                    value = str(_lookup(self.args, path) or "") + value
+            elif "numberValue" in piece:
+                value = piece["numberValue"]
+            elif "boolValue" in piece:
+                value = piece["boolValue"]
+            else:
+                value = None
+            _assign(self.args, path, value)
+            if piece.get("willContinue"):
+                self.open_strings.add(path)
+            else:
+                self.open_strings.discard(path)
+
+    def _whole(self, part: Any) -> Iterator[StreamEvent]:
+        self.index += 1
+        yield PartStart(self.index, part)
+        yield PartEnd(self.index)
+
+    def _close(self) -> Iterator[StreamEvent]:
+        if self.open is None:
+            return
+        if self.open == "call" and self.args:
+            yield ToolInputDelta(self.index, dumps(self.args))
+        self.open = None
+        yield PartEnd(self.index)
+
+    def finish(self) -> Iterator[StreamEvent]:
+        yield from self._close()
+        if self.raw_stop is not None:
+            stop = _stop_reason.decode(self.raw_stop, called=self.called)
+            yield MessageEnd(stop, self.raw_stop, self.usage)
+        elif self.blocked is not None:
+            yield MessageEnd(_stop_reason.BLOCKED, self.blocked, self.usage)
+
+
+def _steps(path: str) -> list[str | int]:
+    return [int(m[2]) if m[2] else (m[1] or m[3]) for m in _PATH.finditer(path.removeprefix("$"))]
+
+
+def _lookup(args: Any, path: str) -> Any:
+    for step in _steps(path):
+        try:
+            args = args[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return args
+
+
+def _assign(args: dict[str, Any], path: str, value: Any) -> None:
+    steps = _steps(path)
+    holder: Any = args
+    for step, after in itertools.pairwise(steps):
+        empty: Any = [] if isinstance(after, int) else {}
+        if isinstance(holder, dict):
+            holder = holder.setdefault(step, empty)
+        elif isinstance(holder, list) and isinstance(step, int):
+            holder.extend([None] * (step + 1 - len(holder)))
+            holder[step] = holder[step] if holder[step] is not None else empty
+            holder = holder[step]
+    if not steps:
+        return
+    last = steps[-1]
+    if isinstance(holder, dict):
+        holder[last] = value
+    elif isinstance(holder, list) and isinstance(last, int):
+        holder.extend([None] * (last + 1 - len(holder)))
+        holder[last] = value
+
+
+def json_array_events(chunks: Iterable[bytes]) -> Iterator[SSEEvent]:
+    """The non-SSE stream (one JSON array sent element by element) as one event per element,
+    each yielded as soon as its closing brace arrives."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    depth, in_string, escaped = 0, False, False
+    current: list[str] = []
+    for chunk in chunks:
+        text = decoder.decode(chunk)
+        start = 0
+        for i, char in enumerate(text):
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif char == "\\":
+                    escaped = True
+                elif char == '"':
+                    in_string = False
+                continue
+            if char == '"':
+                in_string = True
+            elif char in "{[":
+                depth += 1
+                if depth == 2 and char == "{":
+                    start = i
+                    current = []
+            elif char in "}]":
+                depth -= 1
+                if depth == 1 and char == "}":
+                    current.append(text[start : i + 1])
+                    yield ServerSentEvent(data="".join(current))
+                    current = []
+        if depth >= 2:
+            current.append(text[start:])
+            start = 0
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def encode_stream(events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
+    encoder = _Encoder()
+    for event in events:
+        for chunk in encoder.event(event):
+            yield ServerSentEvent(data=dumps(chunk))
+
+
+class _Encoder:
+    """StreamEvents -> chunks google-genai parses: text and thoughts as they come, every other
+    part whole when it ends, finishReason and the response's own fields on the last chunk."""
+
+    def __init__(self) -> None:
+        self.id: str | None = None
+        self.model: str | None = None
+        self.parts: dict[int, Any] = {}
+        self.args: dict[int, list[str]] = {}
+        self.usage: Usage | None = None
+        self.echo: dict[str, Any] = {}
+        self.ctx = Encoding(WarningSink(NAME), None)
+
+    def event(self, event: StreamEvent) -> list[dict[str, Any]]:
+        match event:
+            case MessageStart():
+                self.id, self.model = event.id, event.model
+                self.ctx = Encoding(WarningSink(NAME), event.model)
+                for echo in event.provider_echoes:
+                    self._keep(echo)
+                return []
+            case PartStart():
+                return self._part_start(event)
+            case TextDelta():
+                return [self._chunk([{"text": event.text}])]
+            case ThinkingDelta():
+                return [self._chunk([{"text": event.text, "thought": True}])]
+            case ToolInputDelta():
+                self.args.setdefault(event.index, []).append(event.json)
+                return []
+            case Echo():
+                return self._echo(event)
+            case PartEnd():
+                return self._part_end(event.index)
+            case UsageUpdate():
+                self.usage = event.usage
+                return []
+            case MessageEnd():
+                return [self._end(event)]
+            case ErrorEvent():
+                error = event.error
+                status = error.raw.get("error", {}).get("status") if isinstance(error.raw, dict) else error.type
+                return [
+                    {"error": {"code": error.status or 500, "message": error.message, "status": status or "UNKNOWN"}}
+                ]
+        return []
+
+    def _keep(self, echo: ProviderEcho) -> None:
+        if echo.provider == PROVIDER:
+            self.echo.update(echo.data)
+
+    def _chunk(self, parts: list[dict[str, Any]] | None, **candidate: Any) -> dict[str, Any]:
+        content: dict[str, Any] = {"role": "model"}
+        if parts:
+            content["parts"] = parts
+        chunk: dict[str, Any] = {"candidates": [{"content": content, **candidate}]}
+        if self.usage is not None:
+            chunk["usageMetadata"] = _usage.encode(self.usage, self.echo.get("usageMetadata"))
+        if self.model is not None:
+            chunk["modelVersion"] = self.model
+        if self.id is not None:
+            chunk["responseId"] = self.id
+        return chunk
+
+    def _part_start(self, event: PartStart) -> list[dict[str, Any]]:
+        part = event.part
+        if isinstance(part, Text | Thinking):
+            self.parts[event.index] = part.model_copy(update={"text": ""})
+            block = encode_part(part, "part", self.ctx)
+            return [self._chunk([block])] if block is not None and (part.text or part.provider_echoes) else []
+        self.parts[event.index] = part
+        return []
+
+    def _echo(self, event: Echo) -> list[dict[str, Any]]:
+        if event.index is None:
+            self._keep(event.echo)
+            return []
+        part = self.parts.get(event.index)
+        if isinstance(part, Text | Thinking):
+            block = encode_part(part.model_copy(update={"provider_echoes": [event.echo]}), "part", self.ctx)
+            return [self._chunk([block])] if block is not None and len(block) > 1 + isinstance(part, Thinking) else []
+        if part is not None:
+            echoes = [e for e in part.provider_echoes if e.provider != event.echo.provider]
+            merged = {
+                **(part.echo(event.echo.provider).data if part.echo(event.echo.provider) else {}),
+                **event.echo.data,
+            }
+            echoes.append(ProviderEcho(provider=event.echo.provider, data=merged, model=event.echo.model))
+            self.parts[event.index] = part.model_copy(update={"provider_echoes": echoes})
+        return []
+
+    def _part_end(self, index: int) -> list[dict[str, Any]]:
+        part = self.parts.pop(index, None)
+        if part is None or isinstance(part, Text | Thinking):
+            return []
+        pieces = self.args.pop(index, None)
+        if isinstance(part, ToolUse) and pieces:
+            value = loads("".join(pieces))
+            part = part.model_copy(update={"input": value if isinstance(value, dict) else {}})
+        block = encode_part(part, "part", self.ctx)
+        return [self._chunk([block])] if block is not None else []
+
+    def _end(self, event: MessageEnd) -> dict[str, Any]:
+        if event.usage is not None:
+            self.usage = event.usage
+        rest = dict(self.echo.get("candidate") or {})
+        rest.pop("content", None)
+        finish = _stop_reason.encode(event.stop_reason, event.raw_stop_reason)
+        if event.stop_reason == "content_filter" and blocked_reason(self.echo) is not None:
+            chunk = self._chunk(None)
+            del chunk["candidates"]
+        else:
+            chunk = self._chunk(None, **({"finishReason": finish} if finish else {}), **rest)
+        for key, value in self.echo.items():
+            if key not in ("candidate", "usageMetadata"):
+                chunk.setdefault(key, value)
+        return chunk

@@ -1,0 +1,60 @@
+"""usageMetadata <-> Usage, the arithmetic written out once.
+
+- ``input_tokens`` = promptTokenCount (which already includes cachedContentTokenCount);
+- ``output_tokens`` = candidatesTokenCount + thoughtsTokenCount; ``reasoning_tokens`` = thoughts;
+- ``cache_read_tokens`` = cachedContentTokenCount; Gemini reports no cache writes;
+- ``extra``: toolUsePromptTokenCount and totalTokenCount, by their wire names.
+Non-counter fields (per-modality details, trafficType, serviceTier) ride in the response echo.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interlingua import Usage
+from interlingua.kit import optional
+
+EXTRA = ("toolUsePromptTokenCount", "totalTokenCount")
+_COUNTERS = frozenset(
+    {"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "cachedContentTokenCount", *EXTRA}
+)
+
+
+def decode(meta: dict[str, Any], at: str) -> tuple[Usage, dict[str, Any]]:
+    """(Usage, the non-counter fields kept for the echo)."""
+    prompt = optional(meta, "promptTokenCount", int, at)
+    candidates = optional(meta, "candidatesTokenCount", int, at)
+    thoughts = optional(meta, "thoughtsTokenCount", int, at)
+    cached = optional(meta, "cachedContentTokenCount", int, at)
+    extra = {key: value for key in EXTRA if (value := optional(meta, key, int, at)) is not None}
+    usage = Usage.model_construct(
+        input_tokens=prompt or 0,
+        output_tokens=(candidates or 0) + (thoughts or 0),
+        cache_read_tokens=cached,
+        cache_write_tokens=None,
+        reasoning_tokens=thoughts,
+        extra=extra,
+    )
+    rest = {key: value for key, value in meta.items() if key not in _COUNTERS}
+    return usage, rest
+
+
+def encode(usage: Usage, rest: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The usageMetadata object; zero counters are left out, as the API leaves them out."""
+    meta: dict[str, Any] = dict(rest or {})
+    candidates = usage.output_tokens - (usage.reasoning_tokens or 0)
+    for key, value in (
+        ("promptTokenCount", usage.input_tokens),
+        ("candidatesTokenCount", candidates),
+        ("thoughtsTokenCount", usage.reasoning_tokens),
+        ("cachedContentTokenCount", usage.cache_read_tokens),
+    ):
+        if value:
+            meta[key] = value
+    tool = usage.extra.get("toolUsePromptTokenCount")
+    if tool:
+        meta["toolUsePromptTokenCount"] = tool
+    total = usage.extra.get("totalTokenCount", usage.input_tokens + usage.output_tokens + (tool or 0))
+    if total or "totalTokenCount" in usage.extra:
+        meta["totalTokenCount"] = total
+    return meta
