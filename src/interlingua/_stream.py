@@ -14,6 +14,7 @@ from pydantic_core import from_json
 
 from ._errors import ProviderError, StreamError
 from ._message import Message
+from ._model import construct
 from ._parts import Citation, ContentPart, ProviderEcho, Text, Thinking, ToolUse
 from ._response import Response, StopReason, Usage
 from ._wire import tool_arguments
@@ -256,7 +257,8 @@ class StreamAccumulator:
 
     def _build(self, *, partial: bool) -> Response:
         parts = [slot.build(partial=partial) for slot in self._slots.values()]
-        return Response.model_construct(
+        return construct(
+            Response,
             id=self._id,
             model=self._model,
             message=Message(role="assistant", parts=parts),

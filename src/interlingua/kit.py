@@ -1,6 +1,7 @@
 """What a codec author builds with: path-aware readers, the warning sink, echo merging, and the
 wire conversions every codec shares. Codecs import these instead of writing their own."""
 
+from ._model import construct
 from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
 from ._stream import merge_echo
 from ._warnings import WarningSink
@@ -9,6 +10,7 @@ from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_dat
 __all__ = [
     "WarningSink",
     "arguments_text",
+    "construct",
     "as_object",
     "data_url",
     "decode_with",

@@ -70,7 +70,12 @@ class VendorServer:
             def do_POST(self) -> None:
                 server._handle(self)
 
-        self._http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                # A client leaving a stream early, or a reset the test asked for, is expected here.
+                pass
+
+        self._http = Server(("127.0.0.1", 0), Handler)
         self._http.daemon_threads = True
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
         self._thread.start()

@@ -35,7 +35,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import dumps, expect, join, optional, require
+from interlingua.kit import construct, dumps, expect, join, optional, require
 
 PROVIDER = "anthropic"
 Block = dict[str, Any]
@@ -74,7 +74,7 @@ def decode_block(block: Any, at: str, ctx: Context) -> ContentPart:
 
 
 def _native(block: Mapping[str, Any]) -> Native:
-    return Native.model_construct(provider=PROVIDER, data=dict(block))
+    return construct(Native, provider=PROVIDER, data=dict(block))
 
 
 def _extras(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -84,7 +84,7 @@ def _extras(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
 def _echoes(extra: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
     if not extra:
         return []
-    return [ProviderEcho.model_construct(provider=PROVIDER, data=extra, model=model)]
+    return [construct(ProviderEcho, provider=PROVIDER, data=extra, model=model)]
 
 
 def decode_cache_control(block: Mapping[str, Any], at: str) -> CacheControl | None:
@@ -94,7 +94,7 @@ def decode_cache_control(block: Mapping[str, Any], at: str) -> CacheControl | No
     ttl = mark.get("ttl")
     if ttl not in (None, "5m", "1h"):
         raise _bad(join(at, "cache_control.ttl"), f"unknown ttl {ttl!r}")
-    return CacheControl.model_construct(ttl=ttl)
+    return construct(CacheControl, ttl=ttl)
 
 
 def _bad(at: str, reason: str) -> Exception:
@@ -115,7 +115,8 @@ def _decode_text(block: Block, at: str, ctx: Context) -> ContentPart | None:
     elif raw_citations is not None:
         where = join(at, "citations")
         citations = [decode_citation(c, f"{where}[{i}]") for i, c in enumerate(expect(raw_citations, list, where))]
-    return Text.model_construct(
+    return construct(
+        Text,
         text=require(block, "text", str, at),
         citations=citations,
         cache_control=decode_cache_control(block, at),
@@ -139,15 +140,17 @@ def _decode_source(block: Block, at: str) -> Base64Source | UrlSource | FileSour
     if kind not in _SOURCE_KEYS or not source.keys() <= _SOURCE_KEYS[kind]:
         return None
     if kind == "base64":
-        return Base64Source.model_construct(
-            media_type=require(source, "media_type", str, where), data=require(source, "data", str, where)
+        return construct(
+            Base64Source, media_type=require(source, "media_type", str, where), data=require(source, "data", str, where)
         )
     if kind == "url":
-        return UrlSource.model_construct(url=require(source, "url", str, where), media_type=None)
+        return construct(UrlSource, url=require(source, "url", str, where), media_type=None)
     if kind == "file":
-        return FileSource.model_construct(file_id=require(source, "file_id", str, where), provider=PROVIDER)
-    return TextSource.model_construct(
-        text=require(source, "data", str, where), media_type=optional(source, "media_type", str, where, "text/plain")
+        return construct(FileSource, file_id=require(source, "file_id", str, where), provider=PROVIDER)
+    return construct(
+        TextSource,
+        text=require(source, "data", str, where),
+        media_type=optional(source, "media_type", str, where, "text/plain"),
     )
 
 
@@ -158,7 +161,8 @@ def _decode_image(block: Block, at: str, ctx: Context) -> ContentPart | None:
     source = _decode_source(block, at)
     if source is None or isinstance(source, TextSource):
         return None
-    return Image.model_construct(
+    return construct(
+        Image,
         source=source,
         cache_control=decode_cache_control(block, at),
         provider_echoes=_echoes(_extras(block, _IMAGE_KEYS)),
@@ -172,7 +176,8 @@ def _decode_document(block: Block, at: str, ctx: Context) -> ContentPart | None:
     source = _decode_source(block, at)
     if source is None:
         return None
-    return Document.model_construct(
+    return construct(
+        Document,
         source=source,
         name=optional(block, "title", str, at),
         cache_control=decode_cache_control(block, at),
@@ -184,7 +189,8 @@ _THINKING_KEYS = frozenset({"type", "thinking", "cache_control"})
 
 
 def _decode_thinking(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    return Thinking.model_construct(
+    return construct(
+        Thinking,
         text=require(block, "thinking", str, at),
         cache_control=decode_cache_control(block, at),
         provider_echoes=_echoes(_extras(block, _THINKING_KEYS), ctx.model),
@@ -193,7 +199,7 @@ def _decode_thinking(block: Block, at: str, ctx: Context) -> ContentPart | None:
 
 def _decode_redacted(block: Block, at: str, ctx: Context) -> ContentPart | None:
     require(block, "data", str, at)
-    return RedactedThinking.model_construct(provider_echoes=_echoes(_extras(block, frozenset({"type"})), ctx.model))
+    return construct(RedactedThinking, provider_echoes=_echoes(_extras(block, frozenset({"type"})), ctx.model))
 
 
 _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
@@ -202,7 +208,8 @@ _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 def _decode_tool_use(block: Block, at: str, ctx: Context) -> ContentPart | None:
     call_id, name = require(block, "id", str, at), require(block, "name", str, at)
     ctx.tool_names[call_id] = name
-    return ToolUse.model_construct(
+    return construct(
+        ToolUse,
         id=call_id,
         name=name,
         input=optional(block, "input", dict, at, {}),
@@ -227,7 +234,8 @@ def _decode_tool_result(block: Block, at: str, ctx: Context) -> ContentPart | No
     else:
         where = join(at, "content")
         content = [decode_block(item, f"{where}[{i}]", ctx) for i, item in enumerate(expect(raw, list, where))]
-    return ToolResult.model_construct(
+    return construct(
+        ToolResult,
         tool_use_id=call_id,
         name=ctx.tool_names.get(call_id, ""),
         content=content,
@@ -268,28 +276,28 @@ def decode_citation(raw: Any, at: str) -> Citation:
     kind = item.get("type")
     cited = optional(item, "cited_text", str, at)
     if kind not in _LOCATIONS:
-        return Citation.model_construct(
+        return construct(
+            Citation,
             cited_text=cited,
-            source=CitationSource.model_construct(type="document"),
+            source=construct(CitationSource, type="document"),
             provider_echoes=_echoes({"citation": dict(item)}),
         )
     source_type, unit, index_key, start_key, end_key = _LOCATIONS[kind]
     title_key = _TITLE_KEY[source_type]
     url_key = "url" if source_type == "url" else "source" if source_type == "search_result" else None
     used = {"type", "cited_text", title_key, url_key, index_key, start_key, end_key}
-    source = CitationSource.model_construct(
-        type=source_type,  # type: ignore[arg-type]  # the table's literal
+    source = construct(
+        CitationSource,
+        type=source_type,
         url=optional(item, url_key, str, at) if url_key else None,
         title=optional(item, title_key, str, at),
         index=optional(item, index_key, int, at) if index_key else None,
         start=optional(item, start_key, int, at) if start_key else None,
         end=optional(item, end_key, int, at) if end_key else None,
-        unit=unit,  # type: ignore[arg-type]  # the table's literal
+        unit=unit,
     )
     extra = {k: v for k, v in item.items() if k not in used and v is not None}
-    return Citation.model_construct(
-        cited_text=cited, source=source, start=None, end=None, provider_echoes=_echoes(extra)
-    )
+    return construct(Citation, cited_text=cited, source=source, start=None, end=None, provider_echoes=_echoes(extra))
 
 
 def encode_citation(citation: Citation, at: str, out: WarningSink) -> Block | None:

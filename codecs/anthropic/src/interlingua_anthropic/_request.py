@@ -39,7 +39,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import each, expect, join, optional, require
+from interlingua.kit import construct, each, expect, join, optional, require
 
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
 
@@ -82,16 +82,16 @@ def decode_request(body: Mapping[str, Any]) -> Request:
     fields["thinking"] = _decode_thinking(body, options)
     fields["response_format"] = _decode_output_config(body, options)
     fields["provider_options"] = {PROVIDER: options} if options else {}
-    return Request.model_construct(**fields)
+    return construct(Request, **fields)
 
 
 def _message_echo(extra: dict[str, Any]) -> list[ProviderEcho]:
-    return [ProviderEcho.model_construct(provider=PROVIDER, data=extra, model=None)] if extra else []
+    return [construct(ProviderEcho, provider=PROVIDER, data=extra, model=None)] if extra else []
 
 
 def _decode_content(raw: Any, at: str, ctx: Context) -> tuple[list[ContentPart], dict[str, Any]]:
     if isinstance(raw, str):
-        text = Text.model_construct(text=raw, citations=[], cache_control=None, provider_echoes=[])
+        text = construct(Text, text=raw, citations=[], cache_control=None, provider_echoes=[])
         return [text], {_STRING: True}
     items = expect(raw, list, at)
     return [decode_block(block, f"{at}[{i}]", ctx) for i, block in enumerate(items)], {}
@@ -102,9 +102,7 @@ def _decode_system(body: Mapping[str, Any]) -> list[Message]:
     if raw is None:
         return []
     parts, extra = _decode_content(raw, "system", Context(None))
-    return [
-        Message.model_construct(role="system", parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))
-    ]
+    return [construct(Message, role="system", parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))]
 
 
 def _decode_message(raw: Any, at: str, ctx: Context) -> Message:
@@ -116,7 +114,7 @@ def _decode_message(raw: Any, at: str, ctx: Context) -> Message:
         raise DecodeError("", join(at, "role"), f"unknown role {message['role']!r}")
     parts, extra = _decode_content(message.get("content"), join(at, "content"), ctx)
     extra.update({k: v for k, v in message.items() if k not in ("role", "content") and v is not None})
-    return Message.model_construct(role=role, parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))
+    return construct(Message, role=role, parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))
 
 
 _ROLES: dict[str, Role] = {"user": "user", "assistant": "assistant", "system": "system"}
@@ -128,8 +126,9 @@ def _decode_tool(raw: Any, at: str) -> Tool | NativeTool:
     whole as a NativeTool."""
     tool = expect(raw, dict, at)
     if not tool.keys() <= _TOOL_KEYS:
-        return NativeTool.model_construct(provider=PROVIDER, data=dict(tool))
-    return Tool.model_construct(
+        return construct(NativeTool, provider=PROVIDER, data=dict(tool))
+    return construct(
+        Tool,
         name=require(tool, "name", str, at),
         description=optional(tool, "description", str, at),
         input_schema=require(tool, "input_schema", dict, at),
@@ -151,7 +150,7 @@ def _decode_tool_choice(body: Mapping[str, Any], options: dict[str, Any]) -> dic
         options["tool_choice"] = choice
         return {}
     out: dict[str, Any] = {
-        "tool_choice": ToolChoice.model_construct(name=require(choice, "name", str, "tool_choice"))
+        "tool_choice": construct(ToolChoice, name=require(choice, "name", str, "tool_choice"))
         if kind == "tool"
         else _CHOICES[kind]
     }
@@ -174,11 +173,11 @@ def _decode_thinking(body: Mapping[str, Any], options: dict[str, Any]) -> Thinki
         return None
     if kind == "enabled":
         budget = require(thinking, "budget_tokens", int, "thinking")
-        return ThinkingConfig.model_construct(level=None, budget_tokens=budget, summary=summary)
+        return construct(ThinkingConfig, level=None, budget_tokens=budget, summary=summary)
     if kind == "adaptive":
-        return ThinkingConfig.model_construct(level=None, budget_tokens=None, summary=summary)
+        return construct(ThinkingConfig, level=None, budget_tokens=None, summary=summary)
     if kind == "disabled" and len(thinking) == 1:
-        return ThinkingConfig.model_construct(level="off", budget_tokens=None, summary=None)
+        return construct(ThinkingConfig, level="off", budget_tokens=None, summary=None)
     options["thinking"] = thinking
     return None
 
@@ -195,9 +194,7 @@ def _decode_output_config(body: Mapping[str, Any], options: dict[str, Any]) -> R
     if rest:
         options["output_config"] = rest
     schema = require(fmt, "schema", dict, "output_config.format")
-    return ResponseFormat.model_construct(
-        type="json_schema", name=None, description=None, json_schema=schema, strict=None
-    )
+    return construct(ResponseFormat, type="json_schema", name=None, description=None, json_schema=schema, strict=None)
 
 
 # --- encoding ----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import Encoded, Message, ProviderEcho, Response, WarningSink
-from interlingua.kit import each, optional, require
+from interlingua.kit import construct, each, optional, require
 
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
 from ._stop_reason import decode_stop_reason, encode_stop_reason
@@ -29,14 +29,15 @@ def decode_response(body: Mapping[str, Any]) -> Response:
     usage, usage_rest = decode_usage(optional(body, "usage", dict, "", {}), "usage")
     if usage_rest:
         echo["usage"] = usage_rest
-    return Response.model_construct(
+    return construct(
+        Response,
         id=optional(body, "id", str, ""),
         model=model,
-        message=Message.model_construct(role="assistant", parts=parts, id=None, name=None, provider_echoes=[]),
+        message=construct(Message, role="assistant", parts=parts, id=None, name=None, provider_echoes=[]),
         stop_reason=decode_stop_reason(raw_stop),
         raw_stop_reason=raw_stop,
         usage=usage,
-        provider_echoes=[ProviderEcho.model_construct(provider=PROVIDER, data=echo, model=None)] if echo else [],
+        provider_echoes=[construct(ProviderEcho, provider=PROVIDER, data=echo, model=None)] if echo else [],
         warnings=[],
     )
 

@@ -33,7 +33,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import decoding, dumps, expect, loads, optional, require
+from interlingua.kit import construct, decoding, dumps, expect, loads, optional, require
 
 from ._errors import error_from_json
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
@@ -93,7 +93,7 @@ class _Decoder:
         return handler(data) if handler is not None else ()
 
     def _echo(self, data: dict[str, Any], model: str | None = None) -> ProviderEcho:
-        return ProviderEcho.model_construct(provider=PROVIDER, data=data, model=model)
+        return construct(ProviderEcho, provider=PROVIDER, data=data, model=model)
 
     def message_start(self, data: dict[str, Any]) -> Iterable[StreamEvent]:
         message = require(data, "message", dict, "")

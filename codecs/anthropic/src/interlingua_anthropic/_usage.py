@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import Usage
-from interlingua.kit import expect, join, optional
+from interlingua.kit import construct, expect, join, optional
 
 _READ = "cache_read_input_tokens"
 _WRITE = "cache_creation_input_tokens"
@@ -40,7 +40,8 @@ def decode_usage(body: Mapping[str, Any], at: str) -> tuple[Usage, dict[str, Any
         else:
             rest[key] = value
     reasoning = extra.pop(_THINKING, None)
-    usage = Usage.model_construct(
+    usage = construct(
+        Usage,
         input_tokens=fresh + (read or 0) + (write or 0),
         output_tokens=optional(body, "output_tokens", int, at, 0),
         cache_read_tokens=read,

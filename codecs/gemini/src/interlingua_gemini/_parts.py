@@ -38,7 +38,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import each, expect, join, optional, parse_data_url, require
+from interlingua.kit import construct, each, expect, join, optional, parse_data_url, require
 
 PROVIDER = "gemini"
 NAME = "gemini"
@@ -107,7 +107,7 @@ class Decoding:
         return made
 
     def echo(self, data: dict[str, Any]) -> list[ProviderEcho]:
-        return [ProviderEcho.model_construct(provider=PROVIDER, data=data, model=self.model)]
+        return [construct(ProviderEcho, provider=PROVIDER, data=data, model=self.model)]
 
 
 def _beside(block: dict[str, Any], main: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -124,15 +124,15 @@ def decode_part(block: Any, at: str, ctx: Decoding, *, model_role: bool) -> Cont
     for key in DATA_KEYS:
         if key in block:
             return _DECODERS[key](block, at, ctx, model_role)
-    return Native.model_construct(provider=PROVIDER, data=block, provider_echoes=[])
+    return construct(Native, provider=PROVIDER, data=block, provider_echoes=[])
 
 
 def _decode_text(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
     text = require(block, "text", str, at)
     if block.get("thought") is True:
-        return Thinking.model_construct(text=text, provider_echoes=ctx.echo(_beside(block, "text", ("thought",))))
+        return construct(Thinking, text=text, provider_echoes=ctx.echo(_beside(block, "text", ("thought",))))
     extras = _beside(block, "text")
-    return Text.model_construct(text=text, provider_echoes=ctx.echo(extras) if extras else [])
+    return construct(Text, text=text, provider_echoes=ctx.echo(extras) if extras else [])
 
 
 def _decode_call(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
@@ -149,8 +149,8 @@ def _decode_call(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool
         data["syntheticId"] = True
     if args is None:
         data["argsAbsent"] = True
-    return ToolUse.model_construct(
-        id=call_id, name=name, input=args or {}, raw_input=None, provider_echoes=ctx.echo(data) if data else []
+    return construct(
+        ToolUse, id=call_id, name=name, input=args or {}, raw_input=None, provider_echoes=ctx.echo(data) if data else []
     )
 
 
@@ -172,7 +172,8 @@ def _decode_response(block: dict[str, Any], at: str, ctx: Decoding, model_role: 
     content, is_error, kept = _result_content(response or {}, media)
     if kept:
         data["response"] = response
-    return ToolResult.model_construct(
+    return construct(
+        ToolResult,
         tool_use_id=call_id,
         name=name,
         content=content,
@@ -202,7 +203,7 @@ def _result_content(response: dict[str, Any], media: list[ContentPart]) -> tuple
     if not media:
         return (text if text is not None else body), is_error, False
     parts: list[ContentPart] = (
-        [Text.model_construct(text=text, citations=[], provider_echoes=[])] if text is not None else []
+        [construct(Text, text=text, citations=[], provider_echoes=[])] if text is not None else []
     )
     return parts + media, is_error, text is None and bool(response)
 
@@ -215,14 +216,14 @@ def decode_media(block: Any, at: str, ctx: Decoding, *, model_role: bool) -> Con
         return _decode_inline(block, at, ctx, model_role)
     if "fileData" in block:
         return _decode_file(block, at, ctx, model_role)
-    return Native.model_construct(provider=PROVIDER, data=block, provider_echoes=[])
+    return construct(Native, provider=PROVIDER, data=block, provider_echoes=[])
 
 
 def _decode_inline(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
     where = join(at, "inlineData")
     blob = require(block, "inlineData", dict, at)
     mime = require(blob, "mimeType", str, where)
-    source = Base64Source.model_construct(media_type=mime, data=require(blob, "data", str, where))
+    source = construct(Base64Source, media_type=mime, data=require(blob, "data", str, where))
     data = _beside(block, "inlineData")
     if sub := _sub_extras(blob, ("mimeType", "data")):
         data["inlineData"] = sub
@@ -236,9 +237,9 @@ def _decode_file(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool
     mime = optional(ref, "mimeType", str, where)
     source: FileSource | UrlSource
     if uri.startswith(FILES_PREFIX):
-        source = FileSource.model_construct(file_id=uri, provider=PROVIDER, media_type=mime)
+        source = construct(FileSource, file_id=uri, provider=PROVIDER, media_type=mime)
     else:
-        source = UrlSource.model_construct(url=uri, media_type=mime)
+        source = construct(UrlSource, url=uri, media_type=mime)
     data = _beside(block, "fileData")
     if sub := _sub_extras(ref, ("fileUri", "mimeType")):
         data["fileData"] = sub
@@ -248,16 +249,16 @@ def _decode_file(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool
 def _media_part(mime: str, source: Any, echoes: list[ProviderEcho], model_role: bool) -> ContentPart:
     kind = mime.split("/", 1)[0]
     if model_role and kind == "image":
-        return ImageOutput.model_construct(source=source, provider_echoes=echoes)
+        return construct(ImageOutput, source=source, provider_echoes=echoes)
     if model_role and kind == "audio":
-        return AudioOutput.model_construct(source=source, transcript=None, provider_echoes=echoes)
+        return construct(AudioOutput, source=source, transcript=None, provider_echoes=echoes)
     if kind == "image":
-        return Image.model_construct(source=source, cache_control=None, provider_echoes=echoes)
+        return construct(Image, source=source, cache_control=None, provider_echoes=echoes)
     if kind == "audio":
-        return Audio.model_construct(source=source, cache_control=None, provider_echoes=echoes)
+        return construct(Audio, source=source, cache_control=None, provider_echoes=echoes)
     if kind == "video":
-        return Video.model_construct(source=source, cache_control=None, provider_echoes=echoes)
-    return Document.model_construct(source=source, name=None, cache_control=None, provider_echoes=echoes)
+        return construct(Video, source=source, cache_control=None, provider_echoes=echoes)
+    return construct(Document, source=source, name=None, cache_control=None, provider_echoes=echoes)
 
 
 _DECODERS: dict[str, Callable[[dict[str, Any], str, Decoding, bool], ContentPart]] = {

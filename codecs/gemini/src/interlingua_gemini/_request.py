@@ -40,7 +40,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import as_object, each, expect, join, optional
+from interlingua.kit import as_object, construct, each, expect, join, optional
 
 from ._keys import normalize, respell
 from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_part, encode_part
@@ -269,7 +269,7 @@ def decode_request(body: Any, model: str | None = None) -> Request:
     if wire:
         options[WIRE] = wire
     fields["provider_options"] = {PROVIDER: options} if options else {}
-    return Request.model_construct(**fields)
+    return construct(Request, **fields)
 
 
 def _decode_content(content: Any, at: str, ctx: Decoding, *, system: bool) -> Message:
@@ -281,7 +281,7 @@ def _decode_content(content: Any, at: str, ctx: Decoding, *, system: bool) -> Me
     ir_role: Role = "system" if system else ("assistant" if model_role else "user")
     default = {} if system else {"role": "model" if model_role else "user"}
     echoes = ctx.echo({"content": shell}) if shell != default else []
-    return Message.model_construct(role=ir_role, parts=parts, id=None, name=None, provider_echoes=echoes)
+    return construct(Message, role=ir_role, parts=parts, id=None, name=None, provider_echoes=echoes)
 
 
 def _decode_tools(obj: dict[str, Any], wire: dict[str, Any]) -> list[Tool | NativeTool]:
@@ -292,21 +292,22 @@ def _decode_tools(obj: dict[str, Any], wire: dict[str, Any]) -> list[Tool | Nati
             tools.append(_decode_declaration(expect(declaration, dict, where), where, wire))
         rest = {key: value for key, value in entry.items() if key != "functionDeclarations"}
         if rest:
-            tools.append(NativeTool.model_construct(provider=PROVIDER, data=rest))
+            tools.append(construct(NativeTool, provider=PROVIDER, data=rest))
     return tools
 
 
 def _decode_declaration(declaration: dict[str, Any], at: str, wire: dict[str, Any]) -> Tool | NativeTool:
     known = {"name", "description", "parameters", "parametersJsonSchema"}
     if not known.issuperset(declaration) or ("parameters" in declaration and "parametersJsonSchema" in declaration):
-        return NativeTool.model_construct(provider=PROVIDER, data={"functionDeclarations": [declaration]})
+        return construct(NativeTool, provider=PROVIDER, data={"functionDeclarations": [declaration]})
     name = optional(declaration, "name", str, at) or ""
     schema = declaration.get("parametersJsonSchema", declaration.get("parameters"))
     if "parameters" in declaration:
         wire.setdefault("parameters", []).append(name)
     elif schema is None:
         wire.setdefault("noParameters", []).append(name)
-    return Tool.model_construct(
+    return construct(
+        Tool,
         name=name,
         description=optional(declaration, "description", str, at),
         input_schema=expect(schema, dict, at) if schema is not None else {"type": "object", "properties": {}},
@@ -337,7 +338,7 @@ def _decode_choice(calling: dict[str, Any]) -> str | ToolChoice | None:
         return _MODES[mode]
     pinned = set(calling) == {"mode", "allowedFunctionNames"} and mode == "ANY"
     if pinned and isinstance(names, list) and len(names) == 1 and isinstance(names[0], str):
-        return ToolChoice.model_construct(name=names[0])
+        return construct(ToolChoice, name=names[0])
     return None
 
 
@@ -375,13 +376,13 @@ def _decode_format(rest: dict[str, Any]) -> ResponseFormat | None:
     schema = rest.get("responseJsonSchema")
     if mime == "text/plain" and schema is None:
         del rest["responseMimeType"]
-        return ResponseFormat.model_construct(type="text")
+        return construct(ResponseFormat, type="text")
     if schema is None:
         del rest["responseMimeType"]
-        return ResponseFormat.model_construct(type="json_object")
+        return construct(ResponseFormat, type="json_object")
     if mime == "application/json" and isinstance(schema, dict):
         del rest["responseMimeType"], rest["responseJsonSchema"]
-        return ResponseFormat.model_construct(type="json_schema", json_schema=schema)
+        return construct(ResponseFormat, type="json_schema", json_schema=schema)
     return None
 
 
@@ -394,7 +395,8 @@ def _decode_thinking(config: Any) -> ThinkingConfig | None:
         return None
     if (level is not None and level not in _LEVELS) or (summary is not None and not isinstance(summary, bool)):
         return None
-    return ThinkingConfig.model_construct(
+    return construct(
+        ThinkingConfig,
         level="off" if budget == 0 else (_LEVELS[level] if level is not None else None),
         budget_tokens=budget,
         summary=summary,

@@ -26,7 +26,7 @@ from interlingua import (
     Usage,
     WarningSink,
 )
-from interlingua.kit import each, expect, join, optional
+from interlingua.kit import construct, each, expect, join, optional
 
 from . import _stop_reason, _usage
 from ._parts import NAME, PROVIDER, Decoding, Encoding, decode_part, encode_part
@@ -69,10 +69,11 @@ def decode_response(body: Any) -> Response:
     else:
         raw = blocked_reason(obj)
         stop = _stop_reason.BLOCKED if raw is not None else None
-    return Response.model_construct(
+    return construct(
+        Response,
         id=response_id,
         model=model,
-        message=Message.model_construct(role="assistant", parts=parts, id=None, name=None, provider_echoes=[]),
+        message=construct(Message, role="assistant", parts=parts, id=None, name=None, provider_echoes=[]),
         stop_reason=stop,
         raw_stop_reason=raw,
         usage=usage,
@@ -126,9 +127,9 @@ def cite(parts: list[ContentPart], grounding: dict[str, Any]) -> list[ContentPar
             web = (chunk.get("web") or chunk.get("retrievedContext")) if isinstance(chunk, dict) else None
             if not isinstance(web, dict):
                 continue
-            source = CitationSource.model_construct(type="url", url=web.get("uri"), title=web.get("title"))
-            citation = Citation.model_construct(
-                cited_text=segment.get("text"), source=source, start=start, end=end, provider_echoes=[]
+            source = construct(CitationSource, type="url", url=web.get("uri"), title=web.get("title"))
+            citation = construct(
+                Citation, cited_text=segment.get("text"), source=source, start=start, end=end, provider_echoes=[]
             )
             found.setdefault(index, []).append(citation)
     return [

@@ -40,7 +40,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import dumps, expect, loads, optional
+from interlingua.kit import construct, dumps, expect, loads, optional
 
 from . import _stop_reason, _usage
 from ._errors import decode_status
@@ -106,7 +106,7 @@ class _Decoder:
         yield MessageStart(id=response_id, model=model)
 
     def _echo(self, index: int | None, data: dict[str, Any]) -> Echo:
-        return Echo(index, ProviderEcho.model_construct(provider=PROVIDER, data=data, model=self.ctx.model))
+        return Echo(index, construct(ProviderEcho, provider=PROVIDER, data=data, model=self.ctx.model))
 
     def _usage(self, meta: dict[str, Any], at: str) -> Iterator[StreamEvent]:
         self.usage, rest = _usage.decode(meta, f"{at}.usageMetadata")
@@ -148,9 +148,9 @@ class _Decoder:
             yield from self._close()
             self.index += 1
             self.open, self.signed = kind, False
-            part: Text | Thinking = Text.model_construct(text="", citations=[], provider_echoes=[], cache_control=None)
+            part: Text | Thinking = construct(Text, text="", citations=[], provider_echoes=[], cache_control=None)
             if thought:
-                part = Thinking.model_construct(text="", provider_echoes=self.ctx.echo({}), cache_control=None)
+                part = construct(Thinking, text="", provider_echoes=self.ctx.echo({}), cache_control=None)
             yield PartStart(self.index, part)
         if text:
             yield ThinkingDelta(self.index, text) if thought else TextDelta(self.index, text)

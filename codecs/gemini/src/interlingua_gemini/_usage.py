@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua import Usage
-from interlingua.kit import optional
+from interlingua.kit import construct, optional
 
 EXTRA = ("toolUsePromptTokenCount", "totalTokenCount")
 _COUNTERS = frozenset(
@@ -27,7 +27,8 @@ def decode(meta: dict[str, Any], at: str) -> tuple[Usage, dict[str, Any]]:
     thoughts = optional(meta, "thoughtsTokenCount", int, at)
     cached = optional(meta, "cachedContentTokenCount", int, at)
     extra = {key: value for key in EXTRA if (value := optional(meta, key, int, at)) is not None}
-    usage = Usage.model_construct(
+    usage = construct(
+        Usage,
         input_tokens=prompt or 0,
         output_tokens=(candidates or 0) + (thoughts or 0),
         cache_read_tokens=cached,

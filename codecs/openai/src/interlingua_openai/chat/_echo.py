@@ -8,13 +8,13 @@ every other key is a wire key merged back into the block as it was.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from copy import copy
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from interlingua import ProviderEcho, WarningSink
+from interlingua.kit import construct
 
 from ._dialect import Dialect, ToolIds
 
@@ -94,23 +94,4 @@ _DEFAULTS: dict[type, tuple[dict[str, Any], tuple[str, ...]]] = {}
 M = TypeVar("M", bound=BaseModel)
 
 
-def build(cls: type[M], **values: Any) -> M:
-    """``cls.model_construct(**values)`` without its per-field default lookups (the decode hot
-    path builds many small parts): the same object, values already checked by the readers."""
-    known = _DEFAULTS.get(cls)
-    if known is None:
-        fields = cls.model_fields
-        plain = {k: f.get_default(call_default_factory=True) for k, f in fields.items() if not f.is_required()}
-        fresh = tuple(k for k, v in plain.items() if isinstance(v, list | dict))
-        known = _DEFAULTS[cls] = (plain, fresh)
-    defaults, fresh = known
-    state = {**defaults, **values}
-    for key in fresh:  # a mutable default is never shared between objects
-        if key not in values:
-            state[key] = copy(defaults[key])
-    obj = cls.__new__(cls)
-    object.__setattr__(obj, "__dict__", state)
-    object.__setattr__(obj, "__pydantic_fields_set__", set(values))
-    object.__setattr__(obj, "__pydantic_extra__", None)
-    object.__setattr__(obj, "__pydantic_private__", None)
-    return obj
+build = construct  # the kit's trusted constructor (PERF.md)
