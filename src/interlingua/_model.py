@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
@@ -43,13 +42,14 @@ class _Tagged(IRModel):
 
 
 _M = TypeVar("_M", bound=BaseModel)
-_DEFAULTS: dict[type[BaseModel], tuple[dict[str, Any], tuple[str, ...]]] = {}
+_DEFAULTS: dict[type[BaseModel], tuple[dict[str, Any], tuple[tuple[str, list[Any] | dict[str, Any]], ...]]] = {}
+_set = object.__setattr__
 
 
 def construct(cls: type[_M], **values: Any) -> _M:
     """``cls.model_construct(**values)`` at a fraction of its cost, for values a decoder has
     already checked with the path-aware readers (PERF.md: decoders build many small parts).
-    Defaults are looked up once per class; a mutable default is copied, never shared."""
+    Defaults are looked up once per class; a mutable default is made fresh, never shared."""
     known = _DEFAULTS.get(cls)
     if known is None:
         plain = {
@@ -57,15 +57,17 @@ def construct(cls: type[_M], **values: Any) -> _M:
             for name, info in cls.model_fields.items()
             if not info.is_required()
         }
-        known = _DEFAULTS[cls] = (plain, tuple(k for k, v in plain.items() if isinstance(v, list | dict)))
-    defaults, mutable = known
-    state = {**defaults, **values}
-    for name in mutable:
+        fresh = tuple((k, v) for k, v in plain.items() if isinstance(v, list | dict))
+        known = _DEFAULTS[cls] = (plain, fresh)
+    defaults, fresh = known
+    state = defaults.copy()
+    state.update(values)
+    for name, default in fresh:
         if name not in values:
-            state[name] = copy.copy(defaults[name])
+            state[name] = default.copy()
     instance = cls.__new__(cls)
-    object.__setattr__(instance, "__dict__", state)
-    object.__setattr__(instance, "__pydantic_fields_set__", set(values))
-    object.__setattr__(instance, "__pydantic_extra__", None)
-    object.__setattr__(instance, "__pydantic_private__", None)
+    _set(instance, "__dict__", state)
+    _set(instance, "__pydantic_fields_set__", set(values))
+    _set(instance, "__pydantic_extra__", None)
+    _set(instance, "__pydantic_private__", None)
     return instance
