@@ -63,6 +63,7 @@ class VendorServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # no 40 ms delayed-ACK stalls on keep-alive
 
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
