@@ -82,6 +82,7 @@ from ._stream import (
     aaccumulate,
     accumulate,
 )
+from ._transcript import Transcript
 from ._warnings import (
     AnyWarning,
     Encoded,
@@ -186,6 +187,7 @@ __all__ = [
     "ThinkingDelta",
     "ThinkingLevel",
     "TimeoutError",
+    "Transcript",
     "Tool",
     "ToolChoice",
     "ToolChoiceMode",

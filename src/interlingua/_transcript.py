@@ -1,0 +1,185 @@
+"""A transcript on disk: messages plus the host's metadata, in a versioned format.
+
+Two forms hold the same value. JSON is one object; JSONL is a header line followed by one
+message per line, so a long conversation can be appended to and read back in constant memory.
+Version 1 is frozen: files written now load in every later release (a test loads a committed
+v1 file), and a reader refuses a version it does not know rather than guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from pydantic import ValidationError
+
+from ._errors import DecodeError
+from ._message import Message
+from ._model import IRModel, JsonObject
+from ._read import join
+from ._request import Request
+from ._wire import dumps, loads
+
+FORMAT = "interlingua.transcript"
+VERSION = 1
+_WHO = "transcript"
+
+
+class Transcript(IRModel):
+    """A conversation kept by a host: what it replays to any vendor with :meth:`request`.
+
+    ``metadata`` is the host's own (a session id, a title): it is stored with the transcript
+    and never sent to a vendor. Vendor round-trip data lives on the parts (``provider_echoes``).
+    """
+
+    format: Literal["interlingua.transcript"] = FORMAT
+    version: Literal[1] = VERSION
+    metadata: JsonObject = {}
+    messages: list[Message] = []
+
+    def request(self, model: str | None = None, **settings: Any) -> Request:
+        """A Request replaying this conversation; ``settings`` are any other Request fields."""
+        return Request(model=model, messages=list(self.messages), **settings)
+
+    @classmethod
+    def of(cls, messages: Iterable[Message] | Request, **metadata: Any) -> Transcript:
+        """A transcript of these messages (or of a request's messages)."""
+        items = messages.messages if isinstance(messages, Request) else list(messages)
+        return cls(messages=items, metadata=metadata)
+
+    def append(self, *messages: Message) -> Transcript:
+        """A new transcript with ``messages`` added (transcripts are frozen, like all IR)."""
+        return self.model_copy(update={"messages": [*self.messages, *messages]})
+
+    # -- JSON ---------------------------------------------------------------------------------
+
+    def dumps(self) -> str:
+        """The JSON form: one object, defaults left out, keys in a stable order."""
+        return dumps(self._header() | {"messages": [m.to_json_dict() for m in self.messages]})
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> Transcript:
+        """Read the JSON form. Bad input is a DecodeError naming the JSON path."""
+        return cls.from_json_dict(_parse(text, ""))
+
+    @classmethod
+    def from_json_dict(cls, data: Any) -> Transcript:
+        if not isinstance(data, Mapping):
+            raise DecodeError(_WHO, "", f"expected a transcript object, got {type(data).__name__}")
+        _check_header(data, "")
+        return _validate(cls, data, "")
+
+    # -- JSONL --------------------------------------------------------------------------------
+
+    def dump_lines(self) -> Iterator[str]:
+        """The JSONL form, line by line (each without its newline): header, then messages."""
+        yield dumps(self._header())
+        for message in self.messages:
+            yield dumps(message.to_json_dict())
+
+    def dumps_jsonl(self) -> str:
+        return "".join(line + "\n" for line in self.dump_lines())
+
+    @classmethod
+    def load_lines(cls, lines: Iterable[str | bytes]) -> Transcript:
+        """Read the JSONL form; blank lines are skipped, errors name the 1-based line."""
+        header: Mapping[str, Any] | None = None
+        messages: list[Message] = []
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            where = f"line {number}"
+            data = _parse(line, where)
+            if header is None:
+                if not isinstance(data, Mapping):
+                    raise DecodeError(_WHO, where, "expected the transcript header object")
+                _check_header(data, where)
+                header = data
+                continue
+            messages.append(_validate(Message, data, where))
+        if header is None:
+            raise DecodeError(_WHO, "line 1", "empty file: expected the transcript header")
+        return _validate(cls, {**header, "messages": []}, "line 1").model_copy(update={"messages": messages})
+
+    @classmethod
+    def loads_jsonl(cls, text: str | bytes) -> Transcript:
+        data = text.decode() if isinstance(text, bytes) else text
+        return cls.load_lines(data.split("\n"))  # not splitlines: U+2028 may sit inside a JSON string
+
+    # -- files --------------------------------------------------------------------------------
+
+    def dump(self, target: str | Path | IO[str]) -> None:
+        """Write to a path (``.jsonl`` picks the line form, anything else JSON) or a text file."""
+        if isinstance(target, str | Path):
+            path = Path(target)
+            with path.open("w", encoding="utf-8") as out:
+                if path.suffix == ".jsonl":
+                    out.writelines(line + "\n" for line in self.dump_lines())
+                else:
+                    out.write(self.dumps())
+            return
+        target.write(self.dumps())
+
+    @classmethod
+    def load(cls, source: str | Path | IO[str]) -> Transcript:
+        """Read a path (``.jsonl`` is read line by line) or a text file of the JSON form."""
+        if isinstance(source, str | Path):
+            path = Path(source)
+            if path.suffix == ".jsonl":
+                with path.open(encoding="utf-8") as lines:
+                    return cls.load_lines(lines)
+            return cls.loads(path.read_bytes())
+        return cls.loads(source.read())
+
+    def _header(self) -> JsonObject:
+        header: JsonObject = {"format": FORMAT, "version": VERSION}
+        if self.metadata:
+            header["metadata"] = dict(sorted(self.metadata.items()))  # deterministic dumps
+        return header
+
+
+def _parse(text: str | bytes, where: str) -> Any:
+    try:
+        return loads(text)
+    except ValueError as err:
+        raise DecodeError(_WHO, where, f"not JSON ({err})") from None
+
+
+def _check_header(data: Mapping[str, Any], where: str) -> None:
+    if data.get("format", FORMAT) != FORMAT:
+        raise DecodeError(_WHO, _at(where, "format"), f"not an interlingua transcript: {data.get('format')!r}")
+    version = data.get("version", VERSION)
+    if version != VERSION:
+        reason = f"unknown transcript version {version!r}; this release reads {VERSION}"
+        raise DecodeError(_WHO, _at(where, "version"), reason)
+
+
+def _at(where: str, key: str) -> str:
+    return f"{where}: {key}" if where else key
+
+
+def _validate(cls: type[Any], data: Any, where: str) -> Any:
+    try:
+        return cls.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise DecodeError(_WHO, _at(where, validation_path(first["loc"], data)), first["msg"]) from None
+
+
+def validation_path(loc: tuple[int | str, ...], data: Any) -> str:
+    """A pydantic error location as a JSON path into ``data``, without the union-member tags
+    pydantic inserts (``parts.1.tool_use.input`` reads ``parts[1].input``)."""
+    path = ""
+    node = data
+    for key in loc:
+        if isinstance(node, Mapping) and isinstance(key, str) and key not in node and node.get("type") == key:
+            continue  # a discriminated union's tag, not a step into the data
+        path = join(path, key)
+        if isinstance(node, Mapping):
+            node = node.get(key) if isinstance(key, str) else None
+        elif isinstance(node, list) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        else:
+            node = None
+    return path
