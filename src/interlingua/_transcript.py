@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Final, Literal, TypeVar
 
 from pydantic import ValidationError
 
@@ -21,8 +21,8 @@ from ._read import join
 from ._request import Request
 from ._wire import dumps, loads
 
-FORMAT = "interlingua.transcript"
-VERSION = 1
+FORMAT: Final = "interlingua.transcript"
+VERSION: Final = 1
 _WHO = "transcript"
 
 
@@ -159,7 +159,10 @@ def _at(where: str, key: str) -> str:
     return f"{where}: {key}" if where else key
 
 
-def _validate(cls: type[Any], data: Any, where: str) -> Any:
+_T = TypeVar("_T", bound=IRModel)
+
+
+def _validate(cls: type[_T], data: Any, where: str) -> _T:
     try:
         return cls.model_validate(data)
     except ValidationError as error:
