@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
+from ._normalize import ReasoningPolicy
 from ._parts import PART_TYPES
 from ._request import Request
 from ._response import Response
@@ -102,7 +103,9 @@ class Codec(Protocol):
     api_key_env: tuple[str, ...]
     capabilities: Capabilities
 
-    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded: ...
+    def encode_request(
+        self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop"
+    ) -> Encoded: ...
     def decode_request(self, body: Mapping[str, Any]) -> Request: ...
     def decode_response(self, body: Mapping[str, Any]) -> Response: ...
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded: ...

@@ -2,12 +2,30 @@
 wire conversions every codec shares. Codecs import these instead of writing their own."""
 
 from ._model import construct
+from ._normalize import (
+    REASONING_POLICIES,
+    ReasoningPolicy,
+    ToolIds,
+    TurnRules,
+    encode_with_rules,
+    normalize_request,
+    own_thinking,
+    unsigned_or_own_thinking,
+)
 from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
 from ._stream import merge_echo
 from ._warnings import WarningSink
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
 __all__ = [
+    "REASONING_POLICIES",
+    "ReasoningPolicy",
+    "ToolIds",
+    "TurnRules",
+    "encode_with_rules",
+    "normalize_request",
+    "own_thinking",
+    "unsigned_or_own_thinking",
     "WarningSink",
     "arguments_text",
     "construct",

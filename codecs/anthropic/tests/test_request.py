@@ -76,6 +76,7 @@ def test_developer_message_is_sent_as_system_with_a_warning() -> None:
 
 
 def test_tool_message_and_following_user_message_merge_into_one_user_turn() -> None:
+    """The id ``call.1`` breaks the API's ``[a-zA-Z0-9_-]+``: call and result get one new id."""
     request = Request(
         model="m",
         max_tokens=100,
@@ -87,20 +88,23 @@ def test_tool_message_and_following_user_message_merge_into_one_user_turn() -> N
         ],
     )
     encoded = CODEC.encode_request(request)
+    MAPPED = "toolu_0KR2AWXE7FIyUMlOIueMnRQZ"
     assert encoded.body["messages"][1:] == [
         {
             "role": "assistant",
-            "content": [{"type": "tool_use", "id": "call_1", "name": "weather", "input": {"city": "Oslo"}}],
+            "content": [{"type": "tool_use", "id": MAPPED, "name": "weather", "input": {"city": "Oslo"}}],
         },
         {
             "role": "user",
             "content": [
-                {"type": "tool_result", "tool_use_id": "call_1", "content": "rain", "is_error": True},
+                {"type": "tool_result", "tool_use_id": MAPPED, "content": "rain", "is_error": True},
                 {"type": "text", "text": "and tomorrow?"},
             ],
         },
     ]
-    assert [w.message for w in encoded.warnings] == ["tool id 'call.1' sent as 'call_1'"]
+    assert encoded.warnings == []  # an id rewrite is lossless: deterministic, the same for call and result
+    assert CODEC.rules.tool_ids is not None
+    assert CODEC.rules.tool_ids.decode(MAPPED) == "call.1"
 
 
 def test_tool_result_takes_the_name_of_its_call() -> None:

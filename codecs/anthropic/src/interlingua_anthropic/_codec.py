@@ -11,13 +11,15 @@ from interlingua import (
     Endpoint,
     HttpRequest,
     ProviderError,
+    RedactedThinking,
     Request,
     Response,
     ServerSentEvent,
     SSEEvent,
     StreamEvent,
+    Thinking,
 )
-from interlingua.kit import decoding
+from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules
 
 from . import _errors, _request, _response, _stream
 from ._capabilities import CAPABILITIES
@@ -41,12 +43,28 @@ class AnthropicMessagesCodec:
 
     def __init__(self, *, default_max_tokens: int = 4096) -> None:
         self.default_max_tokens = default_max_tokens
+        # The API's id rule; foreign ids are rewritten the same way for a call and its result.
+        self.rules = TurnRules(
+            accepts_thinking=_signed,
+            tool_ids=ToolIds(r"[a-zA-Z0-9_-]+", length=30, prefix="toolu_"),
+            drop_empty_text=True,  # "text content blocks must be non-empty"
+        )
 
     def __repr__(self) -> str:
         return f"AnthropicMessagesCodec(default_max_tokens={self.default_max_tokens})"
 
-    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded:
-        return _request.encode_request(request, self.name, self.default_max_tokens, strict=strict)
+    def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
+        """The body for ``POST /v1/messages``. The transcript is first made to keep the API's
+        rules (see ``interlingua.kit.TurnRules``); ``reasoning`` says what happens to thinking
+        Claude did not sign: dropped (default) or sent as text, reported either way."""
+        return encode_with_rules(
+            request,
+            self.rules,
+            lambda ready, strict: _request.encode_request(ready, self.name, self.default_max_tokens, strict=strict),
+            codec=self.name,
+            strict=strict,
+            reasoning=reasoning,
+        )
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
         with decoding(self.name):
@@ -82,3 +100,10 @@ class AnthropicMessagesCodec:
         headers.update(endpoint.headers)
         base = (endpoint.base_url or DEFAULT_BASE_URL).rstrip("/")
         return HttpRequest(method="POST", url=f"{base}/v1/messages", headers=headers, json=body, stream=stream)
+
+
+def _signed(part: Thinking | RedactedThinking) -> bool:
+    """Only blocks Claude signed go back: the API checks the signature (or redacted ``data``)."""
+    echo = part.echo(PROVIDER)
+    key = "signature" if isinstance(part, Thinking) else "data"
+    return echo is not None and isinstance(echo.data.get(key), str)

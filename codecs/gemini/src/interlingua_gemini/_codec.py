@@ -16,7 +16,7 @@ from interlingua import (
     SSEEvent,
     StreamEvent,
 )
-from interlingua.kit import decoding
+from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules, own_thinking
 
 from . import _errors, _http, _request, _response, _stream
 from ._capabilities import CAPABILITIES
@@ -35,9 +35,21 @@ class GeminiCodec:
     provider = PROVIDER
     api_key_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
     capabilities: Capabilities = CAPABILITIES
+    # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id.
+    rules = TurnRules(accepts_thinking=own_thinking(PROVIDER))
 
-    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded:
-        return _request.encode_request(request, strict=strict)
+    def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
+        """The generateContent body. The transcript is first made to keep the API's rules (every
+        call answered in the next turn); ``reasoning`` says what happens to another vendor's
+        thinking: dropped (default) or sent as text, reported either way."""
+        return encode_with_rules(
+            request,
+            self.rules,
+            lambda ready, strict: _request.encode_request(ready, strict=strict),
+            codec=self.name,
+            strict=strict,
+            reasoning=reasoning,
+        )
 
     def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:
         with decoding(NAME):

@@ -17,12 +17,12 @@ from interlingua import (
     StreamEvent,
     WarningSink,
 )
-from interlingua.kit import decoding
+from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules
 
 from .._shared import bearer_headers
 from . import _request, _response
 from ._capabilities import capabilities_for
-from ._dialect import Dialect, ToolIds, dialect_named
+from ._dialect import Dialect, dialect_named, thinking_test, tool_ids
 from ._echo import Ctx
 from ._errors import decode_error
 from ._sdk import wire_dict
@@ -45,7 +45,8 @@ class OpenAIChatCodec:
         self.provider = self.dialect.provider
         self.api_key_env = self.dialect.api_key_env
         self.capabilities: Capabilities = capabilities_for(self.dialect)
-        self._ids = ToolIds(self.dialect)
+        self._ids = tool_ids(self.dialect)
+        self.rules = TurnRules(accepts_thinking=thinking_test(self.dialect), tool_ids=self._ids)
 
     def __repr__(self) -> str:
         return f"OpenAIChatCodec(dialect={self.dialect.name!r})"
@@ -53,7 +54,14 @@ class OpenAIChatCodec:
     def _ctx(self) -> Ctx:
         return Ctx(self.dialect, self.provider, self._ids, WarningSink(self.name))
 
-    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded:
+    def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
+        """The ``POST /chat/completions`` body. The transcript is first made to keep the
+        server's rules (tool messages straight after their calls, the dialect's id rule);
+        ``reasoning`` says what happens to thinking the server cannot take back (another
+        vendor's; any, for OpenAI itself): dropped (default) or sent as text, reported."""
+        return encode_with_rules(request, self.rules, self._encode, codec=self.name, strict=strict, reasoning=reasoning)
+
+    def _encode(self, request: Request, strict: bool) -> Encoded:
         ctx = self._ctx()
         return ctx.out.finish(_request.encode_request(request, ctx), strict=strict)
 

@@ -11,17 +11,20 @@ Each dialect is a frozen set of settings, never a copy of the codec. Pick one wi
 - ``openrouter``: ``reasoning`` (text) and ``reasoning_details`` (text, summary and encrypted
   blocks with signatures), which must come back unchanged; accepts ``top_k``.
 - ``mistral``: thinking as ``{"type": "thinking"}`` content blocks; PDFs as ``document_url``;
-  tool call ids of exactly 9 letters and digits (foreign ids are mapped, see :class:`ToolIds`);
+  tool call ids of exactly 9 letters and digits (foreign ids are mapped by the core's ``ToolIds``);
   no ``developer`` role; ``max_tokens``; no ``stream_options``.
 - ``ollama``: Ollama's ``/v1``: reasoning as ``reasoning``; ``max_tokens``; no key, localhost.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
+
+from interlingua import RedactedThinking, Thinking
+from interlingua.kit import ToolIds as ToolIds  # re-exported: the chat modules type their context with it
+from interlingua.kit import unsigned_or_own_thinking
 
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER
 
@@ -116,42 +119,22 @@ DIALECTS: dict[str, Dialect] = {
 }
 
 
-class ToolIds:
-    """Deterministic, reversible tool call ids for servers that restrict them.
+def tool_ids(dialect: Dialect) -> ToolIds:
+    """The dialect's id rule as the core's deterministic, reversible id mapping."""
+    return ToolIds(
+        dialect.tool_id_pattern,
+        length=dialect.tool_id_length,
+        prefix=dialect.tool_id_prefix,
+        alphabet=dialect.tool_id_alphabet,
+    )
 
-    An id the server accepts passes unchanged (so recorded traffic round-trips exactly); any other
-    id maps to ``prefix`` + a base-62 digest of it, the same id every time. The codec remembers
-    each mapping it made (bounded), so decoding a body it encoded gives the original ids back.
-    """
 
-    __slots__ = ("_accept", "_alphabet", "_length", "_prefix", "_seen")
-
-    _LIMIT = 8192
-
-    def __init__(self, dialect: Dialect) -> None:
-        self._accept = re.compile(dialect.tool_id_pattern)
-        self._alphabet = dialect.tool_id_alphabet
-        self._length = dialect.tool_id_length
-        self._prefix = dialect.tool_id_prefix
-        self._seen: dict[str, str] = {}
-
-    def encode(self, tool_id: str) -> str:
-        if self._accept.fullmatch(tool_id):
-            return tool_id
-        digest = int.from_bytes(hashlib.sha256(tool_id.encode()).digest(), "big")
-        size = len(self._alphabet)
-        chars = []
-        for _ in range(self._length - len(self._prefix)):
-            digest, rest = divmod(digest, size)
-            chars.append(self._alphabet[rest])
-        mapped = self._prefix + "".join(chars)
-        if len(self._seen) >= self._LIMIT:
-            self._seen.pop(next(iter(self._seen)))
-        self._seen[mapped] = tool_id
-        return mapped
-
-    def decode(self, wire_id: str) -> str:
-        return self._seen.get(wire_id, wire_id)
+def thinking_test(dialect: Dialect) -> Callable[[Thinking | RedactedThinking], bool]:
+    """Which reasoning the server takes back: none on OpenAI's wire (it has no field for it);
+    elsewhere plain reasoning text, or what this server itself signed."""
+    if dialect.reasoning == "none":
+        return lambda part: False
+    return unsigned_or_own_thinking(dialect.provider)
 
 
 def dialect_named(name: str) -> Dialect:

@@ -15,7 +15,7 @@ from interlingua import (
     SSEEvent,
     StreamEvent,
 )
-from interlingua.kit import decoding
+from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules, own_thinking
 
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers
 from . import _errors, _request, _response, _stream
@@ -37,8 +37,24 @@ class OpenAIResponsesCodec:
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
 
-    def encode_request(self, request: Request, *, strict: bool = False) -> Encoded:
-        return _request.encode_request(request, strict=strict)
+    def __init__(self) -> None:
+        # Only OpenAI's own reasoning items go back; call_id is at most 64 characters.
+        self.rules = TurnRules(
+            accepts_thinking=own_thinking(PROVIDER), tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_")
+        )
+
+    def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
+        """The ``POST /v1/responses`` body. The transcript is first made to keep the API's rules
+        (every call answered by its output right after); ``reasoning`` says what happens to
+        another vendor's thinking: dropped (default) or sent as text, reported either way."""
+        return encode_with_rules(
+            request,
+            self.rules,
+            lambda ready, strict: _request.encode_request(ready, strict=strict),
+            codec=NAME,
+            strict=strict,
+            reasoning=reasoning,
+        )
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
         with decoding(NAME):

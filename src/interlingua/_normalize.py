@@ -1,0 +1,479 @@
+"""Transcript normalization every encoder applies before it writes a vendor body (IR -> IR).
+
+A transcript recorded on one vendor breaks another vendor's rules in a handful of known ways:
+tool results that do not follow their calls, calls never answered, tool ids the target rejects,
+empty text blocks, reasoning signed by someone else. Each codec declares what its API demands
+(:class:`TurnRules`) and calls :func:`normalize_request`; the fixes live here, once.
+
+What is lossless, and so reported by no warning (documented here and in the README):
+- a tool id the target rejects is rewritten by :class:`ToolIds`, the same way for the call and
+  its result, deterministically (the same id always maps to the same id) and reversibly (the codec
+  that rewrote an id maps it back when it decodes);
+- an empty text part with no echo and no cache mark is removed: it carries nothing.
+
+What changes the transcript is reported, each at the path of the part in the request as given:
+a result moved up to follow its call, an error result added for an unanswered call, an orphan
+result turned into text, foreign reasoning dropped or turned into text. Warnings the codec raises
+afterwards are re-pathed to the request as given, so every path points into the caller's request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from ._message import Message, Role
+from ._parts import ContentPart, RedactedThinking, Text, Thinking, ToolResult, ToolUse
+from ._request import Request
+from ._warnings import AnyWarning, Encoded, WarningSink
+from ._wire import dumps
+
+ReasoningPolicy: TypeAlias = Literal["drop", "as_text"]
+"""What an encoder does with reasoning its vendor cannot take back (signed by another vendor):
+``drop`` it with a LossyEncode (the default), or send its text ``as_text`` (also reported)."""
+
+REASONING_POLICIES: tuple[ReasoningPolicy, ...] = ("drop", "as_text")
+
+_ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+class ToolIds:
+    """Deterministic, reversible tool call ids for APIs that restrict them.
+
+    An id the target accepts passes unchanged (so recorded traffic round-trips exactly); any
+    other id maps to ``prefix`` + a base-62 digest of it, the same id every time, so a call and
+    its result still match. The instance remembers the mappings it made (bounded), so the codec
+    that owns it gives the original ids back when it decodes a body it encoded.
+    """
+
+    __slots__ = ("_accept", "_alphabet", "_length", "_prefix", "_seen")
+
+    _LIMIT = 8192
+
+    def __init__(self, pattern: str, *, length: int, prefix: str = "", alphabet: str = _ALPHANUMERIC) -> None:
+        self._accept = re.compile(pattern)
+        self._alphabet = alphabet
+        self._length = length
+        self._prefix = prefix
+        self._seen: dict[str, str] = {}
+        probe = self.encode("\n")
+        if not self.accepts(probe):
+            raise ValueError(f"this id rule maps ids to ids its own pattern rejects ({probe!r} vs {pattern!r})")
+        self._seen.clear()
+
+    def accepts(self, tool_id: str) -> bool:
+        return self._accept.fullmatch(tool_id) is not None
+
+    def encode(self, tool_id: str) -> str:
+        if self._accept.fullmatch(tool_id):
+            return tool_id
+        digest = int.from_bytes(hashlib.sha256(tool_id.encode()).digest(), "big")
+        size = len(self._alphabet)
+        chars = []
+        for _ in range(self._length - len(self._prefix)):
+            digest, rest = divmod(digest, size)
+            chars.append(self._alphabet[rest])
+        mapped = self._prefix + "".join(chars)
+        if len(self._seen) >= self._LIMIT:
+            self._seen.pop(next(iter(self._seen)))
+        self._seen[mapped] = tool_id
+        return mapped
+
+    def decode(self, wire_id: str) -> str:
+        return self._seen.get(wire_id, wire_id)
+
+
+@dataclass(frozen=True)
+class TurnRules:
+    """What a target API demands of a transcript beyond its types (DESIGN.md invariant 3).
+
+    ``tool_ids``: the target's id rule, or None when it takes any id. ``drop_empty_text``: the
+    target rejects empty text blocks. ``accepts_thinking``: whether a thinking or redacted-thinking
+    part can go back to this target as reasoning; the rest is foreign and follows the
+    :data:`ReasoningPolicy`. Every target gets its tool calls answered right after the assistant
+    turn that made them, results first in their message: all four APIs answer 400 otherwise.
+    """
+
+    accepts_thinking: Callable[[Thinking | RedactedThinking], bool]
+    tool_ids: ToolIds | None = None
+    drop_empty_text: bool = False
+
+
+def own_thinking(provider: str) -> Callable[[Thinking | RedactedThinking], bool]:
+    """The usual test: reasoning carrying this provider's echo (a signature, an encrypted item)."""
+
+    def accepts(part: Thinking | RedactedThinking) -> bool:
+        return any(echo.provider == provider for echo in part.provider_echoes)
+
+    return accepts
+
+
+def unsigned_or_own_thinking(provider: str) -> Callable[[Thinking | RedactedThinking], bool]:
+    """For wires that take reasoning as plain text: anything but what another vendor signed."""
+
+    def accepts(part: Thinking | RedactedThinking) -> bool:
+        if isinstance(part, RedactedThinking):
+            return any(echo.provider == provider for echo in part.provider_echoes)
+        return not part.provider_echoes or any(echo.provider == provider for echo in part.provider_echoes)
+
+    return accepts
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """A request ready for a codec, its warnings, and where each of its parts came from."""
+
+    request: Request
+    warnings: list[AnyWarning]
+    origins: dict[tuple[int, int], str] | None  # (message, part) -> path in the request as given
+
+    @property
+    def changed(self) -> bool:
+        return self.origins is not None
+
+
+def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoning: ReasoningPolicy) -> Normalized:
+    """Apply ``rules`` to ``request``. A request that already keeps them comes back as it is
+    (the same object, no warnings): same-vendor round trips stay exact and cost one scan."""
+    if reasoning not in REASONING_POLICIES:
+        raise ValueError(f"reasoning must be one of {REASONING_POLICIES}, not {reasoning!r}")
+    out = WarningSink(codec)
+    fixer = _Fixer(request.messages, rules, reasoning, out)
+    messages = fixer.run()
+    if messages is None:
+        return Normalized(request, [], None)
+    return Normalized(request.model_copy(update={"messages": messages}), out.warnings, fixer.origins)
+
+
+def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, strict: bool) -> Encoded:
+    """Merge the normalizer's warnings with the codec's (re-pathed to the request as given), then
+    apply ``strict`` once over all of them. The codec must have encoded with ``strict=False``."""
+    origins = normalized.origins or {}
+    warnings = _merge(normalized.warnings, [_repath(warning, origins) for warning in encoded.warnings])
+    if strict and warnings:
+        from ._errors import LossyEncodeError
+
+        raise LossyEncodeError(codec, warnings)
+    return Encoded(encoded.body, warnings)
+
+
+_PATH = re.compile(r"messages\[(\d+)\](?:\.parts\[(\d+)\])?")
+
+
+def _position(path: str) -> tuple[int, int] | None:
+    found = _PATH.match(path)
+    if not found:
+        return None
+    return int(found[1]), int(found[2]) if found[2] is not None else -1
+
+
+def _merge(first: list[AnyWarning], then: list[AnyWarning]) -> list[AnyWarning]:
+    """Both lists in one, the normalizer's warnings placed among the codec's in message order
+    and before the settings' warnings, as if one encoder had walked the request."""
+    merged = list(then)
+    for warning in reversed(first):
+        at = _position(warning.path)
+        place = len(merged)
+        if at is not None:
+            for k, other in enumerate(merged):
+                there = _position(other.path)
+                if (there is not None and there > at) or (there is None and not other.path.startswith("tools")):
+                    place = k
+                    break
+        merged.insert(place, warning)
+    return merged
+
+
+def _repath(warning: AnyWarning, origins: dict[tuple[int, int], str]) -> AnyWarning:
+    found = _PATH.match(warning.path)
+    if not found or not origins:
+        return warning
+    message = int(found[1])
+    part = int(found[2]) if found[2] is not None else -1
+    origin = origins.get((message, part))
+    if origin is None:
+        return warning
+    return warning.model_copy(update={"path": origin + warning.path[found.end() :]})
+
+
+@dataclass
+class _Slot:
+    """A part on its way to the output, with the path it had in the request as given."""
+
+    part: ContentPart
+    origin: str
+    was: ContentPart = field(init=False)  # the part as the request had it
+
+    def __post_init__(self) -> None:
+        self.was = self.part
+
+
+class _Fixer:
+    """One pass over the messages; builds a new list only once something needs changing."""
+
+    def __init__(self, messages: Sequence[Message], rules: TurnRules, reasoning: ReasoningPolicy, out: WarningSink):
+        self.messages = messages
+        self.rules = rules
+        self.reasoning = reasoning
+        self.out = out
+        self.origins: dict[tuple[int, int], str] = {}
+
+    def run(self) -> list[Message] | None:
+        if self._keeps_rules():
+            return None
+        results = self._results_by_id()
+        taken: set[tuple[int, int]] = set()  # results moved up to their call
+        kept: set[tuple[int, int]] = set()  # results already right after their call
+        rows: list[tuple[Message, list[_Slot]]] = []
+        for i, message in enumerate(self.messages):
+            slots: list[_Slot] = []
+            for j, part in enumerate(message.parts):
+                if (i, j) in taken:
+                    continue
+                slot = self._fix_part(_Slot(part, f"messages[{i}].parts[{j}]"))
+                if slot is not None and (i, j) not in kept:
+                    slot = self._orphan(slot)
+                if slot is not None:
+                    slots.append(slot)
+            if slots or not message.parts:
+                rows.append((message, slots))
+            calls = [slot for slot in slots if isinstance(slot.part, ToolUse)] if message.role == "assistant" else []
+            if not calls:
+                continue
+            run = _answer_run_at(self.messages, i + 1)
+            if sorted(self.messages[m].parts[p].tool_use_id for m, p in run) == sorted(  # type: ignore[union-attr]  # run holds ToolResults
+                _original_id(slot) for slot in calls
+            ):
+                kept.update(run)
+                continue
+            rows.append(self._answer(i, calls, results, taken | kept, taken))
+        return self._build(rows)
+
+    # -- the fast check -------------------------------------------------------------------
+
+    def _keeps_rules(self) -> bool:
+        """True when nothing needs changing: the common case, checked without building anything."""
+        messages = self.messages
+        answered: set[str] = set()
+        for i, message in enumerate(messages):
+            for part in message.parts:
+                if isinstance(part, Thinking | RedactedThinking) and not self.rules.accepts_thinking(part):
+                    return False
+                if isinstance(part, Text) and self._empty(part):
+                    return False
+                if isinstance(part, ToolUse | ToolResult) and not self._id_ok(part):
+                    return False
+                if isinstance(part, ToolResult) and part.tool_use_id not in answered:
+                    return False  # an orphan, or a result not where its call needs it
+            if message.role == "assistant":
+                calls = [p.id for p in message.parts if isinstance(p, ToolUse)]
+                if calls and sorted(calls) != sorted(r.tool_use_id for r in _answer_run(messages, i + 1)):
+                    return False
+                answered = set(calls)
+        return True
+
+    def _id_ok(self, part: ToolUse | ToolResult) -> bool:
+        ids = self.rules.tool_ids
+        return ids is None or ids.accepts(part.id if isinstance(part, ToolUse) else part.tool_use_id)
+
+    def _empty(self, part: Text) -> bool:
+        return self.rules.drop_empty_text and not part.text and not part.provider_echoes and not part.citations
+
+    # -- fixes, one per concern -----------------------------------------------------------
+
+    def _fix_part(self, slot: _Slot) -> _Slot | None:
+        part = slot.part
+        if isinstance(part, Thinking | RedactedThinking) and not self.rules.accepts_thinking(part):
+            return self._foreign_reasoning(slot)
+        if isinstance(part, Text) and self._empty(part):
+            if part.cache_control is not None:
+                self.out.lossy(slot.origin, "cache_control", "an empty text block cannot be sent, nor its cache mark")
+            return None
+        ids = self.rules.tool_ids
+        if ids is not None and isinstance(part, ToolUse) and not ids.accepts(part.id):
+            slot.part = part.model_copy(update={"id": ids.encode(part.id)})
+        elif ids is not None and isinstance(part, ToolResult) and not ids.accepts(part.tool_use_id):
+            slot.part = part.model_copy(update={"tool_use_id": ids.encode(part.tool_use_id)})
+        return slot
+
+    def _foreign_reasoning(self, slot: _Slot) -> _Slot | None:
+        part = slot.part
+        assert isinstance(part, Thinking | RedactedThinking)
+        vendors = sorted({echo.provider for echo in part.provider_echoes}) or ["no vendor"]
+        whose = f"reasoning signed by {', '.join(vendors)}"
+        if self.reasoning == "as_text" and isinstance(part, Thinking) and part.text:
+            self.out.lossy(slot.origin, part.type, f"{whose} sent as plain text", action="converted")
+            slot.part = Text(text=part.text)
+            return slot
+        self.out.lossy(slot.origin, part.type, f"{whose} cannot be sent back to this vendor")
+        return None
+
+    def _orphan(self, slot: _Slot) -> _Slot:
+        """A result whose call is not in the turn before it: the API would reject it, so it goes
+        as text, labelled with the call it answers."""
+        part = slot.part
+        if not isinstance(part, ToolResult) or slot.origin.startswith("@"):
+            return slot
+        self.out.lossy(
+            slot.origin, "tool_result", "a result with no call in the turn before is sent as text", action="converted"
+        )
+        slot.part = Text(text=f"[result of tool call {part.tool_use_id} ({part.name})]\n{_result_text(part)}")
+        return slot
+
+    def _answer(
+        self,
+        i: int,
+        calls: list[_Slot],
+        results: dict[str, list[tuple[int, int]]],
+        used: set[tuple[int, int]],
+        taken: set[tuple[int, int]],
+    ) -> tuple[Message, list[_Slot]]:
+        """The results of the calls in message ``i``, gathered into one message right after it;
+        an unanswered call gets an error result so the API accepts the turn."""
+        answer: list[_Slot] = []
+        role: Role = "tool"
+        for call in calls:
+            assert isinstance(call.part, ToolUse)
+            found = [at for at in results.get(_original_id(call), ()) if at[0] > i and at not in used]
+            if found:
+                m, p = found[0]
+                taken.add((m, p))
+                used.add((m, p))
+                origin = f"messages[{m}].parts[{p}]"
+                result = self.messages[m].parts[p]
+                assert isinstance(result, ToolResult)
+                if not answer:
+                    role = self.messages[m].role if self.messages[m].role in ("tool", "user") else "tool"
+                if not _in_answer_run(self.messages, i, m, p):
+                    self.out.lossy(origin, "tool_result", "moved up to follow its call", action="converted")
+                fixed = self._fix_part(_Slot(result, origin))
+                answer.append(_Slot(fixed.part if fixed else result, "@" + origin))
+                continue
+            self.out.lossy(
+                call.origin,
+                "tool_use",
+                "no result was recorded for this call; an error result was added",
+                action="converted",
+            )
+            stub = ToolResult(
+                tool_use_id=call.part.id,
+                name=call.part.name,
+                content="No result was recorded for this call.",
+                is_error=True,
+            )
+            answer.append(_Slot(stub, "@" + call.origin))
+        return Message(role=role, parts=[]), answer
+
+    def _results_by_id(self) -> dict[str, list[tuple[int, int]]]:
+        found: dict[str, list[tuple[int, int]]] = {}
+        for i, message in enumerate(self.messages):
+            if message.role == "assistant":
+                continue
+            for j, part in enumerate(message.parts):
+                if isinstance(part, ToolResult):
+                    found.setdefault(part.tool_use_id, []).append((i, j))
+        return found
+
+    def _build(self, rows: list[tuple[Message, list[_Slot]]]) -> list[Message]:
+        messages: list[Message] = []
+        for message, slots in rows:
+            if not slots and message.parts:
+                continue
+            i = len(messages)
+            for j, slot in enumerate(slots):
+                self.origins[(i, j)] = slot.origin.lstrip("@")
+            parts = [slot.part for slot in slots]
+            same = len(parts) == len(message.parts) and all(a is b for a, b in zip(parts, message.parts, strict=True))
+            if same:
+                messages.append(message)
+                continue
+            update: dict[str, object] = {"parts": parts}
+            if message.role == "tool" and not any(isinstance(part, ToolResult) for part in parts):
+                update["role"] = "user"  # its results became text: a tool message must hold results
+            messages.append(message.model_copy(update=update))
+        return messages
+
+
+def _answer_run(messages: Sequence[Message], start: int) -> list[ToolResult]:
+    """The results that directly follow an assistant turn."""
+    found = []
+    for m, p in _answer_run_at(messages, start):
+        part = messages[m].parts[p]
+        assert isinstance(part, ToolResult)
+        found.append(part)
+    return found
+
+
+def _answer_run_at(messages: Sequence[Message], start: int) -> list[tuple[int, int]]:
+    """Where the results that directly follow an assistant turn sit: the leading tool_result
+    parts of the tool/user messages after it, up to the first message holding anything else."""
+    found: list[tuple[int, int]] = []
+    for m in range(start, len(messages)):
+        message = messages[m]
+        if message.role not in ("tool", "user"):
+            break
+        lead = 0
+        for part in message.parts:
+            if not isinstance(part, ToolResult):
+                break
+            found.append((m, lead))
+            lead += 1
+        if lead < len(message.parts) or lead == 0:
+            break
+    return found
+
+
+def _original_id(slot: _Slot) -> str:
+    """The call id as the request had it (a slot's part may carry the target's rewritten id)."""
+    part = slot.was
+    assert isinstance(part, ToolUse)
+    return part.id
+
+
+def _in_answer_run(messages: Sequence[Message], call_at: int, m: int, p: int) -> bool:
+    """Whether the result at (m, p) already sits in the run that directly follows the call."""
+    for k in range(call_at + 1, m + 1):
+        message = messages[k]
+        if message.role not in ("tool", "user"):
+            return False
+        lead = 0
+        for part in message.parts:
+            if not isinstance(part, ToolResult):
+                break
+            lead += 1
+        if k == m:
+            return p < lead
+        if lead < len(message.parts) or lead == 0:
+            return False
+    return False
+
+
+def _result_text(part: ToolResult) -> str:
+    content = part.content
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        return dumps(content)
+    return "\n".join(p.text if isinstance(p, Text) else f"[{p.type}]" for p in content)
+
+
+def encode_with_rules(
+    request: Request,
+    rules: TurnRules,
+    encode: Callable[[Request, bool], Encoded],
+    *,
+    codec: str,
+    strict: bool,
+    reasoning: ReasoningPolicy,
+) -> Encoded:
+    """What a codec's ``encode_request`` does: normalize, then ``encode(request, strict)``.
+
+    A request that already keeps the rules goes straight to ``encode``; otherwise the codec
+    encodes the fixed request and every warning is reported against the request as given."""
+    ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
+    if not ready.changed:
+        return encode(request, strict)
+    return finish_encode(ready, encode(ready.request, False), codec=codec, strict=strict)
