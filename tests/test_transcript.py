@@ -112,6 +112,10 @@ def test_append_returns_a_new_transcript() -> None:
             "transcript: messages[0].parts[1].id: Input should be a valid string",
         ),
         ('{"messages": [{"role": "robot"}]}', "transcript: messages[0].role: Input should be"),
+        (
+            '{"messages": [{"role": "user", "parts": [{"type": "text"}]}]}',
+            "transcript: messages[0].parts[0].text: Field required",
+        ),
     ],
 )
 def test_bad_json_names_the_path(text: str, message: str) -> None:

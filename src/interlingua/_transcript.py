@@ -175,9 +175,13 @@ def validation_path(loc: tuple[int | str, ...], data: Any) -> str:
     pydantic inserts (``parts.1.tool_use.input`` reads ``parts[1].input``)."""
     path = ""
     node = data
+    tag_skipped = False
     for key in loc:
-        if isinstance(node, Mapping) and isinstance(key, str) and key not in node and node.get("type") == key:
-            continue  # a discriminated union's tag, not a step into the data
+        is_tag = isinstance(node, Mapping) and isinstance(key, str) and key not in node and node.get("type") == key
+        if is_tag and not tag_skipped:
+            tag_skipped = True  # a discriminated union's tag, not a step into the data
+            continue
+        tag_skipped = False
         path = join(path, key)
         if isinstance(node, Mapping):
             node = node.get(key) if isinstance(key, str) else None
