@@ -12,18 +12,13 @@ the expected JSON type, so another codec's or a hand-made entry never leaks onto
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
-from typing import Any, TypeVar
-
-from pydantic import BaseModel
+from typing import Any
 
 from interlingua import ProviderEcho
 from interlingua.kit import construct
 
 from .._shared import PROVIDER
-
-M = TypeVar("M", bound=BaseModel)
 
 
 def own(value: Any) -> dict[str, Any]:
@@ -58,6 +53,9 @@ def make(data: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
 
 
 def leftover(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """``block``'s keys outside ``known`` (usually none: one set comparison decides that)."""
+    if block.keys() <= known:
+        return {}
     return {k: v for k, v in block.items() if k not in known}
 
 
@@ -78,15 +76,6 @@ def with_extra(data: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     if extra:
         data["extra"] = extra
     return data
-
-
-@functools.cache
-def _defaults(cls: type[BaseModel]) -> tuple[tuple[str, Any], ...]:
-    return tuple(
-        (name, info.get_default(call_default_factory=True))
-        for name, info in cls.model_fields.items()
-        if not info.is_required()
-    )
 
 
 build = construct  # the kit's trusted constructor (PERF.md)

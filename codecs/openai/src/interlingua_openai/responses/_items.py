@@ -31,7 +31,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import arguments_text, dumps, expect, join, optional, require, tool_arguments
+from interlingua.kit import dumps, expect, join, require, tool_arguments
 
 from .._shared import PROVIDER
 from . import _echo
@@ -100,25 +100,37 @@ def decode_reasoning(item: Item, at: str, model: str | None) -> list[ContentPart
 
 
 def decode_function_call(item: Item, at: str, model: str | None) -> list[ContentPart]:
-    arguments = require(item, "arguments", str, at)
+    return [_function_call(item, at)]
+
+
+_CALL_KEYS = frozenset({"type", "call_id", "name", "arguments"})
+
+
+def _function_call(item: Item, at: str) -> ToolUse:
+    call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+    if type(call_id) is not str or type(name) is not str or type(arguments) is not str:
+        arguments = require(item, "arguments", str, at)  # the readers name what is wrong
+        call_id, name = require(item, "call_id", str, at), require(item, "name", str, at)
     value, raw = tool_arguments(arguments)
-    own = _echo.leftover(item, frozenset({"type", "call_id", "name", "arguments"}))
+    own = _echo.leftover(item, _CALL_KEYS)
     data: dict[str, Any] = {"item": own} if own else {}
-    if raw is None and dumps(value) != arguments:
+    if raw is None and canonical_arguments(value) != arguments:
         data["arguments"] = arguments  # the model's own spacing, e.g. encrypted-reasoning-roundtrip
-    part = _echo.build(
-        ToolUse,
-        id=require(item, "call_id", str, at),
-        name=require(item, "name", str, at),
-        input=value,
-        raw_input=raw,
-        provider_echoes=_echo.make(data),
-    )
-    return [part]
+    return _echo.build(ToolUse, id=call_id, name=name, input=value, raw_input=raw, provider_echoes=_echo.make(data))
+
+
+# The arguments text encode writes for an input when none was recorded: compact JSON, the same
+# function both ways, so a decoded text that equals it needs no echo (and 1.5e-7 stays 1.5e-7).
+canonical_arguments = dumps
+
+
+_OUTPUT_KEYS = frozenset({"type", "call_id", "output", "name"})
 
 
 def decode_function_call_output(item: Item, at: str, names: dict[str, str]) -> ToolResult:
-    call_id = require(item, "call_id", str, at)
+    call_id = item.get("call_id")
+    if type(call_id) is not str:
+        call_id = require(item, "call_id", str, at)
     output = item.get("output")
     content: str | list[ContentPart]
     if isinstance(output, str):
@@ -126,11 +138,13 @@ def decode_function_call_output(item: Item, at: str, names: dict[str, str]) -> T
     else:
         where = join(at, "output")
         content = [decode_content_block(block, f"{where}[{i}]") for i, block in enumerate(expect(output, list, where))]
-    own = _echo.leftover(item, frozenset({"type", "call_id", "output", "name"}))
+    own = _echo.leftover(item, _OUTPUT_KEYS)
     data: dict[str, Any] = {"item": own} if own else {}
-    name = optional(item, "name", str, at)
+    name = item.get("name")
     if name is not None:
         data["name"] = True
+        if type(name) is not str:
+            name = expect(name, str, join(at, "name"))
     return _echo.build(
         ToolResult,
         tool_use_id=call_id,
@@ -192,11 +206,12 @@ class _Messages:
         self.role: str | None = None
         self.parts: list[ContentPart] = []
 
-    def add(self, role: str, parts: list[ContentPart]) -> None:
+    def run(self, role: str) -> list[ContentPart]:
+        """The parts of the open ``role`` run, to append to (a new run when the role changes)."""
         if role != self.role:
             self.flush()
             self.role = role
-        self.parts.extend(parts)
+        return self.parts
 
     def own(self, message: Message) -> None:
         self.flush()
@@ -208,11 +223,14 @@ class _Messages:
         self.role, self.parts = None, []
 
 
+_MESSAGE_ITEM_KEYS = frozenset({"role", "content"})
+
+
 def decode_user_message(item: Item, at: str) -> Message:
     role = require(item, "role", str, at)
     parts, bare = _content_parts(item, at)
     data: dict[str, Any] = {}
-    own = _echo.leftover(item, frozenset({"role", "content"}))
+    own = _echo.leftover(item, _MESSAGE_ITEM_KEYS)
     if own:
         data["item"] = own
     if not bare and _string_form(parts):
@@ -227,15 +245,19 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
     names: dict[str, str] = {}
     for i, item in enumerate(items):
         where = f"{at}[{i}]"
-        item = expect(item, dict, where)
+        if type(item) is not dict:
+            item = expect(item, dict, where)
         kind = item.get("type", "message")
-        role = item.get("role")
-        if kind == "message" and role in _OWN_ROLES:
+        if kind == "function_call":  # the common case first; decode_output_item would do the same
+            call = _function_call(item, where)
+            names[call.id] = call.name
+            out.run("assistant").append(call)
+        elif kind == "message" and item.get("role") in _OWN_ROLES:
             out.own(decode_user_message(item, where))
         elif kind == "function_call_output":
-            out.add("tool", [decode_function_call_output(item, where, names)])
+            out.run("tool").append(decode_function_call_output(item, where, names))
         elif isinstance(kind, str) and _is_output_side(kind):
-            out.add("tool", [decode_native_item(item, where)])
+            out.run("tool").append(decode_native_item(item, where))
         else:
             typed = "type" in item
             parts = (
@@ -244,7 +266,7 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
             for part in parts:
                 if isinstance(part, ToolUse):
                     names[part.id] = part.name
-            out.add("assistant", parts)
+            out.run("assistant").extend(parts)
     out.flush()
     return out.done
 
@@ -279,8 +301,8 @@ def _undated(model: str) -> str:
 
 
 class ItemWriter:
-    """Writes the items of one assistant (or other) message, keeping the open message and
-    reasoning items that the following parts may continue."""
+    """Writes the items of one message after another (``begin`` at each), keeping the open
+    message and reasoning items that the following parts of the same message may continue."""
 
     def __init__(self, out: WarningSink, model: str | None, *, synthesize: bool) -> None:
         self.out = out
@@ -292,12 +314,20 @@ class ItemWriter:
         self.skipping = False
         self.index = 0
 
+    def begin(self) -> int:
+        """Start a message: nothing is open; returns where its items will start."""
+        self.open_message = None
+        self.open_reasoning = None
+        self.skipping = False
+        self.index = 0
+        return len(self.items)
+
     def _new_id(self, prefix: str) -> str:
         """An id for an output item OpenAI did not make, from the IR index of its first part, so a
         stream and its final response name the item alike."""
         return f"{prefix}_{self.index}"
 
-    def _push(self, item: Item) -> None:
+    def push(self, item: Item) -> None:
         self.items.append(item)
         self.open_message = None
         self.open_reasoning = None
@@ -305,18 +335,18 @@ class ItemWriter:
 
     def assistant_part(self, part: ContentPart, at: str, index: int = 0) -> None:
         self.index = index
-        match part:
+        match part:  # the common types first
             case Text():
                 self._text(part, at)
-            case Thinking():
-                self._thinking(part, at)
             case ToolUse():
                 item = encode_function_call(part)
                 if self.synthesize and "id" not in item:
                     item["id"] = self._new_id("fc")
-                self._push(item)
+                self.push(item)
             case ToolResult():
-                self._push(encode_function_call_output(part, at, self.out))
+                self.push(encode_function_call_output(part, at, self.out))
+            case Thinking():
+                self._thinking(part, at)
             case Native():
                 self._native(part, at)
             case RedactedThinking():
@@ -331,12 +361,12 @@ class ItemWriter:
                 assert_never(part)
 
     def _text(self, part: Text, at: str) -> None:
-        data = _echo.own(part)
+        data = _echo.own(part) if part.provider_echoes else {}
         item = _echo.object_at(data, "item")
         if item is not None and _echo.flag(data, "string"):
             if part.cache_control is not None:
                 self.out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
-            self._push({**item, "role": "assistant", "content": part.text})
+            self.push({**item, "role": "assistant", "content": part.text})
             return
         if item is not None or (self.open_message is None and self.synthesize):
             if item is None:
@@ -344,10 +374,10 @@ class ItemWriter:
             if self.synthesize and "type" not in item:
                 item = {"type": "message", **item}
             message: Item = {**item, "role": "assistant", "content": []}
-            self._push(message)
+            self.push(message)
             self.open_message = message
         if self.open_message is None:
-            self._push(_easy_assistant(part, at, self.out))
+            self.push(_easy_assistant(part, at, self.out))
             return
         self.open_message["content"].append(encode_output_text(part, at, self.out))
 
@@ -363,7 +393,7 @@ class ItemWriter:
                 self._push_skip()
                 return
             reasoning = _echo.apply({"type": "reasoning", **item, "summary": []}, {"omit": data.get("omit")})
-            self._push(reasoning)
+            self.push(reasoning)
             if _echo.flag(data, "empty"):
                 return
             self.open_reasoning = reasoning
@@ -373,7 +403,7 @@ class ItemWriter:
             pass
         elif self.synthesize:
             reasoning = {"type": "reasoning", "id": self._new_id("rs"), "summary": []}
-            self._push(reasoning)
+            self.push(reasoning)
             self.open_reasoning = reasoning
         else:
             self.out.lossy(at, "thinking", "reasoning not made by OpenAI cannot be replayed (no encrypted_content)")
@@ -393,16 +423,18 @@ class ItemWriter:
             return
         block = encode_native_block(part, at, self.out)
         if block is not None:
-            self._push(block)
+            self.push(block)
 
     def content_message(self, role: str, parts: list[tuple[str, ContentPart]], data: dict[str, Any]) -> None:
         """A user, system or developer message item from a run of content parts."""
-        blocks = [b for at, part in parts if (b := encode_input_part(part, at, self.out)) is not None]
-        content: Any = blocks
-        if len(parts) == 1 and _string_form([parts[0][1]]) and not _echo.flag(data, "list") and blocks:
-            content = blocks[0]["text"]
-        item = _echo.object_at(data, "item") or {}
-        self._push({**item, "role": role, "content": content})
+        content: Any
+        first = parts[0][1] if len(parts) == 1 else None
+        if isinstance(first, Text) and _string_form([first]) and not _echo.flag(data, "list"):
+            content = first.text  # a plain text with nothing to warn about: the bare string
+        else:
+            content = [b for at, part in parts if (b := encode_input_part(part, at, self.out)) is not None]
+        item = _echo.object_at(data, "item") if data else None
+        self.push({**item, "role": role, "content": content} if item else {"role": role, "content": content})
 
 
 def _easy_assistant(part: Text, at: str, out: WarningSink) -> Item:
@@ -416,27 +448,28 @@ def _easy_assistant(part: Text, at: str, out: WarningSink) -> Item:
 
 
 def encode_function_call(part: ToolUse) -> Item:
-    data = _echo.own(part)
-    item = _echo.object_at(data, "item") or {}
-    return {
-        "type": "function_call",
-        "call_id": part.id,
-        "name": part.name,
-        "arguments": _arguments(part, data),
-        **item,
-    }
+    data = _echo.own(part) if part.provider_echoes else {}
+    item: Item = {"type": "function_call", "call_id": part.id, "name": part.name}
+    item["arguments"] = encode_arguments(part, data)
+    own = _echo.object_at(data, "item") if data else None
+    if own:
+        item.update(own)
+    return item
 
 
-def _arguments(part: ToolUse, data: dict[str, Any]) -> str:
-    """The recorded arguments text while it still says ``input``, else compact JSON."""
+def encode_arguments(part: ToolUse, data: dict[str, Any]) -> str:
+    """The kept raw text, the recorded arguments text while it still says ``input``, else the
+    canonical compact JSON (what decode compared the wire's text with)."""
+    if part.raw_input is not None:
+        return part.raw_input
     recorded = data.get("arguments")
-    if isinstance(recorded, str) and part.raw_input is None and tool_arguments(recorded) == (part.input, None):
+    if isinstance(recorded, str) and tool_arguments(recorded) == (part.input, None):
         return recorded
-    return arguments_text(part.input, part.raw_input)
+    return canonical_arguments(part.input)
 
 
 def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> Item:
-    data = _echo.own(part)
+    data = _echo.own(part) if part.provider_echoes else {}
     content = part.content
     output: Any
     if isinstance(content, str):
@@ -453,9 +486,10 @@ def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> 
     if part.cache_control is not None:
         out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
     item: Item = {"type": "function_call_output", "call_id": part.tool_use_id, "output": output}
-    if _echo.flag(data, "name"):
-        item["name"] = part.name
-    item.update(_echo.object_at(data, "item") or {})
+    if data:
+        if _echo.flag(data, "name"):
+            item["name"] = part.name
+        item.update(_echo.object_at(data, "item") or {})
     return item
 
 
@@ -467,22 +501,23 @@ def encode_messages(
 ) -> tuple[str | None, list[Item]]:
     """The ``instructions`` (a system message that came from there) and the input items."""
     instructions: str | None = None
-    items: list[Item] = []
+    writer = ItemWriter(out, model, synthesize=False)
     for i, message in enumerate(messages):
         where = f"{at}[{i}]"
-        data = _echo.own(message)
-        if instructions is None and message.role in ("system", "developer") and _echo.flag(data, "instructions"):
+        data = _echo.own(message) if message.provider_echoes else {}
+        role = message.role
+        if instructions is None and data and role in ("system", "developer") and _echo.flag(data, "instructions"):
             instructions = _instructions(message, where, out)
             continue
-        writer = ItemWriter(out, model, synthesize=False)
-        if message.role == "assistant":
+        start = writer.begin()
+        if role == "assistant":
             for j, part in enumerate(message.parts):
                 writer.assistant_part(part, f"{where}.parts[{j}]", j)
-            _check_reasoning_followed(writer.items, where, out)
+            if writer.items and writer.items[-1].get("type") == "reasoning":
+                _check_reasoning_followed(writer.items, start, where, out)
         else:
             _encode_other(message, where, data, writer)
-        items.extend(writer.items)
-    return instructions, items
+    return instructions, writer.items
 
 
 def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemWriter) -> None:
@@ -490,16 +525,16 @@ def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemW
     tool results and anything assistant-side become their own items, in order."""
     role = "user" if message.role == "tool" else message.role
     run: list[tuple[str, ContentPart]] = []
-
-    def flush() -> None:
-        if run:
-            writer.content_message(role, list(run), data)
-            run.clear()
-
     for j, part in enumerate(message.parts):
         where = f"{at}.parts[{j}]"
-        in_content = isinstance(part, Native) and _echo.flag(_echo.own(part), "in_content")
-        if isinstance(part, _CONTENT_PARTS) or in_content:
+        if isinstance(part, ToolResult):  # the common case in a tool message: its own item
+            if run:
+                writer.content_message(role, run, data)
+                run = []
+            writer.push(encode_function_call_output(part, where, writer.out))
+        elif isinstance(part, _CONTENT_PARTS) or (
+            isinstance(part, Native) and part.provider_echoes and _echo.flag(_echo.own(part), "in_content")
+        ):
             if message.role == "tool":
                 writer.out.lossy(
                     where,
@@ -509,11 +544,12 @@ def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemW
                 )
             run.append((where, part))
         else:
-            flush()
+            if run:
+                writer.content_message(role, run, data)
+                run = []
             writer.assistant_part(part, where)
-    flush()
-    if not message.parts:
-        writer.content_message(role, [], data)
+    if run or not message.parts:
+        writer.content_message(role, run, data)
 
 
 def _instructions(message: Message, at: str, out: WarningSink) -> str:
@@ -526,8 +562,9 @@ def _instructions(message: Message, at: str, out: WarningSink) -> str:
     return "".join(texts)
 
 
-def _check_reasoning_followed(items: list[Item], at: str, out: WarningSink) -> None:
-    """The API rejects a reasoning item with nothing after it in its turn (no output it produced)."""
-    while items and items[-1].get("type") == "reasoning":
+def _check_reasoning_followed(items: list[Item], start: int, at: str, out: WarningSink) -> None:
+    """The API rejects a reasoning item with nothing after it in its turn (no output it produced);
+    ``items[start:]`` are the turn's."""
+    while len(items) > start and items[-1].get("type") == "reasoning":
         items.pop()
         out.lossy(at, "thinking", "a reasoning item with no output item after it is rejected by the API")

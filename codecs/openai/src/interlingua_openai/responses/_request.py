@@ -63,8 +63,10 @@ def encode_request(request: Request, *, strict: bool = False) -> Encoded:
 
 def _bare_input(messages: list[Message], items: list[dict[str, Any]]) -> Any:
     """``input`` as a plain string when it came as one (decode marks that message ``bare``)."""
+    if len(items) != 1:
+        return items
     rest = [m for m in messages if not _echo.flag(_echo.own(m), "instructions")]
-    if len(rest) == 1 and len(items) == 1 and _echo.flag(_echo.own(rest[0]), "bare"):
+    if len(rest) == 1 and _echo.flag(_echo.own(rest[0]), "bare"):
         content = items[0].get("content")
         if isinstance(content, str):
             return content
@@ -210,7 +212,8 @@ def _decode_tool(tool: Any, at: str) -> Tool | NativeTool:
     schema = tool.get("parameters")
     if tool.get("type") != "function" or not set(tool) <= _TOOL_KEYS or not isinstance(schema, dict):
         return NativeTool(provider=PROVIDER, data=dict(tool))
-    return Tool(
+    return _echo.build(
+        Tool,
         name=expect(tool.get("name"), str, f"{at}.name"),
         description=optional(tool, "description", str, at),
         input_schema=schema,

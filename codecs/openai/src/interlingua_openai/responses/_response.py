@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ContentPart, Encoded, Message, Response, ToolUse, Usage, WarningSink
-from interlingua.kit import each, optional
+from interlingua.kit import each, join, optional
 
 from . import _echo
 from ._items import ItemWriter, decode_output_item
@@ -28,23 +28,25 @@ def decode_response(body: Mapping[str, Any]) -> Response:
     parts: list[ContentPart] = []
     for where, item in each(body, "output", ""):
         parts.extend(decode_output_item(item, where, model))
-    usage = decode_usage(body["usage"]) if body.get("usage") is not None else Usage()
+    usage = decode_usage(body["usage"]) if body.get("usage") is not None else _echo.build(Usage)
     stop, raw = decode_status(body, called=any(isinstance(p, ToolUse) for p in parts))
-    return Response(
+    echo = response_echo(body, usage)
+    return _echo.build(
+        Response,
         id=optional(body, "id", str, ""),
         model=model,
-        message=Message(role="assistant", parts=parts),
+        message=_echo.build(Message, role="assistant", parts=parts),
         stop_reason=stop,
         raw_stop_reason=raw,
         usage=usage,
-        provider_echoes=_echo.make(response_echo(body, usage)),
+        provider_echoes=_echo.make(echo),
     )
 
 
-def decode_status(body: Mapping[str, Any], *, called: bool) -> tuple[Any, str | None]:
-    details = optional(body, "incomplete_details", dict, "")
-    reason = optional(details, "reason", str, "incomplete_details") if details else None
-    return decode_stop_reason(optional(body, "status", str, ""), reason, called=called)
+def decode_status(body: Mapping[str, Any], *, called: bool, at: str = "") -> tuple[Any, str | None]:
+    details = optional(body, "incomplete_details", dict, at)
+    reason = optional(details, "reason", str, join(at, "incomplete_details")) if details else None
+    return decode_stop_reason(optional(body, "status", str, at), reason, called=called)
 
 
 def response_echo(body: Mapping[str, Any], usage: Usage) -> dict[str, Any]:

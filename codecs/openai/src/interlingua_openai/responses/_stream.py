@@ -37,14 +37,15 @@ from interlingua import (
     ThinkingDelta,
     ToolInputDelta,
     ToolUse,
+    Usage,
     WarningSink,
 )
-from interlingua.kit import arguments_text, decoding, dumps, expect, loads, optional, require
+from interlingua.kit import decoding, dumps, expect, loads, optional, require
 
 from .._shared import PROVIDER
 from . import _echo
 from ._errors import decode_stream_error
-from ._items import ItemWriter, decode_output_item
+from ._items import ItemWriter, decode_output_item, encode_arguments
 from ._parts import decode_content_block, encode_output_text
 from ._response import decode_status, response_echo, response_shell
 from ._usage import decode_usage
@@ -71,28 +72,12 @@ class _Decoder:
         self.next = 0
         self.items: dict[int, _Item] = {}
         self.finished: list[tuple[int, ContentPart]] = []
-        self.handlers: dict[str, Callable[[Event], list[StreamEvent]]] = {
-            "response.created": self.start,
-            "response.queued": self.start,
-            "response.in_progress": self.start,
-            "response.output_item.added": self.item_added,
-            "response.content_part.added": self.content_part_added,
-            "response.output_text.delta": self.text_delta,
-            "response.refusal.delta": self.text_delta,
-            "response.reasoning_summary_part.added": self.summary_part_added,
-            "response.reasoning_summary_text.delta": self.summary_delta,
-            "response.function_call_arguments.delta": self.arguments_delta,
-            "response.output_item.done": self.item_done,
-            "response.completed": self.end,
-            "response.incomplete": self.end,
-            "response.failed": self.end,
-            "error": self.error,
-        }
+        self.done_items: list[Event] = []
 
     def event(self, data: Event) -> list[StreamEvent]:
         kind = data.get("type")
-        handler = self.handlers.get(kind) if isinstance(kind, str) else None
-        return handler(data) if handler is not None else []
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        return handler(self, data) if handler is not None else []
 
     def _open(self, output_index: int, sub: int, part: ContentPart) -> list[StreamEvent]:
         item = self.items.get(output_index)
@@ -105,8 +90,12 @@ class _Decoder:
         return [PartStart(index, part)]
 
     def _index(self, data: Event, sub_key: str | None) -> tuple[_Item, int, int]:
-        item = self.items.get(require(data, "output_index", int, ""))
-        sub = require(data, sub_key, int, "") if sub_key else 0
+        output_index = data.get("output_index")
+        sub = data.get(sub_key) if sub_key else 0
+        if type(output_index) is not int or type(sub) is not int:
+            output_index = require(data, "output_index", int, "")  # the readers name what is wrong
+            sub = require(data, sub_key, int, "") if sub_key else 0
+        item = self.items.get(output_index)
         if item is None or sub not in item.parts:
             raise DecodeError(NAME, "output_index", "a delta for a part that was never opened")
         return item, sub, item.parts[sub]
@@ -125,7 +114,8 @@ class _Decoder:
         self.items[output_index] = _Item(added=item)
         if item.get("type") == "function_call":
             own = _echo.leftover(item, frozenset({"type", "call_id", "name", "arguments"}))
-            call = ToolUse(
+            call = _echo.build(
+                ToolUse,
                 id=require(item, "call_id", str, "item"),
                 name=require(item, "name", str, "item"),
                 provider_echoes=_echo.make({"item": own} if own else {}),
@@ -149,30 +139,39 @@ class _Decoder:
         item = self.items.get(output_index)
         added = item.added if item is not None else {}
         echo = {"item": _echo.leftover(added, frozenset({"type", "summary"}))} if sub == 0 else {"continues": True}
-        return self._open(output_index, sub, Thinking(text="", provider_echoes=_echo.make(echo, self.model)))
+        part = _echo.build(Thinking, text="", provider_echoes=_echo.make(echo, self.model))
+        return self._open(output_index, sub, part)
 
     def text_delta(self, data: Event) -> list[StreamEvent]:
         item, sub, index = self._index(data, "content_index")
-        delta = require(data, "delta", str, "")
+        delta = data.get("delta")
+        if type(delta) is not str:
+            delta = require(data, "delta", str, "")
         item.chunks[sub].append(delta)
         return [TextDelta(index, delta)]
 
     def summary_delta(self, data: Event) -> list[StreamEvent]:
         item, sub, index = self._index(data, "summary_index")
-        delta = require(data, "delta", str, "")
+        delta = data.get("delta")
+        if type(delta) is not str:
+            delta = require(data, "delta", str, "")
         item.chunks[sub].append(delta)
         return [ThinkingDelta(index, delta)]
 
     def arguments_delta(self, data: Event) -> list[StreamEvent]:
         item, sub, index = self._index(data, None)
-        delta = require(data, "delta", str, "")
+        delta = data.get("delta")
+        if type(delta) is not str:
+            delta = require(data, "delta", str, "")
         item.chunks[sub].append(delta)
         return [ToolInputDelta(index, delta)]
 
     def item_done(self, data: Event) -> list[StreamEvent]:
         """The finished item, decoded as in a response: echoes, and the text no delta carried."""
         output_index = require(data, "output_index", int, "")
-        final = decode_output_item(require(data, "item", dict, ""), "item", self.model)
+        done = require(data, "item", dict, "")
+        final = decode_output_item(done, "item", self.model)
+        self.done_items.append(done)
         state = self.items.pop(output_index, None)
         opened = sorted(state.parts.items()) if state is not None else []
         out: list[StreamEvent] = []
@@ -196,10 +195,8 @@ class _Decoder:
         called = isinstance(output, list) and any(
             isinstance(i, dict) and i.get("type") == "function_call" for i in output
         )
-        stop, raw = decode_status(response, called=called)
-        from interlingua import Usage
-
-        echo = response_echo(response, usage or Usage())
+        stop, raw = decode_status(response, called=called, at="response")
+        echo = response_echo(response, usage or _echo.build(Usage))
         out = self._reconcile(response)
         if echo:
             out.append(Echo(None, ProviderEcho(provider=PROVIDER, data=echo)))
@@ -210,8 +207,8 @@ class _Decoder:
         """Echoes the final response says otherwise than the finished items did: OpenAI hands out
         a fresh ``encrypted_content`` in ``response.completed`` (reasoning-function-call-stream)."""
         output = response.get("output")
-        if not isinstance(output, list) or not output:
-            return []
+        if not isinstance(output, list) or not output or output == self.done_items:
+            return []  # the same items as output_item.done said: the same echoes
         parts = [
             p for i, item in enumerate(output) for p in decode_output_item(item, f"response.output[{i}]", self.model)
         ]
@@ -227,6 +224,26 @@ class _Decoder:
         return [ErrorEvent(decode_stream_error(data))]
 
 
+# One handler per wire event type; an event type not listed here says nothing new (progress).
+_HANDLERS: dict[str, Callable[[_Decoder, Event], list[StreamEvent]]] = {
+    "response.created": _Decoder.start,
+    "response.queued": _Decoder.start,
+    "response.in_progress": _Decoder.start,
+    "response.output_item.added": _Decoder.item_added,
+    "response.content_part.added": _Decoder.content_part_added,
+    "response.output_text.delta": _Decoder.text_delta,
+    "response.refusal.delta": _Decoder.text_delta,
+    "response.reasoning_summary_part.added": _Decoder.summary_part_added,
+    "response.reasoning_summary_text.delta": _Decoder.summary_delta,
+    "response.function_call_arguments.delta": _Decoder.arguments_delta,
+    "response.output_item.done": _Decoder.item_done,
+    "response.completed": _Decoder.end,
+    "response.incomplete": _Decoder.end,
+    "response.failed": _Decoder.end,
+    "error": _Decoder.error,
+}
+
+
 def _finish_part(index: int, part: ContentPart, chunks: list[str]) -> list[StreamEvent]:
     out: list[StreamEvent] = []
     if isinstance(part, Text | Thinking) and not chunks and part.text:
@@ -234,9 +251,7 @@ def _finish_part(index: int, part: ContentPart, chunks: list[str]) -> list[Strea
     if isinstance(part, ToolUse) and not chunks:
         text = _echo.own(part).get("arguments")
         arguments = (
-            text
-            if isinstance(text, str)
-            else (arguments_text(part.input, part.raw_input) if part.input or part.raw_input else "")
+            text if isinstance(text, str) else (encode_arguments(part, {}) if part.input or part.raw_input else "")
         )
         if arguments:
             out.append(ToolInputDelta(index, arguments))
@@ -254,12 +269,14 @@ def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
     for number, event in enumerate(events):
         if event.data == "[DONE]":
             continue
-        with decoding(NAME):
-            try:
-                data = expect(loads(event.data), dict, f"events[{number}]")
-                found = decoder.event(data)
-            except DecodeError as error:
-                raise DecodeError(NAME, f"events[{number}].{error.path}".rstrip("."), error.reason) from None
+        try:
+            data = loads(event.data)
+            found = decoder.event(data if type(data) is dict else expect(data, dict, ""))
+        except DecodeError as error:
+            raise DecodeError(NAME, f"events[{number}].{error.path}".rstrip("."), error.reason) from None
+        except Exception as error:  # the core's rule for stray errors, on the error path only
+            with decoding(NAME):
+                raise error
         yield from found
 
 

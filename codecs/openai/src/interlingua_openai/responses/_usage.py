@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua import Usage
-from interlingua.kit import expect, optional, require
+from interlingua.kit import construct, expect, optional, require
 
 
 def decode_usage(block: Any, at: str = "usage") -> Usage:
@@ -18,7 +18,8 @@ def decode_usage(block: Any, at: str = "usage") -> Usage:
     for key, value in {**inputs, **outputs}.items():
         if key not in ("cached_tokens", "cache_write_tokens", "reasoning_tokens") and type(value) is int:
             extra[key] = value
-    return Usage(
+    return construct(
+        Usage,
         input_tokens=require(block, "input_tokens", int, at),
         output_tokens=require(block, "output_tokens", int, at),
         cache_read_tokens=optional(inputs, "cached_tokens", int, where_in),
