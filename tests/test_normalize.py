@@ -89,6 +89,16 @@ def test_results_separated_from_their_call_are_moved_up() -> None:
     assert warnings == ["messages[3].parts[0]: moved up to follow its call"]
 
 
+def test_a_target_may_need_a_turns_results_in_one_message() -> None:
+    rules = TurnRules(accepts_thinking=own_thinking("acme"), one_results_message=True)
+    messages = [Message.assistant(_call("a"), _call("b")), Message.tool(_result("a")), Message.tool(_result("b"))]
+    merged, warnings = _normalize(messages, rules)
+    assert _shape(merged) == [("assistant", ["call a", "call b"]), ("tool", ["result a", "result b"])]
+    assert warnings == []  # the same results in the same order: nothing lost
+    as_given, _ = _normalize(messages)
+    assert len(as_given.messages) == 3
+
+
 def test_results_lead_the_message_that_holds_them() -> None:
     request, warnings = _normalize([Message.assistant(_call("a")), Message.user("and then", _result("a"))])
     assert _shape(request) == [("assistant", ["call a"]), ("user", ["result a"]), ("user", ["text 'and then'"])]
@@ -99,7 +109,8 @@ def test_an_unanswered_call_gets_an_error_result() -> None:
     request, warnings = _normalize([Message.assistant(_call("a"), _call("b")), Message.tool(_result("b"))])
     assert _shape(request) == [("assistant", ["call a", "call b"]), ("tool", ["result a", "result b"])]
     added = request.messages[1].parts[0]
-    assert isinstance(added, ToolResult) and added.is_error and added.name == "f"
+    assert isinstance(added, ToolResult) and added.name == "f"
+    assert added.content == "Error: no result was recorded for this call." and not added.is_error
     assert warnings == ["messages[0].parts[0]: no result was recorded for this call; an error result was added"]
 
 

@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import io
+from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 
 from interlingua import (
+    Cost,
     DecodeError,
     Image,
     Message,
     Request,
+    Response,
     Text,
     Thinking,
     ToolResult,
     ToolUse,
     Transcript,
     UrlSource,
+    Usage,
 )
 from interlingua.testing import strategies
 
@@ -137,3 +142,72 @@ def test_bad_jsonl_names_the_line(text: str, message: str) -> None:
     with pytest.raises(DecodeError) as caught:
         Transcript.loads_jsonl(text)
     assert str(caught.value).startswith(message)
+
+
+def _with_entries() -> Transcript:
+    at = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    return (
+        Transcript.of([Message.user("delete the branch")])
+        .log("approval.requested", {"tool": "git"}, at=at)
+        .log("approval.granted")
+        .append(Message.assistant("Deleted."))
+        .log("user.interrupted")
+    )
+
+
+def test_host_entries_keep_their_place_among_the_messages() -> None:
+    transcript = _with_entries()
+    assert [getattr(item, "kind", None) or getattr(item, "role", None) for item in transcript.items()] == [
+        "user",
+        "approval.requested",
+        "approval.granted",
+        "assistant",
+        "user.interrupted",
+    ]
+    lines = transcript.dumps_jsonl().splitlines()
+    assert (
+        lines[2]
+        == '{"type":"host_entry","kind":"approval.requested","data":{"tool":"git"},"at":"2026-11-23T12:00:00Z"}'
+    )
+    assert Transcript.loads_jsonl(transcript.dumps_jsonl()) == transcript
+    assert Transcript.loads(transcript.dumps()) == transcript
+
+
+def test_requests_and_encoders_never_see_host_entries() -> None:
+    request = _with_entries().request("m")
+    assert [m.role for m in request.messages] == ["user", "assistant"]
+    assert "approval" not in request.model_dump_json()
+
+
+def test_entries_out_of_order_are_refused() -> None:
+    text = '{"messages": [], "entries": [{"type": "host_entry", "kind": "x", "position": 3}]}'
+    with pytest.raises(DecodeError, match="host entries must be in order"):
+        Transcript.loads(text)
+
+
+def test_total_cost_of_a_ten_turn_tool_loop_is_the_sum_by_hand() -> None:
+    """claude-sonnet-4-5 in the bundled table: $3/M input, $15/M output, $0.30/M cache reads."""
+    transcript = Transcript.of([Message.user("fix the tests")])
+    by_hand = Decimal(0)
+    for turn in range(10):
+        prompt, cached, out = 2_000 + 500 * turn, 1_500 + 500 * turn if turn else 0, 120
+        usage = Usage(input_tokens=prompt, output_tokens=out, cache_read_tokens=cached)
+        call = ToolUse(id=f"toolu_{turn}", name="run", input={"step": turn})
+        response = Response(model="claude-sonnet-4-5", message=Message.assistant(call), usage=usage)
+        transcript = transcript.add_response(response).append(
+            Message.tool(ToolResult(tool_use_id=f"toolu_{turn}", name="run", content="ok"))
+        )
+        by_hand += (Decimal(prompt - cached) * 3 + Decimal(cached) * Decimal("0.30") + Decimal(out) * 15) / 1_000_000
+    total = transcript.total_cost()
+    assert total is not None and total.total == by_hand
+    assert transcript.total_usage().input_tokens == sum(2_000 + 500 * t for t in range(10))
+    assert Transcript.loads(transcript.dumps()).total_cost() == total
+
+
+def test_a_reported_cost_wins_and_an_unknown_price_leaves_the_total_unknown() -> None:
+    reported = Cost(total=Decimal("0.5"))
+    known = Transcript.of([]).add_response(Response(model="no-such-model-9", cost=reported))
+    assert known.total_cost() == reported
+    unknown = known.add_response(Response(model="no-such-model-9", usage=Usage(input_tokens=10)))
+    assert unknown.total_cost() is None
+    assert unknown.total_usage().input_tokens == 10

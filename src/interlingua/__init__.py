@@ -7,7 +7,8 @@ distributions found through entry points: ``get_codec("acme-chat")``.
 
 from typing import TYPE_CHECKING
 
-from ._codec import SETTINGS, Capabilities, Codec, Endpoint, HttpRequest, Support
+from ._codec import DETAILS, SETTINGS, Capabilities, Codec, Endpoint, HttpRequest, Support
+from ._cost import Cost
 from ._errors import (
     AuthenticationError,
     BadRequestError,
@@ -82,7 +83,7 @@ from ._stream import (
     aaccumulate,
     accumulate,
 )
-from ._transcript import Transcript
+from ._transcript import HostEntry, Transcript
 from ._warnings import (
     AnyWarning,
     Encoded,
@@ -117,6 +118,7 @@ __all__ = [
     "EventStream",
     "MissingAPIKeyError",
     "RetryPolicy",
+    "DETAILS",
     "DONE",
     "PART_TYPES",
     "ROLES",
@@ -134,6 +136,7 @@ __all__ = [
     "Citation",
     "CitationSource",
     "Codec",
+    "Cost",
     "ContentPart",
     "DecodeError",
     "Document",
@@ -143,6 +146,7 @@ __all__ = [
     "Endpoint",
     "ErrorEvent",
     "FileSource",
+    "HostEntry",
     "HttpRequest",
     "Image",
     "ImageOutput",

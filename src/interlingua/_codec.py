@@ -40,6 +40,20 @@ SETTINGS: tuple[str, ...] = (
 )
 """Every request setting and cross-cutting feature a codec declares support for."""
 
+DETAILS: dict[str, str] = {
+    "tool_result.json": "a tool result whose content is a JSON object",
+    "tool_result.error": "a tool result marked as an error",
+    "tool_result.media": "a tool result holding images, documents or other media",
+    "document.text": "a document given as plain text",
+    "document.url": "a document given by URL",
+    "thinking.summary": "the thinking setting's request for a reasoning summary",
+}
+"""Finer rows under a part type or setting, where a codec carries the row but not every form of
+it (a tool result, but not its error flag). Undeclared, a detail inherits its row."""
+
+SETTING_DETAILS = frozenset({"thinking.summary"})
+"""Details of a setting (``thinking`` names both a part type and a setting)."""
+
 
 @dataclass(frozen=True)
 class Capabilities:
@@ -47,21 +61,41 @@ class Capabilities:
 
     ``lossy`` means encoding it yields a warning; a core test walks every row of every codec and
     checks the declaration against behaviour. ``notes`` says why, per key, for the docs.
+    ``details`` declares the finer rows of :data:`DETAILS` where they differ from their row.
     """
 
     parts: Mapping[str, Support]
     settings: Mapping[str, Support]
     notes: Mapping[str, str] = field(default_factory=dict)
+    details: Mapping[str, Support] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [k for k in PART_TYPES if k not in self.parts] + [k for k in SETTINGS if k not in self.settings]
         if missing:
             raise ValueError(f"capabilities must declare every part type and setting; missing {missing}")
+        unknown = [k for k in self.details if k not in DETAILS]
+        if unknown:
+            raise ValueError(f"unknown capability details {unknown}; known: {sorted(DETAILS)}")
 
     def support(self, key: str) -> Support:
+        """A part type, a setting (``thinking`` names both: the part wins), or a detail."""
         if key in self.parts:
             return self.parts[key]
-        return self.settings[key]
+        if key in self.settings:
+            return self.settings[key]
+        if key in DETAILS:
+            return self.detail(key)
+        raise KeyError(key)
+
+    def detail(self, key: str, *, setting: bool | None = None) -> Support:
+        """A detail's support; undeclared, its row's (a part type's, or a setting's for the
+        details of :data:`SETTING_DETAILS`)."""
+        if key in self.details:
+            return self.details[key]
+        row = key.partition(".")[0]
+        if setting is None:
+            setting = key in SETTING_DETAILS
+        return self.settings[row] if setting else self.parts[row]
 
 
 @dataclass(frozen=True)

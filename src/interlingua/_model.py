@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 JsonObject = dict[str, Any]
 """A JSON object as it comes off the wire: values are checked where they are read."""
@@ -22,6 +22,32 @@ class IRModel(BaseModel):
     def to_json_dict(self) -> JsonObject:
         """The canonical JSON form: defaults left out, so dumps stay small and stable."""
         return self.model_dump(mode="json", exclude_defaults=True)
+
+
+class Hosted(IRModel):
+    """Carries the host's own ``metadata``: namespaced keys (``"myapp.trace_id"``), kept in
+    sorted order so a dump is deterministic. It stays in the process and in saved transcripts:
+    no codec ever puts it on the wire (vendor data goes in ``provider_echoes``; request fields
+    for one codec in ``provider_options``)."""
+
+    metadata: JsonObject = {}
+
+    @field_validator("metadata")
+    @classmethod
+    def _namespaced_and_sorted(cls, value: JsonObject) -> JsonObject:
+        for key in value:
+            namespace, dot, name = key.partition(".")
+            if not (namespace and dot and name):
+                raise ValueError(f"metadata key {key!r} needs a namespace: 'myapp.{key}'")
+        keys = list(value)
+        return value if keys == sorted(keys) else dict(sorted(value.items()))
+
+    def with_metadata(self, values: JsonObject | None = None, /, **more: Any) -> Self:
+        """A copy with these entries added (a ``None`` value removes its key). Keyword names
+        cannot hold a dot, so pass namespaced keys in a dict: ``with_metadata({"myapp.k": 1})``."""
+        merged = {**self.metadata, **(values or {}), **more}
+        kept = self._namespaced_and_sorted({k: v for k, v in merged.items() if v is not None})
+        return self.model_copy(update={"metadata": kept})
 
 
 class _Tagged(IRModel):

@@ -91,35 +91,46 @@ class TurnRules:
     """What a target API demands of a transcript beyond its types (DESIGN.md invariant 3).
 
     ``tool_ids``: the target's id rule, or None when it takes any id. ``drop_empty_text``: the
-    target rejects empty text blocks. ``accepts_thinking``: whether a thinking or redacted-thinking
-    part can go back to this target as reasoning; the rest is foreign and follows the
-    :data:`ReasoningPolicy`. Every target gets its tool calls answered right after the assistant
+    target rejects empty text blocks. ``one_results_message``: all results of a turn must sit in
+    one message (some APIs count a turn's results against its calls). ``accepts_thinking``: whether a
+    thinking or redacted-thinking part can go back to this target as reasoning; the rest is
+    foreign and follows the :data:`ReasoningPolicy`. Every target gets its tool calls answered right after the assistant
     turn that made them, results first in their message: all four APIs answer 400 otherwise.
     """
 
     accepts_thinking: Callable[[Thinking | RedactedThinking], bool]
     tool_ids: ToolIds | None = None
     drop_empty_text: bool = False
+    one_results_message: bool = False
 
 
-def own_thinking(provider: str) -> Callable[[Thinking | RedactedThinking], bool]:
-    """The usual test: reasoning carrying this provider's echo (a signature, an encrypted item)."""
+@dataclass(frozen=True, slots=True)
+class own_thinking:  # used like a function: TurnRules(accepts_thinking=own_thinking("acme"))
+    """The usual test: reasoning carrying this provider's echo (a signature, an encrypted item).
+    A class, not a closure, so codecs holding it still pickle (for process pools)."""
 
-    def accepts(part: Thinking | RedactedThinking) -> bool:
-        return any(echo.provider == provider for echo in part.provider_echoes)
+    provider: str
 
-    return accepts
+    def __call__(self, part: Thinking | RedactedThinking) -> bool:
+        return any(echo.provider == self.provider for echo in part.provider_echoes)
 
 
-def unsigned_or_own_thinking(provider: str) -> Callable[[Thinking | RedactedThinking], bool]:
+@dataclass(frozen=True, slots=True)
+class unsigned_or_own_thinking:
     """For wires that take reasoning as plain text: anything but what another vendor signed."""
 
-    def accepts(part: Thinking | RedactedThinking) -> bool:
-        if isinstance(part, RedactedThinking):
-            return any(echo.provider == provider for echo in part.provider_echoes)
-        return not part.provider_echoes or any(echo.provider == provider for echo in part.provider_echoes)
+    provider: str
 
-    return accepts
+    def __call__(self, part: Thinking | RedactedThinking) -> bool:
+        own = any(echo.provider == self.provider for echo in part.provider_echoes)
+        if isinstance(part, RedactedThinking):
+            return own
+        return own or not part.provider_echoes
+
+
+def no_thinking(part: Thinking | RedactedThinking) -> bool:
+    """For wires with no reasoning field at all."""
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,9 +255,7 @@ class _Fixer:
             if not calls:
                 continue
             run = _answer_run_at(self.messages, i + 1)
-            if sorted(self.messages[m].parts[p].tool_use_id for m, p in run) == sorted(  # type: ignore[union-attr]  # run holds ToolResults
-                _original_id(slot) for slot in calls
-            ):
+            if self._answered([_original_id(slot) for slot in calls], run):
                 kept.update(run)
                 continue
             rows.append(self._answer(i, calls, results, taken | kept, taken))
@@ -270,10 +279,22 @@ class _Fixer:
                     return False  # an orphan, or a result not where its call needs it
             if message.role == "assistant":
                 calls = [p.id for p in message.parts if isinstance(p, ToolUse)]
-                if calls and sorted(calls) != sorted(r.tool_use_id for r in _answer_run(messages, i + 1)):
+                if calls and not self._answered(calls, _answer_run_at(messages, i + 1)):
                     return False
                 answered = set(calls)
         return True
+
+    def _answered(self, calls: list[str], run: list[tuple[int, int]]) -> bool:
+        """Whether the run of results after a turn answers exactly its calls (in one message,
+        where the target needs that)."""
+        if self.rules.one_results_message and len({m for m, _ in run}) > 1:
+            return False
+        answers = []
+        for m, p in run:
+            part = self.messages[m].parts[p]
+            assert isinstance(part, ToolResult)
+            answers.append(part.tool_use_id)
+        return sorted(answers) == sorted(calls)
 
     def _id_ok(self, part: ToolUse | ToolResult) -> bool:
         ids = self.rules.tool_ids
@@ -358,12 +379,10 @@ class _Fixer:
                 "no result was recorded for this call; an error result was added",
                 action="converted",
             )
-            stub = ToolResult(
-                tool_use_id=call.part.id,
-                name=call.part.name,
-                content="No result was recorded for this call.",
-                is_error=True,
-            )
+            # Said in the text, not with is_error: some wires have no error flag, and one loss
+            # gets one warning.
+            missing = "Error: no result was recorded for this call."
+            stub = ToolResult(tool_use_id=call.part.id, name=call.part.name, content=missing)
             answer.append(_Slot(stub, "@" + call.origin))
         return Message(role=role, parts=[]), answer
 
@@ -395,16 +414,6 @@ class _Fixer:
                 update["role"] = "user"  # its results became text: a tool message must hold results
             messages.append(message.model_copy(update=update))
         return messages
-
-
-def _answer_run(messages: Sequence[Message], start: int) -> list[ToolResult]:
-    """The results that directly follow an assistant turn."""
-    found = []
-    for m, p in _answer_run_at(messages, start):
-        part = messages[m].parts[p]
-        assert isinstance(part, ToolResult)
-        found.append(part)
-    return found
 
 
 def _answer_run_at(messages: Sequence[Message], start: int) -> list[tuple[int, int]]:

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal, Self, TypeAlias
 
 from pydantic import Field
 
-from ._model import IRModel, JsonObject, _Tagged
+from ._model import Hosted, IRModel, JsonObject, _Tagged
 
 
 class CacheControl(IRModel):
@@ -28,8 +28,8 @@ class ProviderEcho(IRModel):
     model: str | None = None
 
 
-class _Echoing(IRModel):
-    """Anything that can carry provider echoes."""
+class _Echoing(Hosted):
+    """Anything that can carry provider echoes (and, like every host-facing model, metadata)."""
 
     provider_echoes: list[ProviderEcho] = []
 

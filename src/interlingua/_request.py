@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import Field
 
 from ._message import Message
-from ._model import IRModel, JsonObject, _Tagged
+from ._model import Hosted, IRModel, JsonObject, _Tagged
 from ._parts import CacheControl
 
 
@@ -66,7 +66,7 @@ class ResponseFormat(IRModel):
     strict: bool | None = None
 
 
-class Request(IRModel):
+class Request(Hosted):
     """A request to a model, vendor-neutral.
 
     ``provider_options[provider]`` holds request fields that have no IR home (a vendor's

@@ -6,6 +6,7 @@ from typing import Literal, TypeAlias
 
 from pydantic import Field
 
+from ._cost import Cost
 from ._message import Message
 from ._model import IRModel
 from ._parts import _Echoing
@@ -93,7 +94,9 @@ class Response(_Echoing):
     """The answer to one request.
 
     ``raw_stop_reason`` keeps the vendor's own string, so encoding back to the same vendor is
-    exact; ``provider_echoes`` holds response-level vendor fields with no IR home.
+    exact; ``provider_echoes`` holds response-level vendor fields with no IR home. ``cost`` is
+    what the vendor reported the answer cost, where it does; otherwise None, and
+    ``interlingua.pricing.estimate(usage, model)`` estimates it from a dated price table.
     """
 
     id: str | None = None
@@ -102,4 +105,5 @@ class Response(_Echoing):
     stop_reason: StopReason | None = None
     raw_stop_reason: str | None = None
     usage: Usage = Field(default_factory=Usage)
+    cost: Cost | None = None
     warnings: list[AnyWarning] = []

@@ -8,22 +8,44 @@ v1 file), and a reader refuses a version it does not know rather than guess.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, Final, Literal, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Final, Literal, TypeVar
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError, model_validator
 
+from ._cost import Cost
 from ._errors import DecodeError
 from ._message import Message
-from ._model import IRModel, JsonObject
+from ._model import IRModel, JsonObject, _Tagged
 from ._read import join
 from ._request import Request
+from ._response import Response, Usage
 from ._wire import dumps, loads
 
+if TYPE_CHECKING:
+    from .pricing import PriceTable
+
 FORMAT: Final = "interlingua.transcript"
+USAGE_ENTRY: Final = "interlingua.usage"
+"""The host entry kind :meth:`Transcript.add_response` records a turn's usage and cost under."""
 VERSION: Final = 1
 _WHO = "transcript"
+
+
+class HostEntry(_Tagged):
+    """Something the host recorded that is not a model turn ("user interrupted", "context
+    compacted", "approval granted"). It stays in the transcript, in order with the messages
+    (``position`` = how many messages come before it), and never reaches a vendor: requests
+    carry messages only."""
+
+    type: Literal["host_entry"] = "host_entry"
+    kind: str
+    data: JsonObject = {}
+    at: datetime | None = None
+    position: int = Field(default=0, ge=0)
 
 
 class Transcript(IRModel):
@@ -37,9 +59,68 @@ class Transcript(IRModel):
     version: Literal[1] = VERSION
     metadata: JsonObject = {}
     messages: list[Message] = []
+    entries: list[HostEntry] = []
+
+    @model_validator(mode="after")
+    def _entries_in_order(self) -> Transcript:
+        positions = [entry.position for entry in self.entries]
+        if positions != sorted(positions) or (positions and positions[-1] > len(self.messages)):
+            raise ValueError("host entries must be in order, each at most at the number of messages")
+        return self
+
+    def log(self, kind: str, data: JsonObject | None = None, *, at: datetime | None = None) -> Transcript:
+        """A new transcript with a host entry after the last message."""
+        entry = HostEntry(kind=kind, data=data or {}, at=at, position=len(self.messages))
+        return self.model_copy(update={"entries": [*self.entries, entry]})
+
+    def add_response(self, response: Response, *, prices: PriceTable | None = None) -> Transcript:
+        """A new transcript with the answer's message, and a ``interlingua.usage`` host entry
+        holding what the turn used and cost: the vendor's reported cost, else an estimate from
+        ``prices`` (the bundled table by default); no cost when neither is known."""
+        cost = response.cost
+        if cost is None and response.model is not None:
+            from .pricing import estimate
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # an unknown price is recorded as no cost
+                cost = estimate(response.usage, response.model, prices)
+        data: JsonObject = {"model": response.model, "usage": response.usage.to_json_dict()}
+        if cost is not None:
+            data["cost"] = cost.to_json_dict()
+        grown = self.append(response.message)
+        return grown.log(USAGE_ENTRY, data)
+
+    def total_usage(self) -> Usage:
+        """The sum of every recorded turn's usage (see :meth:`add_response`)."""
+        return sum((Usage.model_validate(e.data["usage"]) for e in self._usage_entries()), Usage())
+
+    def total_cost(self) -> Cost | None:
+        """The sum of every recorded turn's cost; None when any turn's cost is unknown (a
+        partial sum would read as the whole bill)."""
+        entries = self._usage_entries()
+        if not entries or any("cost" not in e.data for e in entries):
+            return None
+        return sum((Cost.model_validate(e.data["cost"]) for e in entries), Cost())
+
+    def _usage_entries(self) -> list[HostEntry]:
+        return [entry for entry in self.entries if entry.kind == USAGE_ENTRY]
+
+    def items(self) -> Iterator[Message | HostEntry]:
+        """Messages and host entries, interleaved in the order they were recorded."""
+        entries = iter(self.entries)
+        entry = next(entries, None)
+        for i, message in enumerate(self.messages):
+            while entry is not None and entry.position <= i:
+                yield entry
+                entry = next(entries, None)
+            yield message
+        while entry is not None:
+            yield entry
+            entry = next(entries, None)
 
     def request(self, model: str | None = None, **settings: Any) -> Request:
-        """A Request replaying this conversation; ``settings`` are any other Request fields."""
+        """A Request replaying this conversation (messages only: host entries stay here);
+        ``settings`` are any other Request fields."""
         return Request(model=model, messages=list(self.messages), **settings)
 
     @classmethod
@@ -56,7 +137,10 @@ class Transcript(IRModel):
 
     def dumps(self) -> str:
         """The JSON form: one object, defaults left out, keys in a stable order."""
-        return dumps(self._header() | {"messages": [m.to_json_dict() for m in self.messages]})
+        body = self._header() | {"messages": [m.to_json_dict() for m in self.messages]}
+        if self.entries:
+            body["entries"] = [entry.to_json_dict() for entry in self.entries]
+        return dumps(body)
 
     @classmethod
     def loads(cls, text: str | bytes) -> Transcript:
@@ -75,8 +159,11 @@ class Transcript(IRModel):
     def dump_lines(self) -> Iterator[str]:
         """The JSONL form, line by line (each without its newline): header, then messages."""
         yield dumps(self._header())
-        for message in self.messages:
-            yield dumps(message.to_json_dict())
+        for item in self.items():
+            data = item.to_json_dict()
+            if isinstance(item, HostEntry):
+                del data["position"]  # a line's place in the file is its position
+            yield dumps(data)
 
     def dumps_jsonl(self) -> str:
         return "".join(line + "\n" for line in self.dump_lines())
@@ -86,6 +173,7 @@ class Transcript(IRModel):
         """Read the JSONL form; blank lines are skipped, errors name the 1-based line."""
         header: Mapping[str, Any] | None = None
         messages: list[Message] = []
+        entries: list[HostEntry] = []
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
@@ -97,10 +185,14 @@ class Transcript(IRModel):
                 _check_header(data, where)
                 header = data
                 continue
-            messages.append(_validate(Message, data, where))
+            if isinstance(data, Mapping) and data.get("type") == "host_entry":
+                entries.append(_validate(HostEntry, {**data, "position": len(messages)}, where))
+            else:
+                messages.append(_validate(Message, data, where))
         if header is None:
             raise DecodeError(_WHO, "line 1", "empty file: expected the transcript header")
-        return _validate(cls, {**header, "messages": []}, "line 1").model_copy(update={"messages": messages})
+        empty = _validate(cls, {**header, "messages": []}, "line 1")
+        return empty.model_copy(update={"messages": messages, "entries": entries})
 
     @classmethod
     def loads_jsonl(cls, text: str | bytes) -> Transcript:

@@ -54,5 +54,7 @@ CAPABILITIES = Capabilities(
         "frequency_penalty": "no frequency_penalty parameter",
         "response_format": "json_schema as output_config.format; json_object has no wire form",
         "citations": "Claude's own citations round-trip; others lack the vendor's location fields",
+        "tool_result.json": "a JSON result is sent as its text",
     },
+    details={"tool_result.json": "lossy"},
 )

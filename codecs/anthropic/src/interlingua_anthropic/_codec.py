@@ -68,7 +68,7 @@ class AnthropicMessagesCodec:
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
         with decoding(self.name):
-            return _request.decode_request(plain(body))
+            return _request.decode_request(plain(body), self.rules.tool_ids)
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
         with decoding(self.name):

@@ -35,7 +35,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import construct, dumps, expect, join, optional, require
+from interlingua.kit import ToolIds, construct, dumps, expect, join, optional, require
 
 PROVIDER = "anthropic"
 Block = dict[str, Any]
@@ -45,13 +45,18 @@ IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 class Context:
     """What part decoders need beyond the block: the model that produced it (recorded on signed
-    echoes) and the names of the tool calls seen so far (a tool_result names its tool)."""
+    echoes), the names of the tool calls seen so far (a tool_result names its tool), and the
+    codec's id mapping, so ids it rewrote when encoding come back as the caller had them."""
 
-    __slots__ = ("model", "tool_names")
+    __slots__ = ("ids", "model", "tool_names")
 
-    def __init__(self, model: str | None) -> None:
+    def __init__(self, model: str | None, ids: ToolIds | None = None) -> None:
         self.model = model
         self.tool_names: dict[str, str] = {}
+        self.ids = ids
+
+    def tool_id(self, wire_id: str) -> str:
+        return wire_id if self.ids is None else self.ids.decode(wire_id)
 
 
 def _drop(out: WarningSink, at: str, part_type: str, why: str, *, action: Any = "dropped") -> Block | None:
@@ -206,7 +211,7 @@ _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 
 
 def _decode_tool_use(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    call_id, name = require(block, "id", str, at), require(block, "name", str, at)
+    call_id, name = ctx.tool_id(require(block, "id", str, at)), require(block, "name", str, at)
     ctx.tool_names[call_id] = name
     return construct(
         ToolUse,
@@ -222,7 +227,7 @@ _TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "cache_control"
 
 
 def _decode_tool_result(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    call_id = require(block, "tool_use_id", str, at)
+    call_id = ctx.tool_id(require(block, "tool_use_id", str, at))
     extra = _extras(block, _TOOL_RESULT_KEYS)
     is_error = optional(block, "is_error", bool, at, False)
     if is_error:

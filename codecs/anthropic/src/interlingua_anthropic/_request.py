@@ -39,7 +39,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import construct, each, expect, join, optional, require
+from interlingua.kit import ToolIds, construct, each, expect, join, optional, require
 
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
 
@@ -58,10 +58,10 @@ _MAPPED = frozenset(
 )
 
 
-def decode_request(body: Mapping[str, Any]) -> Request:
+def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Request:
     """Every field without an IR home goes to ``provider_options["anthropic"]`` verbatim."""
     model = optional(body, "model", str, "")
-    ctx = Context(model)
+    ctx = Context(model, ids)
     options = {k: v for k, v in body.items() if k not in _MAPPED}
     messages = _decode_system(body)
     messages += [_decode_message(m, at, ctx) for at, m in each(body, "messages", "")]

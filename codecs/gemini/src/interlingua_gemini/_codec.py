@@ -35,8 +35,9 @@ class GeminiCodec:
     provider = PROVIDER
     api_key_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
     capabilities: Capabilities = CAPABILITIES
-    # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id.
-    rules = TurnRules(accepts_thinking=own_thinking(PROVIDER))
+    # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id;
+    # it counts a turn's functionResponse parts against the functionCall parts before them.
+    rules = TurnRules(accepts_thinking=own_thinking(PROVIDER), one_results_message=True)
 
     def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
         """The generateContent body. The transcript is first made to keep the API's rules (every

@@ -15,6 +15,12 @@ _NOTES = {
     "top_k": "no top_k field",
     "thinking": "reasoning_effort; a budget is sent as the nearest effort with a warning",
     "redacted_thinking": "only OpenRouter takes encrypted reasoning back (reasoning_details)",
+    "tool_result.json": "a tool message holds text: a JSON result is sent as its text",
+    "tool_result.error": "a tool message cannot mark an error",
+    "tool_result.media": "a tool message holds text; media move to a user message after it",
+    "document.text": "a plain-text document is sent as a text part",
+    "document.url": "a file part takes base64 data or a file id, not a url",
+    "thinking.summary": "Chat Completions returns no reasoning summaries",
 }
 
 
@@ -62,4 +68,12 @@ def capabilities_for(dialect: Dialect) -> Capabilities:
         notes["thinking_part"] = "OpenAI's Chat Completions takes no reasoning text back"
     if not dialect.developer_role:
         notes["developer"] = f"{dialect.name} has no developer role; sent as system"
-    return Capabilities(parts=parts, settings=settings, notes=notes)
+    details: dict[str, Support] = {
+        "tool_result.json": lossy,
+        "tool_result.error": lossy,
+        "tool_result.media": lossy,
+        "document.text": lossy,
+        "document.url": "native" if dialect.document_url else lossy,
+        "thinking.summary": lossy,
+    }
+    return Capabilities(parts=parts, settings=settings, notes=notes, details=details)

@@ -24,7 +24,7 @@ from typing import Literal
 
 from interlingua import RedactedThinking, Thinking
 from interlingua.kit import ToolIds as ToolIds  # re-exported: the chat modules type their context with it
-from interlingua.kit import unsigned_or_own_thinking
+from interlingua.kit import no_thinking, unsigned_or_own_thinking
 
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER
 
@@ -133,7 +133,7 @@ def thinking_test(dialect: Dialect) -> Callable[[Thinking | RedactedThinking], b
     """Which reasoning the server takes back: none on OpenAI's wire (it has no field for it);
     elsewhere plain reasoning text, or what this server itself signed."""
     if dialect.reasoning == "none":
-        return lambda part: False
+        return no_thinking
     return unsigned_or_own_thinking(dialect.provider)
 
 

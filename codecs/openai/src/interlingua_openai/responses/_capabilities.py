@@ -57,5 +57,9 @@ CAPABILITIES = Capabilities(
         "under 4096 -> low, under 16384 -> medium, else high; summary -> reasoning.summary auto",
         "cache_control": "caching is automatic; no breakpoints",
         "citations": "annotations are re-sent only inside the OpenAI output message they came in (it has an id)",
+        "tool_result.json": "function_call_output holds text or content: a JSON result is sent as its text",
+        "tool_result.error": "function_call_output has no error flag",
+        "document.text": "a plain-text document is sent as input_text",
     },
+    details={"tool_result.json": "lossy", "tool_result.error": "lossy", "document.text": "lossy"},
 )

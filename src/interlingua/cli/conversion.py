@@ -1,0 +1,302 @@
+"""One body in, one body out: the pure conversion the convert command and dataset runs share.
+
+A :class:`Converter` is a small frozen value (wire names and options, no codec objects), so it
+pickles into worker processes and cluster tasks; each process resolves its codecs once, on
+first use. It decodes with the source codec and encodes with the target codec, and hands back
+every warning of both steps; it never prints and never applies ``--strict`` (callers decide).
+
+What comes out, by what goes in (the README's "dataset line kinds" table says the same):
+
+- a wire request body -> the target's request body;
+- a wire response body -> the target's response body;
+- an interlingua transcript -> the target's request body (``model`` from ``--model``; the
+  transcript's metadata is the host's own and is not sent);
+- an OpenAI fine-tuning line (``{"messages": [...]}``, no model) is an openai-chat request
+  without a model -> the target's request body without a model;
+- a batch line (Anthropic ``{custom_id, params}``, OpenAI ``{custom_id, method, url, body}``,
+  Gemini ``{key, request}``) -> the target vendor's batch line with the same id;
+- a recorded stream -> the target's stream (or, accumulated, its response body).
+
+``target="transcript"`` writes interlingua transcripts; request settings a transcript has no
+place for (tools, sampling, ...) are reported as UnsupportedSetting warnings, never dropped
+silently. Responses and streams have no transcript form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .. import (
+    AnyWarning,
+    Codec,
+    Encoded,
+    Request,
+    Response,
+    StreamEvent,
+    Transcript,
+    UnsupportedSetting,
+    accumulate,
+    get_codec,
+    parse_sse,
+    render_sse,
+)
+from .._wire import loads
+from .detect import TRANSCRIPT, Detected, DetectError, Kind, detect_body, detect_stream
+
+Reasoning = Literal["drop", "as_text"]
+
+
+class ConversionError(Exception):
+    """The input cannot be converted as asked (a usage problem, not a malformed body)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Converted:
+    """The target body (a JSON value, or SSE bytes for a stream), every warning, and how the
+    source was decided (``detected.reason``)."""
+
+    output: Any
+    warnings: list[AnyWarning]
+    detected: Detected
+    envelope: str | None = None
+
+
+# -- batch envelopes ----------------------------------------------------------------------------
+
+_BATCH_URLS = {"openai-chat": "/v1/chat/completions", "openai-responses": "/v1/responses"}
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """What a line or file wraps its body in: a vendor batch line (``id`` kept for the output),
+    or a recorded HTTP exchange (``http``: the body alone comes out). ``wire`` and ``model``
+    are what the wrapper implies, when it does (an OpenAI batch URL, a Gemini model path)."""
+
+    style: Literal["anthropic", "openai", "gemini", "http"]
+    id: Any = None
+    wire: str | None = None
+    model: str | None = None
+
+    @property
+    def batch(self) -> bool:
+        return self.style != "http"
+
+
+def unwrap(line: Mapping[str, Any]) -> tuple[Envelope | None, Any]:
+    """The envelope of a dataset line or file (if any) and the body inside it."""
+    if "custom_id" in line and isinstance(line.get("params"), Mapping):
+        return Envelope("anthropic", line["custom_id"], "anthropic-messages"), line["params"]
+    if "custom_id" in line and isinstance(line.get("body"), Mapping):
+        return Envelope("openai", line["custom_id"], _wire_of_path(str(line.get("url", "")))[0]), line["body"]
+    if "key" in line and isinstance(line.get("request"), Mapping):
+        return Envelope("gemini", line["key"], "gemini"), line["request"]
+    if isinstance(line.get("body"), Mapping) and ("status" in line or "path" in line):
+        wire, model = _wire_of_path(str(line.get("path", "")))
+        return Envelope("http", wire=wire, model=model), line["body"]
+    return None, line
+
+
+def _wire_of_path(path: str) -> tuple[str | None, str | None]:
+    """The wire (and for Gemini the model) an HTTP path or batch URL names."""
+    if path.endswith("/chat/completions"):
+        return "openai-chat", None
+    if path.endswith("/responses"):
+        return "openai-responses", None
+    if path.endswith("/messages"):
+        return "anthropic-messages", None
+    if "/models/" in path and (path.endswith(":generateContent") or path.endswith(":streamGenerateContent")):
+        return "gemini", path.rpartition("/models/")[2].partition(":")[0]
+    return None, None
+
+
+def wrap(envelope: Envelope, target: str, body: Any) -> dict[str, Any]:
+    """The target vendor's batch line for ``body``, keeping the source line's id."""
+    name = target.partition(":")[0]
+    if name == "anthropic-messages":
+        return {"custom_id": envelope.id, "params": body}
+    if name in _BATCH_URLS:
+        return {"custom_id": envelope.id, "method": "POST", "url": _BATCH_URLS[name], "body": body}
+    if name == "gemini":
+        return {"key": envelope.id, "request": body}
+    return {"custom_id": envelope.id, "body": body}  # a third-party codec: the id and the body
+
+
+# -- codecs -------------------------------------------------------------------------------------
+
+_CODECS: dict[str, Codec] = {}
+
+
+def codec_for(spec: str) -> Codec:
+    """The codec named ``spec``: ``NAME`` or ``NAME:DIALECT`` (``openai-chat:mistral``), once per
+    process. Raises UnknownCodecError (listing the installed ones) for an unknown name."""
+    codec = _CODECS.get(spec)
+    if codec is None:
+        name, _, dialect = spec.partition(":")
+        try:
+            codec = get_codec(name, dialect=dialect) if dialect else get_codec(name)
+        except TypeError:
+            raise ConversionError(f"codec {name!r} has no dialects (got {spec!r})") from None
+        _CODECS[spec] = codec
+    return codec
+
+
+# -- the converter ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Converter:
+    """Convert bodies to ``target``; ``source=None`` detects each body's wire.
+
+    ``reasoning`` is passed to ``encode_request`` only when set, so codecs that predate the
+    keyword still work for everything else. ``model`` replaces the request's model.
+    """
+
+    target: str
+    source: str | None = None
+    reasoning: Reasoning | None = None
+    model: str | None = None
+
+    def convert(self, body: Any, kind: Kind | None = None) -> Converted:
+        """Convert one parsed JSON value (request, response, transcript or batch line)."""
+        if not isinstance(body, Mapping):
+            raise DetectError(f"expected a JSON object, got {type(body).__name__}")
+        envelope, inner = unwrap(body)
+        detected = self.detect(inner, envelope, kind)
+        if detected.kind == "response":
+            if envelope is not None and envelope.batch:
+                raise ConversionError("a batch line holds a request, not a response")
+            return self._response(inner, detected)
+        output, warnings = self._request(inner, detected, envelope)
+        if envelope is not None and envelope.batch and self.target != TRANSCRIPT:
+            output = wrap(envelope, self.target, output)
+        return Converted(output, warnings, detected, envelope.style if envelope and envelope.batch else None)
+
+    def convert_stream(self, data: bytes, *, accumulated: bool = False) -> Converted:
+        """Convert a recorded stream (SSE, or Gemini's JSON array) to the target's SSE bytes, or
+        with ``accumulated`` to the target's response body. A stream that ends early raises
+        StreamError. Warnings are those of the accumulated answer: the target's encode_stream
+        carries the same parts, and encode_response is the call that reports their losses."""
+        if self.target == TRANSCRIPT:
+            raise ConversionError("a stream has no transcript form; convert the request instead")
+        detected, events = self.stream_events(data)
+        response = accumulate(events)
+        target = codec_for(self.target)
+        encoded = target.encode_response(response)
+        warnings = [*response.warnings, *encoded.warnings]
+        if accumulated:
+            return Converted(encoded.body, warnings, detected)
+        return Converted(b"".join(render_sse(target.encode_stream(events))), warnings, detected)
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def detect(self, body: Mapping[str, Any], envelope: Envelope | None, kind: Kind | None = None) -> Detected:
+        """The source wire and kind: ``--from``, else what the envelope names, else the body's shape."""
+        if self.source is not None:
+            return Detected(self.source, kind or _kind_of(body), "given by --from")
+        if envelope is not None and envelope.wire is not None:
+            return Detected(envelope.wire, kind or _kind_of(body), _envelope_reason(envelope))
+        detected = detect_body(body)
+        if kind is not None and kind != detected.kind:
+            return Detected(detected.wire, kind, f"{detected.reason}; kind given by --kind")
+        return detected
+
+    def decode_request(self, body: Mapping[str, Any], detected: Detected, envelope: Envelope | None = None) -> Request:
+        if detected.wire == TRANSCRIPT:
+            request = Transcript.from_json_dict(body).request()
+        else:
+            request = codec_for(detected.wire).decode_request(body)
+        model = self.model or (envelope.model if envelope is not None and request.model is None else None)
+        if model is not None:
+            request = request.model_copy(update={"model": model})
+        return request
+
+    def _request(
+        self, body: Mapping[str, Any], detected: Detected, envelope: Envelope | None
+    ) -> tuple[Any, list[AnyWarning]]:
+        request = self.decode_request(body, detected, envelope)
+        if self.target == TRANSCRIPT:
+            return _as_transcript(request, envelope)
+        encoded = self._encode(request)
+        return encoded.body, list(encoded.warnings)
+
+    def _encode(self, request: Request) -> Encoded:
+        codec = codec_for(self.target)
+        if self.reasoning is None:
+            return codec.encode_request(request)
+        try:
+            return codec.encode_request(request, reasoning=self.reasoning)
+        except TypeError as err:
+            if "reasoning" not in str(err):
+                raise
+            raise ConversionError(
+                f"codec {self.target!r} does not take --reasoning (its encode_request has no 'reasoning' keyword)"
+            ) from None
+
+    def _response(self, body: Mapping[str, Any], detected: Detected) -> Converted:
+        if self.target == TRANSCRIPT or detected.wire == TRANSCRIPT:
+            raise ConversionError("a response has no transcript form; convert the request instead")
+        response: Response = codec_for(detected.wire).decode_response(body)
+        encoded = codec_for(self.target).encode_response(response)
+        return Converted(encoded.body, [*response.warnings, *encoded.warnings], detected)
+
+    def stream_events(self, data: bytes) -> tuple[Detected, list[StreamEvent]]:
+        """Decode a recorded stream with the source codec (detected from its first events)."""
+        if data.lstrip()[:1] == b"[":  # Gemini's streamGenerateContent without alt=sse
+            detected = Detected(self.source or "gemini", "stream", "a JSON array of chunks (Gemini without alt=sse)")
+            decode_array = getattr(codec_for(detected.wire), "decode_json_array_stream", None)
+            if decode_array is None:
+                raise ConversionError(f"codec {detected.wire!r} has no JSON-array streams")
+            return detected, list(decode_array([data]))
+        sse = list(parse_sse([data]))
+        if self.source is not None:
+            detected = Detected(self.source, "stream", "given by --from")
+        else:
+            detected = detect_stream([(e.event, _json_or_none(e.data)) for e in sse[:4]])
+        return detected, list(codec_for(detected.wire).decode_stream(sse))
+
+
+def _envelope_reason(envelope: Envelope) -> str:
+    return "a recorded HTTP exchange's path" if envelope.style == "http" else f"{envelope.style} batch line"
+
+
+def _kind_of(body: Mapping[str, Any]) -> Kind:
+    try:
+        return detect_body(body).kind
+    except DetectError:
+        return "request"
+
+
+def _json_or_none(data: str) -> Any:
+    try:
+        return loads(data)
+    except ValueError:
+        return None
+
+
+_REQUEST_DEFAULTS = Request()
+
+
+def _as_transcript(request: Request, envelope: Envelope | None) -> tuple[Any, list[AnyWarning]]:
+    """A transcript of the request's messages; every setting it cannot hold is a warning. The
+    source's model and batch id are kept in the metadata (``interlingua.model``,
+    ``interlingua.custom_id``), next to the request's own host metadata."""
+    metadata: dict[str, Any] = dict(getattr(request, "metadata", {}))
+    if request.model is not None:
+        metadata["interlingua.model"] = request.model
+    if envelope is not None and envelope.batch:
+        metadata["interlingua.custom_id"] = envelope.id
+    warnings: list[AnyWarning] = [
+        UnsupportedSetting(codec=TRANSCRIPT, path=name, setting=name, message="a transcript keeps messages only")
+        for name in settings_set(request)
+    ]
+    return loads(Transcript.of(request, **metadata).dumps()), warnings
+
+
+def settings_set(request: Request) -> Iterator[str]:
+    """The request fields that differ from their defaults, besides model, messages and the
+    host's metadata (never sent to a vendor)."""
+    for name in Request.model_fields:
+        if name not in ("model", "messages", "metadata") and getattr(request, name) != getattr(_REQUEST_DEFAULTS, name):
+            yield name

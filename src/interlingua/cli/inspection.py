@@ -1,0 +1,270 @@
+"""``interlingua inspect``: a transcript or wire body, decoded to the IR, drawn as a tree.
+
+The tree shows what a codec made of the body, not the body itself: roles, parts, tool calls,
+reasoning (marked ``[reasoning]``), cache breakpoints (``[cache 1h]``), the vendor data riding
+on each part (``echo anthropic: signature``), and for answers the stop reason and usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, assert_never
+
+from .. import (
+    AnyTool,
+    Audio,
+    AudioOutput,
+    Base64Source,
+    ContentPart,
+    Document,
+    FileSource,
+    Image,
+    ImageOutput,
+    Message,
+    Native,
+    NativeTool,
+    RedactedThinking,
+    Request,
+    Response,
+    Source,
+    Text,
+    TextSource,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    Transcript,
+    UrlSource,
+    Usage,
+    Video,
+    accumulate,
+)
+from .conversion import Converter, codec_for, settings_set, unwrap
+from .convert import check_wires, one_line_errors, parse_single, read_input
+from .detect import TRANSCRIPT, Detected, DetectError
+from .exits import OK
+from .render import warnings_table
+
+Tree = tuple[str, list["Tree"]]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help="a transcript, a wire request or response, or a recorded stream; '-' reads stdin")
+    parser.add_argument("--from", dest="source", metavar="WIRE", help="the input's wire; detected when omitted")
+    parser.add_argument("--full", action="store_true", help="show whole texts (by default cut at 100 characters)")
+
+
+def run(args: argparse.Namespace) -> int:
+    check_wires(args.source)
+    data = read_input(args.input)
+    body = _load(data, args.source)
+    width = 0 if args.full else 100
+    sys.stdout.write("\n".join(_draw(tree) for tree in body.trees(width)) + "\n")
+    return OK
+
+
+class _Loaded:
+    def __init__(self, detected: Detected, value: Request | Response, custom_id: Any = None) -> None:
+        self.detected, self.value, self.custom_id = detected, value, custom_id
+        self.metadata: Mapping[str, Any] = {}
+
+    def trees(self, width: int) -> Iterator[Tree]:
+        title = f"{self.detected.wire} {self.detected.kind} ({self.detected.reason})"
+        if self.custom_id is not None:
+            title += f", batch id {self.custom_id!r}"
+        if isinstance(self.value, Request):
+            lines = list(_request_lines(self.value, width))
+            if self.metadata:
+                lines.insert(0, (f"metadata: {json.dumps(self.metadata, ensure_ascii=False)}", []))
+            yield title, lines
+        else:
+            yield title, list(_response_lines(self.value, width))
+            if self.value.warnings:
+                yield "decode warnings", [(line, []) for line in warnings_table(self.value.warnings).splitlines()]
+
+
+def _load(data: bytes, source: str | None) -> _Loaded:
+    with one_line_errors():
+        body = parse_single(data)
+        if body is None or isinstance(body, list):
+            detected, events = Converter(target=TRANSCRIPT, source=source).stream_events(data)
+            return _Loaded(detected, accumulate(events))
+        if not isinstance(body, Mapping):
+            raise DetectError(f"expected a JSON object, got {type(body).__name__}")
+        envelope, inner = unwrap(body)
+        converter = Converter(target=TRANSCRIPT, source=source)
+        detected = converter.detect(inner, envelope)
+        if detected.kind == "response":
+            return _Loaded(detected, codec_for(detected.wire).decode_response(inner))
+        request = converter.decode_request(inner, detected, envelope)
+        loaded = _Loaded(detected, request, envelope.id if envelope and envelope.batch else None)
+        if detected.wire == TRANSCRIPT:  # the host's metadata is the transcript's, not the request's
+            loaded.metadata = Transcript.from_json_dict(inner).metadata
+        return loaded
+
+
+# -- drawing ------------------------------------------------------------------------------------
+
+
+def _draw(tree: Tree) -> str:
+    title, children = tree
+    return "\n".join([title, *_draw_children(children, "")])
+
+
+def _draw_children(children: Sequence[Tree], indent: str) -> Iterator[str]:
+    for i, (title, grandchildren) in enumerate(children):
+        last = i == len(children) - 1
+        yield f"{indent}{'└── ' if last else '├── '}{title}"
+        yield from _draw_children(grandchildren, indent + ("    " if last else "│   "))
+
+
+def _request_lines(request: Request, width: int) -> Iterator[Tree]:
+    if request.model is not None:
+        yield f"model: {request.model}", []
+    settings = _settings(request)
+    if settings:
+        yield "settings", [(f"{name}: {value}", []) for name, value in settings]
+    if request.tools:
+        yield f"tools ({len(request.tools)})", [_tool(tool) for tool in request.tools]
+    yield f"messages ({len(request.messages)})", [_message(i, m, width) for i, m in enumerate(request.messages)]
+    for provider, options in request.provider_options.items():
+        yield f"provider_options[{provider}]: {', '.join(options)}", []
+
+
+def _settings(request: Request) -> list[tuple[str, str]]:
+    skip = {"model", "messages", "tools", "provider_options"}
+    shown = []
+    for name in settings_set(request):
+        value = getattr(request, name)
+        if name in skip:
+            continue
+        if hasattr(value, "to_json_dict"):
+            value = json.dumps(value.to_json_dict(), ensure_ascii=False)
+        shown.append((name, str(value)))
+    return shown
+
+
+def _tool(tool: AnyTool) -> Tree:
+    if isinstance(tool, NativeTool):
+        return f"native tool ({tool.provider}): {tool.data.get('type', tool.data.get('name', '?'))}", []
+    params = ", ".join(tool.input_schema.get("properties", {}))
+    return f"{tool.name}({params}){_cache(tool)}", []
+
+
+def _response_lines(response: Response, width: int) -> Iterator[Tree]:
+    for label, value in (("id", response.id), ("model", response.model)):
+        if value is not None:
+            yield f"{label}: {value}", []
+    if response.stop_reason is not None:
+        yield f"stop: {response.stop_reason} (raw {response.raw_stop_reason!r})", []
+    yield f"usage: {_usage(response.usage)}", []
+    yield _message(None, response.message, width)
+    if response.provider_echoes:
+        yield "response echoes", [_echo(e) for e in response.provider_echoes]
+
+
+def _usage(usage: Usage) -> str:
+    shown = [
+        f"{label} {value:,}"
+        for label, value in (
+            ("input", usage.input_tokens),
+            ("output", usage.output_tokens),
+            ("cache read", usage.cache_read_tokens),
+            ("cache write", usage.cache_write_tokens),
+            ("reasoning", usage.reasoning_tokens),
+        )
+        if value is not None
+    ]
+    shown += [f"{key} {value:,}" for key, value in usage.extra.items()]
+    return ", ".join(shown) or "not reported"
+
+
+def _message(index: int | None, message: Message, width: int) -> Tree:
+    title = message.role if index is None else f"[{index}] {message.role}"
+    if message.name:
+        title += f" name={message.name!r}"
+    if message.id:
+        title += f" id={message.id}"
+    children = [_part(part, width) for part in message.parts]
+    children += [_echo(e) for e in message.provider_echoes]
+    return title, children
+
+
+def _part(part: ContentPart, width: int) -> Tree:
+    title = _part_title(part, width)
+    children = [_echo(e) for e in part.provider_echoes]
+    if isinstance(part, ToolResult) and isinstance(part.content, list):
+        children = [_part(inner, width) for inner in part.content] + children
+    if isinstance(part, Text) and part.citations:
+        children.insert(0, (f"citations ({len(part.citations)})", []))
+    return title + _cache(part), children
+
+
+def _part_title(part: ContentPart, width: int) -> str:
+    match part:
+        case Text():
+            return f"text {_quote(part.text, width)}"
+        case Thinking():
+            return f"thinking [reasoning] {_quote(part.text, width)}"
+        case RedactedThinking():
+            return "redacted_thinking [reasoning] (opaque)"
+        case Image() | Audio() | Video() | ImageOutput():
+            return f"{part.type} {_source(part.source)}"
+        case AudioOutput():
+            return f"audio_output {_source(part.source)}" + (
+                f" {_quote(part.transcript, width)}" if part.transcript else ""
+            )
+        case Document():
+            return f"document {_source(part.source)}" + (f" name={part.name!r}" if part.name else "")
+        case ToolUse():
+            arguments = _quote(json.dumps(part.input, ensure_ascii=False), width, plain=True)
+            return f"tool_use {part.name} id={part.id} input={arguments}"
+        case ToolResult():
+            error = " [error]" if part.is_error else ""
+            content = "" if isinstance(part.content, list) else " " + _result_text(part.content, width)
+            return f"tool_result {part.name} for={part.tool_use_id}{error}{content}"
+        case Native():
+            return f"native ({part.provider}) {part.data.get('type', '')}".rstrip()
+        case _:
+            assert_never(part)
+
+
+def _result_text(content: str | Mapping[str, Any], width: int) -> str:
+    if isinstance(content, str):
+        return _quote(content, width)
+    return _quote(json.dumps(content, ensure_ascii=False), width, plain=True)
+
+
+def _source(source: Source) -> str:
+    match source:
+        case Base64Source():
+            return f"base64 {source.media_type}, {len(source.data) * 3 // 4:,} bytes"
+        case UrlSource():
+            return f"url {source.url}"
+        case FileSource():
+            return f"file {source.file_id}" + (f" ({source.provider})" if source.provider else "")
+        case TextSource():
+            return f"text {source.media_type}, {len(source.text):,} chars"
+        case _:
+            return source.type
+
+
+def _echo(echo: Any) -> Tree:
+    model = f" (model {echo.model})" if echo.model else ""
+    return f"echo {echo.provider}: {', '.join(echo.data) or '(empty)'}{model}", []
+
+
+def _cache(part: Any) -> str:
+    cache = getattr(part, "cache_control", None)
+    if cache is None:
+        return ""
+    return f" [cache {cache.ttl}]" if cache.ttl else " [cache]"
+
+
+def _quote(text: str, width: int, *, plain: bool = False) -> str:
+    text = text.replace("\n", "\\n")
+    if width and len(text) > width:
+        text = text[: width - 3] + "..."
+    return text if plain else json.dumps(text, ensure_ascii=False)

@@ -1,0 +1,50 @@
+"""Wire detection on every golden and real recorded body and stream: the body alone decides."""
+
+from __future__ import annotations
+
+import pytest
+
+from interlingua import parse_sse
+from interlingua.cli.conversion import unwrap
+from interlingua.cli.detect import DetectError, detect_body, detect_stream
+from interlingua.kit import loads
+from interlingua.testing import load_body, real_fixtures
+
+from .conftest import FIXTURES
+
+WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
+
+
+def _bodies(wire: str, kind: str) -> list[object]:
+    golden = [p for p in (FIXTURES / wire / kind).glob("*.json") if not p.name.endswith((".ir.json", ".response.json"))]
+    return [load_body(p) for p in [*golden, *real_fixtures(wire, kind, "*.json")]]
+
+
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("kind", ["request", "response"])
+def test_every_recorded_body_is_detected_as_its_wire_and_kind(wire: str, kind: str) -> None:
+    bodies = _bodies(wire, kind)
+    assert bodies
+    for body in bodies:
+        detected = detect_body(unwrap(body)[1])  # the HTTP path is ignored: the body decides
+        assert (detected.wire, detected.kind) == (wire, kind), detected.reason
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_every_recorded_sse_stream_is_detected_from_its_first_events(wire: str) -> None:
+    paths = [*(FIXTURES / wire / "stream").glob("*.sse"), *real_fixtures(wire, "stream", "*.sse.txt")]
+    assert paths
+    for path in paths:
+        events = list(parse_sse([path.read_bytes()]))[:4]
+        first = [(e.event, loads(e.data) if e.data.startswith("{") else None) for e in events]
+        assert detect_stream(first).wire == wire, path.name
+
+
+def test_ambiguous_and_unknown_bodies_say_so() -> None:
+    plain = detect_body({"messages": [{"role": "user", "content": "hi"}]})
+    assert plain.wire == "openai-chat" and "both accept" in plain.reason and "--from" in plain.reason
+    assert detect_body({"model": "m", "max_tokens": 5, "messages": []}).wire == "anthropic-messages"
+    with pytest.raises(DetectError, match="expected a JSON object, got an array"):
+        detect_body([1])
+    with pytest.raises(DetectError, match="no known request or response shape"):
+        detect_body({"prompt": "hi"})

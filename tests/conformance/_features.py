@@ -1,0 +1,396 @@
+"""What a request holds, as capability keys, and what each target is expected to do with it.
+
+This is the one place that maps transcript contents to the rows of ``Capabilities`` (part types
+and settings, ``src/interlingua/_codec.py``) and states the documented reasons a target may
+depart from its declared row. The conformance tests read only this module to decide, for every
+warning an encode gives, whether it is expected, allowed or a bug.
+
+Each :class:`Feature` is one thing in the request with an IR path:
+
+- every content part, at ``messages[i].parts[j]`` (parts inside a tool result's list content at
+  ``messages[i].parts[j].content[k]``), keyed by its ``type``;
+- a part's cache mark (``cache_control``) and a text part's citations (``citations``), at the
+  part's path;
+- a ``system`` message before the conversation starts (``system``), a ``developer`` message
+  (``developer``), a system or developer message after it started (``mid_conversation_system``),
+  at ``messages[i]``;
+- every tool (``tools``, ``tool_strict`` when strict, ``cache_control`` when marked) or vendor
+  tool (``native_tools``), at ``tools[i]``;
+- every other Request setting that is set, at its own name (``thinking``, ``top_k``, ...).
+
+:func:`expectation` turns the target's declared row into ``native`` (no warning may name the
+feature), ``lossy`` (at least one must) or ``either`` (a warning is allowed, not required),
+applying these documented reasons, in order:
+
+1. ``malformed-turn``: a tool result that answers no call of the assistant turn before it, a call
+   never answered before the next assistant turn, and empty text parts may be repaired by turn
+   normalization, with or without a warning (issue 8: "each change reported as a typed warning or
+   documented as lossless").
+2. ``rejected-tool-id``: a call or result whose id the target does not accept as is
+   (:data:`TOOL_ID_RULES`) is rewritten, deterministically and reversibly; the rewrite may be
+   reported (issue 8).
+3. ``echo-from-another-model``: a part carrying the target's own echo recorded from a different
+   model than the one addressed; each codec decides from its vendor's docs whether to replay it
+   (DESIGN.md, ``ProviderEcho.model``).
+4. ``own-reasoning``: thinking and redacted thinking carrying the target's own echo go back
+   intact, without a warning, on codecs that replay their own reasoning
+   (:data:`REPLAYS_OWN_REASONING`), even where the row says lossy for reasoning in general
+   (issue 8: "a vendor's own signed thinking always goes back intact").
+5. ``foreign-reasoning``: thinking and redacted thinking carrying only other vendors' echoes are
+   dropped with a LossyEncode by default (issue 8, foreign reasoning policy).
+6. ``unsigned-reasoning``: thinking without any echo cannot be replayed where the vendor checks a
+   signature (:data:`NEEDS_OWN_SIGNATURE`); redacted thinking without the target's echo has
+   nothing to send anywhere.
+7. ``foreign-native``: a ``native`` part or a vendor tool of another provider is re-emitted only
+   by its own provider's codec, LossyEncode everywhere else (DESIGN.md, ContentPart ``native``).
+8. ``thinking-after-detour``: with thinking on, Anthropic needs the assistant turn before the
+   latest tool results to start with a signed thinking block; otherwise thinking is turned off
+   with a warning (DESIGN.md, invariant 3).
+9. :data:`DOCUMENTED` lists the remaining per-codec departures, each quoting the codec's note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from interlingua import (
+    DETAILS,
+    Codec,
+    ContentPart,
+    Document,
+    LossyEncode,
+    Message,
+    NativeTool,
+    Request,
+    Text,
+    TextSource,
+    ToolResult,
+    ToolUse,
+    UnsupportedSetting,
+    UrlSource,
+)
+
+Expected = Literal["native", "lossy", "either"]
+
+REQUEST_SETTINGS = (
+    "tool_choice",
+    "parallel_tool_calls",
+    "max_tokens",
+    "temperature",
+    "top_p",
+    "top_k",
+    "stop",
+    "seed",
+    "presence_penalty",
+    "frequency_penalty",
+    "thinking",
+    "response_format",
+)
+"""Request fields that map one to one onto a SETTINGS row of the same name."""
+
+REASONING = ("thinking", "redacted_thinking")
+
+REPLAYS_OWN_REASONING = frozenset({"anthropic", "gemini", "openai-responses", "openrouter", "deepseek", "mistral"})
+"""Targets (by :func:`target_key`) that send their own reasoning back: Anthropic signed thinking,
+Gemini thought signatures, OpenAI Responses reasoning items, OpenRouter reasoning_details,
+DeepSeek reasoning_content, Mistral thinking blocks. OpenAI's Chat Completions has no reasoning
+on the wire at all (its ``thinking`` row is lossy with no exception)."""
+
+NEEDS_OWN_SIGNATURE = frozenset({"anthropic", "gemini", "openai-responses"})
+"""Targets that replay only reasoning their vendor produced (Anthropic: "only thinking Claude
+signed can be replayed"; Gemini: "Gemini's own thought parts only"; Responses: "only OpenAI's own
+reasoning items are replayed"). Elsewhere unsigned reasoning text is native."""
+
+TOOL_ID_RULES: dict[str, Callable[[str], bool]] = {
+    "anthropic": lambda i: re.fullmatch(r"[a-zA-Z0-9_-]+", i) is not None,
+    "openai-chat": lambda i: len(i) <= 40,
+    "deepseek": lambda i: len(i) <= 40,
+    "openrouter": lambda i: len(i) <= 40,
+    "mistral": lambda i: re.fullmatch(r"[a-zA-Z0-9]{9}", i) is not None,
+    "openai-responses": lambda i: len(i) <= 64,
+    "gemini": lambda i: True,
+}
+"""Tool call ids each target accepts unchanged (DESIGN.md invariant 3; Mistral's 9 characters
+from the mistral dialect's docstring). Gemini matches results to calls by name and order."""
+
+_CHAT_FAMILY = ("openai-chat", "deepseek", "mistral", "openrouter")
+
+DOCUMENTED: dict[tuple[str, str], tuple[Callable[[Request, Feature], bool], Expected, str]] = {
+    ("anthropic", "response_format"): (
+        lambda r, f: r.response_format is not None and r.response_format.type == "json_object",
+        "lossy",
+        "anthropic note: json_object has no wire form",
+    ),
+    ("gemini", "parallel_tool_calls"): (
+        lambda r, f: r.parallel_tool_calls is True,
+        "native",
+        "gemini note: parallel calls cannot be turned off (so asking for them loses nothing)",
+    ),
+    **{
+        (chat, "thinking"): (
+            lambda r, f: r.thinking is not None and r.thinking.budget_tokens is not None,
+            "lossy",
+            "openai-chat note: a budget is sent as the nearest effort with a warning",
+        )
+        for chat in _CHAT_FAMILY
+    },
+    ("openai-responses", "thinking"): (
+        lambda r, f: r.thinking is not None and r.thinking.budget_tokens is not None,
+        "either",
+        "openai-responses note thinking.level: a budget maps to an effort",
+    ),
+    ("gemini", "document"): (
+        lambda r, f: getattr(f.part, "name", None) is None,
+        "native",
+        "gemini note: a *named* document loses its name; an unnamed one goes as inlineData/fileData",
+    ),
+}
+"""(target, key) -> (applies to this request and feature?, expectation, the note it rests on)."""
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One capability row the request exercises, and where (an IR path)."""
+
+    key: str
+    path: str
+    part: Any = None  # the ContentPart, NativeTool or Tool behind it, when there is one
+    malformed: bool = False
+
+    @property
+    def is_setting(self) -> bool:
+        return not (self.path.startswith("messages[") or self.path.startswith("tools["))
+
+
+def target_key(codec: Codec) -> str:
+    """The name :data:`TOOL_ID_RULES` and friends use: the provider for a dialect of openai-chat
+    or a one-wire vendor, the wire name for the two OpenAI wires (they share a provider key)."""
+    if codec.name in ("openai-chat", "openai-responses") and codec.provider == "openai":
+        return codec.name
+    return codec.provider
+
+
+# --- request -> features -----------------------------------------------------------------------
+
+
+def features(request: Request) -> list[Feature]:
+    """Every capability row ``request`` exercises (see the module docstring)."""
+    found: list[Feature] = []
+    orphans, unanswered = _malformed_tool_parts(request.messages)
+    started = False
+    for i, message in enumerate(request.messages):
+        at = f"messages[{i}]"
+        if message.role in ("system", "developer"):
+            if message.role == "developer":
+                found.append(Feature("developer", at))
+            if started:
+                found.append(Feature("mid_conversation_system", at))
+            elif message.role == "system":
+                found.append(Feature("system", at))
+        else:
+            started = True
+        for j, part in enumerate(message.parts):
+            found.extend(_part_features(part, f"{at}.parts[{j}]", orphans | unanswered))
+    for i, tool in enumerate(request.tools):
+        at = f"tools[{i}]"
+        if isinstance(tool, NativeTool):
+            found.append(Feature("native_tools", at, tool))
+            continue
+        found.append(Feature("tools", at, tool))
+        if tool.strict:
+            found.append(Feature("tool_strict", at, tool))
+        if tool.cache_control is not None:
+            found.append(Feature("cache_control", at, tool))
+    for name in REQUEST_SETTINGS:
+        if getattr(request, name) is not None:
+            found.append(Feature(name, name))
+    if request.thinking is not None and request.thinking.summary:
+        found.append(Feature("thinking.summary", "thinking"))
+    return found
+
+
+def _part_features(part: ContentPart, at: str, malformed_ids: set[str]) -> Iterator[Feature]:
+    malformed = (isinstance(part, Text) and not part.text) or (
+        isinstance(part, ToolUse | ToolResult) and _tool_id(part) in malformed_ids
+    )
+    yield Feature(part.type, at, part, malformed)
+    for detail in _details(part):
+        yield Feature(detail, at, part, malformed)
+    if getattr(part, "cache_control", None) is not None:
+        yield Feature("cache_control", at, part)
+    if isinstance(part, Text) and part.citations:
+        yield Feature("citations", at, part)
+    if isinstance(part, ToolResult) and isinstance(part.content, list):
+        for k, inner in enumerate(part.content):
+            yield from _part_features(inner, f"{at}.content[{k}]", set())
+
+
+def _details(part: ContentPart) -> Iterator[str]:
+    """The finer rows (``interlingua.DETAILS``) a part exercises."""
+    if isinstance(part, ToolResult):
+        if isinstance(part.content, dict):
+            yield "tool_result.json"
+        if part.is_error:
+            yield "tool_result.error"
+        if isinstance(part.content, list) and any(not isinstance(p, Text) for p in part.content):
+            yield "tool_result.media"
+    if isinstance(part, Document):
+        if isinstance(part.source, TextSource):
+            yield "document.text"
+        if isinstance(part.source, UrlSource):
+            yield "document.url"
+
+
+def _tool_id(part: ToolUse | ToolResult) -> str:
+    return part.id if isinstance(part, ToolUse) else part.tool_use_id
+
+
+def _malformed_tool_parts(messages: Sequence[Message]) -> tuple[set[str], set[str]]:
+    """(ids of results answering no call of the assistant turn before them, ids of calls not
+    answered before the next assistant turn). Calls in the last assistant turn of a transcript
+    that ends there are pending, not unanswered."""
+    orphans: set[str] = set()
+    unanswered: set[str] = set()
+    open_calls: set[str] = set()
+    last_calls: set[str] = set()
+    for message in messages:
+        if message.role == "assistant":
+            unanswered |= open_calls
+            last_calls = {p.id for p in message.parts if isinstance(p, ToolUse)}
+            open_calls = set(last_calls)
+            continue
+        for part in message.parts:
+            if isinstance(part, ToolResult):
+                if part.tool_use_id in last_calls:
+                    open_calls.discard(part.tool_use_id)
+                else:
+                    orphans.add(part.tool_use_id)
+        if message.role == "user" and any(not isinstance(p, ToolResult) for p in message.parts):
+            unanswered |= open_calls
+            open_calls = set()
+            last_calls = set()
+    if messages and messages[-1].role != "assistant":
+        unanswered |= open_calls
+    return orphans, unanswered
+
+
+# --- feature -> expectation --------------------------------------------------------------------
+
+
+def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expected, str]:
+    """What ``codec`` should do with ``feature`` of ``request``: the expectation and its reason
+    (``declared`` when the capabilities row decides)."""
+    target = target_key(codec)
+    part = feature.part
+    if feature.key in DETAILS:
+        if feature.malformed:
+            return "either", "malformed-turn"
+        return codec.capabilities.detail(feature.key, setting=feature.is_setting), "declared"
+    is_part = feature.path.startswith("messages[") and getattr(part, "type", None) == feature.key
+    # "thinking" is both a part type and a setting: a part reads the parts table, the rest settings
+    rows = codec.capabilities.parts if is_part else codec.capabilities.settings
+    declared: Expected = rows[feature.key]
+    if feature.malformed:
+        return "either", "malformed-turn"
+    if is_part and isinstance(part, ToolUse | ToolResult) and not TOOL_ID_RULES[target](_tool_id(part)):
+        return "either", "rejected-tool-id"
+    own = part.echo(codec.provider) if is_part else None
+    if own is not None and own.model is not None and not _same_model(own.model, request.model):
+        return "either", "echo-from-another-model"
+    if is_part and feature.key in REASONING:
+        if own is not None:
+            if target in REPLAYS_OWN_REASONING:
+                return "native", "own-reasoning"
+            return declared, "declared"
+        if part.provider_echoes:
+            return "lossy", "foreign-reasoning"
+        if feature.key == "redacted_thinking" or target in NEEDS_OWN_SIGNATURE:
+            return "lossy", "unsigned-reasoning"
+    if is_part and feature.key == "native" and part.provider != codec.provider:
+        return "lossy", "foreign-native"
+    if feature.key == "native_tools" and isinstance(part, NativeTool) and part.provider != codec.provider:
+        return "lossy", "foreign-native"
+    if target == "anthropic" and feature.key == "thinking" and _thinking_after_detour(request):
+        return "lossy", "thinking-after-detour"
+    documented = DOCUMENTED.get((target, feature.key))
+    if documented is not None and documented[0](request, feature):
+        return documented[1], documented[2]
+    return declared, "declared"
+
+
+def _same_model(recorded: str, addressed: str | None) -> bool:
+    """A dated snapshot or a ``models/`` prefix names the same model."""
+    if addressed is None:
+        return True
+    a, b = recorded.removeprefix("models/"), addressed.removeprefix("models/")
+    return a == b or a.startswith(b + "-") or b.startswith(a + "-")
+
+
+def _thinking_after_detour(request: Request) -> bool:
+    """Thinking is on, the request ends with tool results, and the assistant turn before them
+    does not start with Anthropic-signed thinking (or redacted thinking)."""
+    if request.thinking is None or request.thinking.level == "off" or not request.messages:
+        return False
+    last = request.messages[-1]
+    if last.role not in ("user", "tool") or not any(isinstance(p, ToolResult) for p in last.parts):
+        return False
+    before = next((m for m in reversed(request.messages[:-1]) if m.role == "assistant"), None)
+    if before is None or not before.parts:
+        return True
+    first = before.parts[0]
+    echo = first.echo("anthropic")
+    if first.type == "thinking":
+        return echo is None or not isinstance(echo.data.get("signature"), str)
+    if first.type == "redacted_thinking":
+        return echo is None
+    return True
+
+
+# --- warnings -> features ----------------------------------------------------------------------
+
+
+def warning_key(warning: Any) -> str:
+    if isinstance(warning, LossyEncode):
+        return warning.part_type
+    if isinstance(warning, UnsupportedSetting):
+        return warning.setting
+    return ""
+
+
+def names(warning: Any, feature: Feature) -> bool:
+    """Whether ``warning`` is about ``feature``: the same capability key, and (for a part, a
+    message or a tool) a path at or under the feature's path."""
+    path: str = warning.path
+    if feature.key in DETAILS:  # a finer row: any warning about the part (or setting) it refines
+        if feature.is_setting:
+            return warning_key(warning) == feature.key.partition(".")[0] and not path.startswith(
+                ("messages[", "tools[")
+            )
+        return path == feature.path or path.startswith(feature.path + ".") or path.startswith(feature.path + "[")
+    if warning_key(warning) != feature.key:
+        return False
+    if feature.is_setting:
+        return not path.startswith(("messages[", "tools["))
+    return path == feature.path or path.startswith(feature.path + ".") or path.startswith(feature.path + "[")
+
+
+def judge(codec: Codec, request: Request, warnings: Sequence[Any]) -> list[str]:
+    """Disagreements between ``warnings`` and the expectations: a warning naming only native
+    features, a warning naming nothing in the request, a lossy feature nobody warned about."""
+    found = features(request)
+    expected = {id(f): expectation(codec, request, f) for f in found}
+    problems: list[str] = []
+    for warning in warnings:
+        named = [f for f in found if names(warning, f)]
+        if not named:
+            problems.append(f"unexplained warning [{warning_key(warning)}] {warning}")
+        elif all(expected[id(f)][0] == "native" for f in named):
+            problems.append(f"warned about native {named[0].key} [{expected[id(named[0])][1]}]: {warning}")
+    for feature in found:
+        kind, reason = expected[id(feature)]
+        if kind == "lossy" and not any(names(w, feature) for w in warnings):
+            problems.append(f"silent loss: {feature.key} at {feature.path} is lossy [{reason}] but nothing warned")
+    return problems
