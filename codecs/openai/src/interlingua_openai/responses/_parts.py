@@ -54,16 +54,16 @@ def decode_input_image(block: Block, at: str) -> ContentPart:
     source: Base64Source | UrlSource | FileSource
     if url is not None:
         inline = parse_data_url(url)
-        source = Base64Source(media_type=inline[0], data=inline[1]) if inline else UrlSource(url=url)
+        source = b64(inline[0], inline[1]) if inline else _echo.build(UrlSource, url=url)
         used = frozenset({"type", "image_url"})
     elif file_id is not None:
-        source, used = FileSource(file_id=file_id, provider=PROVIDER), frozenset({"type", "file_id"})
+        source, used = _echo.build(FileSource, file_id=file_id, provider=PROVIDER), frozenset({"type", "file_id"})
     else:
         return _decode_native_block(block, at)
     data = _echo.with_extra({}, _echo.leftover(block, used))
     if "detail" not in block:
         data["omit"] = ["detail"]
-    return Image(source=source, provider_echoes=_echo.make(data))
+    return _echo.build(Image, source=source, provider_echoes=_echo.make(data))
 
 
 def decode_input_file(block: Block, at: str) -> ContentPart:
@@ -75,15 +75,16 @@ def decode_input_file(block: Block, at: str) -> ContentPart:
     used = {"type", "filename"}
     inline = parse_data_url(file_data) if file_data is not None else None
     if inline is not None:
-        source, used = Base64Source(media_type=inline[0], data=inline[1]), used | {"file_data"}
+        source, used = b64(inline[0], inline[1]), used | {"file_data"}
     elif file_id is not None:
-        source, used = FileSource(file_id=file_id, provider=PROVIDER), used | {"file_id"}
+        source, used = _echo.build(FileSource, file_id=file_id, provider=PROVIDER), used | {"file_id"}
     elif file_url is not None:
-        source, used = UrlSource(url=file_url), used | {"file_url"}
+        source, used = _echo.build(UrlSource, url=file_url), used | {"file_url"}
     else:
         return _decode_native_block(block, at)
     extra = _echo.leftover(block, frozenset(used))
-    return Document(source=source, name=name, provider_echoes=_echo.make(_echo.with_extra({}, extra)))
+    echoes = _echo.make(_echo.with_extra({}, extra))
+    return _echo.build(Document, source=source, name=name, provider_echoes=echoes)
 
 
 def decode_output_text(block: Block, at: str) -> Text:
@@ -98,12 +99,16 @@ def decode_output_text(block: Block, at: str) -> Text:
 def decode_refusal(block: Block, at: str) -> Text:
     text = require(block, "refusal", str, at)
     data = _echo.with_extra({"refusal": True}, _echo.leftover(block, frozenset({"type", "refusal"})))
-    return Text(text=text, provider_echoes=_echo.make(data))
+    return _echo.build(Text, text=text, provider_echoes=_echo.make(data))
 
 
 def _decode_native_block(block: Block, at: str) -> ContentPart:
     """A content block with no IR home, kept verbatim; ``in_content`` puts it back in the list."""
-    return Native(provider=PROVIDER, data=dict(block), provider_echoes=_echo.make({"in_content": True}))
+    return _echo.build(Native, provider=PROVIDER, data=dict(block), provider_echoes=_echo.make({"in_content": True}))
+
+
+def b64(media_type: str, data: str) -> Base64Source:
+    return _echo.build(Base64Source, media_type=media_type, data=data)
 
 
 CONTENT_DECODERS: dict[str, Callable[[Block, str], ContentPart]] = {
@@ -145,20 +150,21 @@ def decode_annotation(block: Block, at: str, text: str) -> Citation:
     kind = require(block, "type", str, at)
     if kind == "url_citation":
         start, end = require(block, "start_index", int, at), require(block, "end_index", int, at)
-        source = CitationSource(type="url", url=require(block, "url", str, at), title=optional(block, "title", str, at))
+        url, title = require(block, "url", str, at), optional(block, "title", str, at)
+        source = _echo.build(CitationSource, type="url", url=url, title=title)
         used = {"type", "start_index", "end_index", "url", "title"}
         return _citation(block, used, source, start, end, text, {})
     if kind == "container_file_citation":
         start, end = require(block, "start_index", int, at), require(block, "end_index", int, at)
-        source = CitationSource(type="document", title=optional(block, "filename", str, at))
+        source = _echo.build(CitationSource, type="document", title=optional(block, "filename", str, at))
         used = {"type", "start_index", "end_index", "filename"}
         return _citation(block, used, source, start, end, text, {"type": kind})
     if kind in ("file_citation", "file_path"):
         index = optional(block, "index", int, at)
-        source = CitationSource(type="document", title=optional(block, "filename", str, at))
+        source = _echo.build(CitationSource, type="document", title=optional(block, "filename", str, at))
         return _citation(block, {"type", "index", "filename"}, source, index, None, text, {"type": kind})
     data = {"type": kind, "extra": dict(block)}
-    return Citation(source=CitationSource(type="document"), provider_echoes=_echo.make(data))
+    return _echo.build(Citation, source=_echo.build(CitationSource, type="document"), provider_echoes=_echo.make(data))
 
 
 def _citation(
@@ -171,7 +177,8 @@ def _citation(
     data: dict[str, Any],
 ) -> Citation:
     _echo.with_extra(data, _echo.leftover(block, frozenset(used)))
-    return Citation(
+    return _echo.build(
+        Citation,
         cited_text=_span(text, start, end),
         source=source,
         start=start,
