@@ -85,6 +85,26 @@ class ToolIds:
     def decode(self, wire_id: str) -> str:
         return self._seen.get(wire_id, wire_id)
 
+    def restore(self, request: Request) -> Request:
+        """``request`` (decoded from a body this mapping encoded) with the caller's ids back on
+        its calls and results; the same object when no id needs it."""
+        seen = self._seen
+        if not seen or not any(
+            (isinstance(p, ToolUse) and p.id in seen) or (isinstance(p, ToolResult) and p.tool_use_id in seen)
+            for m in request.messages
+            for p in m.parts
+        ):
+            return request
+        messages = [m.model_copy(update={"parts": [self._restore(p) for p in m.parts]}) for m in request.messages]
+        return request.model_copy(update={"messages": messages})
+
+    def _restore(self, part: ContentPart) -> ContentPart:
+        if isinstance(part, ToolUse) and part.id in self._seen:
+            return part.model_copy(update={"id": self._seen[part.id]})
+        if isinstance(part, ToolResult) and part.tool_use_id in self._seen:
+            return part.model_copy(update={"tool_use_id": self._seen[part.tool_use_id]})
+        return part
+
 
 @dataclass(frozen=True)
 class TurnRules:

@@ -43,10 +43,14 @@ applying these documented reasons, in order:
    nothing to send anywhere.
 7. ``foreign-native``: a ``native`` part or a vendor tool of another provider is re-emitted only
    by its own provider's codec, LossyEncode everywhere else (DESIGN.md, ContentPart ``native``).
-8. ``thinking-after-detour``: with thinking on, Anthropic needs the assistant turn before the
+8. ``shared-openai-key``: openai-chat and openai-responses share the provider key ``openai``, so
+   each meets the other's unmapped fields (``provider_options``), blocks (``native``) and tools;
+   it sends what its own API takes and reports the rest (``_shared.py``, CHAT_ONLY_FIELDS and
+   RESPONSES_ONLY_FIELDS). Options for any codec are ``either``: only that codec merges them.
+9. ``thinking-after-detour``: with thinking on, Anthropic needs the assistant turn before the
    latest tool results to start with a signed thinking block; otherwise thinking is turned off
    with a warning (DESIGN.md, invariant 3).
-9. :data:`DOCUMENTED` lists the remaining per-codec departures, each quoting the codec's note.
+10. :data:`DOCUMENTED` lists the remaining per-codec departures, each quoting the codec's note.
 """
 
 from __future__ import annotations
@@ -117,6 +121,7 @@ TOOL_ID_RULES: dict[str, Callable[[str], bool]] = {
 from the mistral dialect's docstring). Gemini matches results to calls by name and order."""
 
 _CHAT_FAMILY = ("openai-chat", "deepseek", "mistral", "openrouter")
+_OPENAI_WIRES = ("openai-chat", "openai-responses")
 
 DOCUMENTED: dict[tuple[str, str], tuple[Callable[[Request, Feature], bool], Expected, str]] = {
     ("anthropic", "response_format"): (
@@ -162,7 +167,7 @@ class Feature:
 
     @property
     def is_setting(self) -> bool:
-        return not (self.path.startswith("messages[") or self.path.startswith("tools["))
+        return not self.path.startswith(("messages[", "tools[", "provider_options."))
 
 
 def target_key(codec: Codec) -> str:
@@ -209,6 +214,8 @@ def features(request: Request) -> list[Feature]:
             found.append(Feature(name, name))
     if request.thinking is not None and request.thinking.summary:
         found.append(Feature("thinking.summary", "thinking"))
+    for provider, options in request.provider_options.items():
+        found.extend(Feature("provider_options", f"provider_options.{provider}.{key}") for key in options)
     return found
 
 
@@ -285,6 +292,10 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
     (``declared`` when the capabilities row decides)."""
     target = target_key(codec)
     part = feature.part
+    if feature.key == "provider_options":
+        return "either", "shared-openai-key"
+    if target in _OPENAI_WIRES and feature.key in ("native", "native_tools") and part.provider == "openai":
+        return "either", "shared-openai-key"
     if feature.key in DETAILS:
         if feature.malformed:
             return "either", "malformed-turn"

@@ -7,7 +7,7 @@ import pytest
 from interlingua import BadRequestError, NotFoundError, ProviderError, RateLimitError
 from interlingua.kit import dumps
 from interlingua.testing import load_body, real_fixtures
-from interlingua_openai._shared import bearer_headers, decode_openai_error
+from interlingua_openai._shared import CHAT_ONLY_FIELDS, RESPONSES_ONLY_FIELDS, bearer_headers, decode_openai_error
 
 ERRORS = real_fixtures("openai-chat", "error") + real_fixtures("openai-responses", "error")
 
@@ -46,3 +46,12 @@ def test_non_json_and_list_bodies_do_not_crash() -> None:
 def test_bearer_headers_only_with_a_key() -> None:
     assert bearer_headers(None) == {"content-type": "application/json"}
     assert bearer_headers("sk-x", {"OpenAI-Organization": "o"})["authorization"] == "Bearer sk-x"
+
+
+def test_the_fields_only_one_openai_api_takes_match_the_sdk() -> None:
+    from openai.types.chat.completion_create_params import CompletionCreateParamsBase
+    from openai.types.responses.response_create_params import ResponseCreateParamsBase
+
+    chat, responses = set(CompletionCreateParamsBase.__annotations__), set(ResponseCreateParamsBase.__annotations__)
+    assert chat - responses == CHAT_ONLY_FIELDS
+    assert responses - chat == RESPONSES_ONLY_FIELDS

@@ -1,4 +1,5 @@
-"""What the two OpenAI wire formats truly share: the error body and the Bearer header."""
+"""What the two OpenAI wire formats truly share: the error body, the Bearer header, and the
+provider key, whose ``provider_options`` each wire must sort into its own fields and the other's."""
 
 from __future__ import annotations
 
@@ -6,11 +7,50 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ProviderError
-from interlingua.kit import error_body, retry_after
+from interlingua.kit import WarningSink, error_body, retry_after
 
 PROVIDER = "openai"
 API_KEY_ENV = ("OPENAI_API_KEY",)
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+# Both wires keep their unmapped fields under provider_options["openai"], so a request decoded
+# from one and encoded for the other carries the first one's fields. These are the request
+# fields only one of the two APIs takes (the openai SDK's params types; a test keeps them current).
+CHAT_ONLY_FIELDS = frozenset(
+    {"audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs", "max_completion_tokens",
+     "max_tokens", "messages", "modalities", "n", "prediction", "presence_penalty", "reasoning_effort",
+     "response_format", "seed", "stop", "verbosity", "web_search_options"}
+)  # fmt: skip
+RESPONSES_ONLY_FIELDS = frozenset(
+    {"access_programs", "background", "background_options", "context_management", "conversation", "image",
+     "include", "input", "instructions", "max_output_tokens", "max_tool_calls", "previous_response_id", "prompt",
+     "reasoning", "text", "truncation"}
+)  # fmt: skip
+
+
+CHAT_ONLY_STREAM_OPTIONS = frozenset({"include_usage"})  # Responses' stream_options: include_obfuscation
+
+
+def own_options(
+    options: Mapping[str, Any], foreign: frozenset[str], out: WarningSink, api: str, stream_foreign: frozenset[str]
+) -> dict[str, Any]:
+    """``options`` without the other API's fields (``stream_foreign`` inside ``stream_options``),
+    each reported once."""
+    stream = options.get("stream_options")
+    stray = isinstance(stream, Mapping) and bool(stream_foreign.intersection(stream))
+    if not foreign.intersection(options) and not stray:
+        return dict(options)
+    kept = {k: v for k, v in options.items() if k not in foreign}
+    for key in sorted(foreign.intersection(options)):
+        out.unsupported(f"provider_options.{PROVIDER}.{key}", "provider_options", f"{key} is not a field of {api}")
+    if stray and isinstance(stream, Mapping):
+        for key in sorted(stream_foreign.intersection(stream)):
+            where = f"provider_options.{PROVIDER}.stream_options.{key}"
+            out.unsupported(where, "provider_options", f"stream_options.{key} is not a field of {api}")
+        kept["stream_options"] = {k: v for k, v in stream.items() if k not in stream_foreign}
+        if not kept["stream_options"]:
+            del kept["stream_options"]
+    return kept
 
 
 def decode_openai_error(codec: str, status: int | None, body: bytes | str, headers: Mapping[str, str]) -> ProviderError:

@@ -57,8 +57,11 @@ class OpenAIResponsesCodec:
         )
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
+        """A body -> IR; call ids this codec rewrote when encoding come back as they were."""
         with decoding(NAME):
-            return _request.decode_request(plain(body))
+            request = _request.decode_request(plain(body))
+        tool_ids = self.rules.tool_ids
+        return request if tool_ids is None else tool_ids.restore(request)
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         return _response.encode_response(response, strict=strict)

@@ -20,7 +20,7 @@ from interlingua import (
 )
 from interlingua.kit import expect, optional
 
-from .._shared import PROVIDER
+from .._shared import CHAT_ONLY_FIELDS, CHAT_ONLY_STREAM_OPTIONS, PROVIDER, own_options
 from . import _echo
 from ._items import decode_input, encode_messages
 
@@ -57,7 +57,10 @@ def encode_request(request: Request, *, strict: bool = False) -> Encoded:
     if request.tool_choice is not None:
         body["tool_choice"] = _encode_tool_choice(request.tool_choice)
     _encode_settings(request, body, out)
-    _merge_options(body, request.options(PROVIDER))
+    options = own_options(
+        request.options(PROVIDER), CHAT_ONLY_FIELDS, out, "the Responses API", CHAT_ONLY_STREAM_OPTIONS
+    )
+    _merge_options(body, options)
     return out.finish(body, strict=strict)
 
 
