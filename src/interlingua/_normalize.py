@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from ._message import Message, Role
@@ -159,7 +159,9 @@ class Normalized:
 
     request: Request
     warnings: list[AnyWarning]
-    origins: dict[tuple[int, int], str] | None  # (message, part) -> path in the request as given
+    # Per message of the fixed request: the index it came from, and (when its parts changed)
+    # each part's path in the request as given. None when nothing changed.
+    origins: list[tuple[int, list[str] | None]] | None
 
     @property
     def changed(self) -> bool:
@@ -182,7 +184,7 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
 def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, strict: bool) -> Encoded:
     """Merge the normalizer's warnings with the codec's (re-pathed to the request as given), then
     apply ``strict`` once over all of them. The codec must have encoded with ``strict=False``."""
-    origins = normalized.origins or {}
+    origins = normalized.origins or []
     warnings = _merge(normalized.warnings, [_repath(warning, origins) for warning in encoded.warnings])
     if strict and warnings:
         from ._errors import LossyEncodeError
@@ -218,28 +220,31 @@ def _merge(first: list[AnyWarning], then: list[AnyWarning]) -> list[AnyWarning]:
     return merged
 
 
-def _repath(warning: AnyWarning, origins: dict[tuple[int, int], str]) -> AnyWarning:
+def _repath(warning: AnyWarning, origins: list[tuple[int, list[str] | None]]) -> AnyWarning:
     found = _PATH.match(warning.path)
-    if not found or not origins:
+    if not found or int(found[1]) >= len(origins):
         return warning
-    message = int(found[1])
-    part = int(found[2]) if found[2] is not None else -1
-    origin = origins.get((message, part))
-    if origin is None:
+    source, parts = origins[int(found[1])]
+    if found[2] is None or parts is None:
+        head = f"messages[{source}]" + (f".parts[{found[2]}]" if found[2] is not None else "")
+    elif int(found[2]) < len(parts):
+        head = parts[int(found[2])]
+    else:
         return warning
-    return warning.model_copy(update={"path": origin + warning.path[found.end() :]})
+    if head == warning.path[: found.end()]:
+        return warning
+    return warning.model_copy(update={"path": head + warning.path[found.end() :]})
 
 
-@dataclass
 class _Slot:
     """A part on its way to the output, with the path it had in the request as given."""
 
-    part: ContentPart
-    origin: str
-    was: ContentPart = field(init=False)  # the part as the request had it
+    __slots__ = ("origin", "part", "was")
 
-    def __post_init__(self) -> None:
-        self.was = self.part
+    def __init__(self, part: ContentPart, origin: str) -> None:
+        self.part = part
+        self.origin = origin
+        self.was = part  # the part as the request had it
 
 
 class _Fixer:
@@ -250,7 +255,7 @@ class _Fixer:
         self.rules = rules
         self.reasoning = reasoning
         self.out = out
-        self.origins: dict[tuple[int, int], str] = {}
+        self.origins: list[tuple[int, list[str] | None]] = []
 
     def run(self) -> list[Message] | None:
         if self._keeps_rules():
@@ -258,28 +263,56 @@ class _Fixer:
         results = self._results_by_id()
         taken: set[tuple[int, int]] = set()  # results moved up to their call
         kept: set[tuple[int, int]] = set()  # results already right after their call
-        rows: list[tuple[Message, list[_Slot]]] = []
+        rows: list[tuple[Message, list[_Slot] | None, int]] = []
         for i, message in enumerate(self.messages):
-            slots: list[_Slot] = []
-            for j, part in enumerate(message.parts):
-                if (i, j) in taken:
-                    continue
-                slot = self._fix_part(_Slot(part, f"messages[{i}].parts[{j}]"))
-                if slot is not None and (i, j) not in kept:
-                    slot = self._orphan(slot)
-                if slot is not None:
-                    slots.append(slot)
-            if slots or not message.parts:
-                rows.append((message, slots))
-            calls = [slot for slot in slots if isinstance(slot.part, ToolUse)] if message.role == "assistant" else []
-            if not calls:
+            if not self._needs_work(i, message, taken, kept):
+                rows.append((message, None, i))  # as it was: most messages, even in a repair
+                calls = [
+                    _Slot(p, f"messages[{i}].parts[{j}]") for j, p in enumerate(message.parts) if isinstance(p, ToolUse)
+                ]
+            else:
+                slots = self._fix_message(i, message, taken, kept)
+                if slots or not message.parts:
+                    rows.append((message, slots, i))
+                calls = [slot for slot in slots if isinstance(slot.part, ToolUse)]
+            if message.role != "assistant" or not calls:
                 continue
             run = _answer_run_at(self.messages, i + 1)
             if self._answered([_original_id(slot) for slot in calls], run):
                 kept.update(run)
                 continue
-            rows.append(self._answer(i, calls, results, taken | kept, taken))
+            answer, slots = self._answer(i, calls, results, taken | kept, taken)
+            rows.append((answer, slots, i))
         return self._build(rows)
+
+    def _needs_work(self, i: int, message: Message, taken: set[tuple[int, int]], kept: set[tuple[int, int]]) -> bool:
+        for j, part in enumerate(message.parts):
+            if isinstance(part, ToolResult):
+                if (i, j) not in kept or not self._id_ok(part):
+                    return True
+            elif isinstance(part, ToolUse):
+                if not self._id_ok(part):
+                    return True
+            elif isinstance(part, Thinking | RedactedThinking):
+                if not self.rules.accepts_thinking(part):
+                    return True
+            elif isinstance(part, Text) and self._empty(part):
+                return True
+        return False
+
+    def _fix_message(
+        self, i: int, message: Message, taken: set[tuple[int, int]], kept: set[tuple[int, int]]
+    ) -> list[_Slot]:
+        slots: list[_Slot] = []
+        for j, part in enumerate(message.parts):
+            if (i, j) in taken:
+                continue
+            slot = self._fix_part(_Slot(part, f"messages[{i}].parts[{j}]"))
+            if slot is not None and (i, j) not in kept:
+                slot = self._orphan(slot)
+            if slot is not None:
+                slots.append(slot)
+        return slots
 
     # -- the fast check -------------------------------------------------------------------
 
@@ -416,14 +449,16 @@ class _Fixer:
                     found.setdefault(part.tool_use_id, []).append((i, j))
         return found
 
-    def _build(self, rows: list[tuple[Message, list[_Slot]]]) -> list[Message]:
+    def _build(self, rows: list[tuple[Message, list[_Slot] | None, int]]) -> list[Message]:
         messages: list[Message] = []
-        for message, slots in rows:
+        for message, slots, source in rows:
+            if slots is None:
+                messages.append(message)
+                self.origins.append((source, None))
+                continue
             if not slots and message.parts:
                 continue
-            i = len(messages)
-            for j, slot in enumerate(slots):
-                self.origins[(i, j)] = slot.origin.lstrip("@")
+            self.origins.append((source, [slot.origin.lstrip("@") for slot in slots]))
             parts = [slot.part for slot in slots]
             same = len(parts) == len(message.parts) and all(a is b for a, b in zip(parts, message.parts, strict=True))
             if same:
