@@ -127,3 +127,13 @@ def test_media_source_constructors() -> None:
     }
     assert il.MediaSource.from_text("hello").to_json_dict() == {"type": "text", "text": "hello"}
     assert il.MediaSource.from_file_id("file-1", provider="acme").type == "file"
+
+
+def test_construct_never_shares_a_default_between_instances() -> None:
+    from interlingua import Response, Text
+    from interlingua.kit import construct
+
+    first, second = construct(Response), construct(Response)
+    assert first.usage == second.usage and first.usage is not second.usage
+    assert first.message is not second.message and first.usage.extra is not second.usage.extra
+    assert construct(Text, text="a").citations is not construct(Text, text="b").citations

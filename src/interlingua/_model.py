@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, field_validator, model_serializer
+from pydantic.fields import FieldInfo
 
 JsonObject = dict[str, Any]
 """A JSON object as it comes off the wire: values are checked where they are read."""
@@ -68,29 +70,39 @@ class _Tagged(IRModel):
 
 
 _M = TypeVar("_M", bound=BaseModel)
-_DEFAULTS: dict[type[BaseModel], tuple[dict[str, Any], tuple[tuple[str, list[Any] | dict[str, Any]], ...]]] = {}
+_Fresh = tuple[tuple[str, Callable[[], Any]], ...]
+_DEFAULTS: dict[type[BaseModel], tuple[dict[str, Any], _Fresh]] = {}
 _set = object.__setattr__
+
+
+def _fresh_maker(info: FieldInfo) -> Callable[[], Any] | None:
+    """How to make a field's default anew per instance: its factory, or a copy of a mutable
+    default; None when the default is immutable and can be shared."""
+    if info.default_factory is not None:
+        return info.default_factory  # type: ignore[return-value]  # IR factories take no arguments
+    if isinstance(info.default, list | dict):
+        return info.default.copy
+    return None
 
 
 def construct(cls: type[_M], **values: Any) -> _M:
     """``cls.model_construct(**values)`` at a fraction of its cost, for values a decoder has
     already checked with the path-aware readers (PERF.md: decoders build many small parts).
-    Defaults are looked up once per class; a mutable default is made fresh, never shared."""
+    Defaults are looked up once per class; a mutable or factory-made default is made anew for
+    every instance, never shared."""
     known = _DEFAULTS.get(cls)
     if known is None:
-        plain = {
-            name: info.get_default(call_default_factory=True)
-            for name, info in cls.model_fields.items()
-            if not info.is_required()
-        }
-        fresh = tuple((k, v) for k, v in plain.items() if isinstance(v, list | dict))
+        fields = {name: info for name, info in cls.model_fields.items() if not info.is_required()}
+        makers = {name: _fresh_maker(info) for name, info in fields.items()}
+        plain = {name: info.default for name, info in fields.items() if makers[name] is None}
+        fresh = tuple((name, make) for name, make in makers.items() if make is not None)
         known = _DEFAULTS[cls] = (plain, fresh)
     defaults, fresh = known
     state = defaults.copy()
-    state.update(values)
-    for name, default in fresh:
+    for name, make in fresh:
         if name not in values:
-            state[name] = default.copy()
+            state[name] = make()
+    state.update(values)
     instance = cls.__new__(cls)
     _set(instance, "__dict__", state)
     _set(instance, "__pydantic_fields_set__", set(values))

@@ -127,3 +127,54 @@ def test_encoded_stream_parses_in_the_sdk_and_decodes_to_the_same_answer(path: P
         assert validate_wire("gemini", "stream_event", json.loads(event.data)) == []
     again = accumulate(CODEC.decode_stream(encoded))
     assert first_difference(original.to_json_dict(), again.to_json_dict()) is None
+
+
+def _sse(*chunks: dict) -> list[il.SSEEvent]:
+    return [ServerSentEvent(data=json.dumps(chunk)) for chunk in chunks]
+
+
+def _chunk(text: str, usage: dict, **candidate: object) -> dict:
+    return {
+        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, **candidate}],
+        "usageMetadata": usage,
+    }
+
+
+@pytest.mark.parametrize(
+    ("bad", "path"),
+    [
+        ({"usageMetadata": {"promptTokenCount": "3"}}, "chunk[1].usageMetadata.promptTokenCount"),
+        ({"usageMetadata": [3]}, "chunk[1].usageMetadata"),
+        (
+            {"candidates": [{"content": {"parts": [{"functionCall": {"args": {}}}]}}]},
+            "chunk[1].candidates[0].content.parts[0].functionCall.name",
+        ),
+        ({"candidates": [{"content": "x"}]}, "chunk[1].candidates[0].content"),
+        ({"candidates": [{"finishReason": 1}]}, "chunk[1].candidates[0].finishReason"),
+        ([1], "chunk[1]"),
+    ],
+)
+def test_bad_chunk_names_its_whole_path(bad: object, path: str) -> None:
+    events = _sse(_chunk("a", {"promptTokenCount": 3}), bad)  # type: ignore[arg-type]
+    with pytest.raises(il.DecodeError) as caught:
+        list(CODEC.decode_stream(events))
+    assert (caught.value.codec, caught.value.path) == ("gemini", path)
+
+
+def test_candidate_fields_that_arrive_late_reach_the_echo_and_repeated_usage_is_reported_each_chunk() -> None:
+    usage = {"promptTokenCount": 3, "candidatesTokenCount": 1, "totalTokenCount": 4}
+    ratings = [{"category": "HARM_CATEGORY_HARASSMENT", "probability": "NEGLIGIBLE"}]
+    events = list(
+        CODEC.decode_stream(
+            _sse(
+                _chunk("a", usage, index=0),
+                _chunk("b", usage, index=0),
+                _chunk("c", {**usage, "candidatesTokenCount": 2}, index=0, finishReason="STOP", safetyRatings=ratings),
+            )
+        )
+    )
+    assert [type(e).__name__ for e in events].count("UsageUpdate") == 3
+    response = accumulate(events)
+    assert response.message.parts == [Text("abc")]
+    assert response.echo("gemini").data["candidate"] == {"index": 0, "safetyRatings": ratings}  # type: ignore[union-attr]
+    assert (response.usage.input_tokens, response.usage.output_tokens, response.stop_reason) == (3, 2, "end_turn")

@@ -22,6 +22,7 @@ from interlingua import (
     AudioOutput,
     Base64Source,
     ContentPart,
+    DecodeError,
     Document,
     FileSource,
     Image,
@@ -38,7 +39,9 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import construct, each, expect, join, optional, parse_data_url, require
+from interlingua.kit import construct, expect, join, optional, parse_data_url, require
+
+from ._keys import check_camel
 
 PROVIDER = "gemini"
 NAME = "gemini"
@@ -82,15 +85,19 @@ def bare_model(model: str | None) -> str | None:
 
 class Decoding:
     """One body's decoding state: the model echoes are bound to, and the ids made up for calls
-    that had none (a functionResponse without id answers the oldest open call of its name)."""
+    that had none (a functionResponse without id answers the oldest open call of its name).
 
-    __slots__ = ("calls", "model", "pending", "prefix")
+    ``camel_only``: the request decoder's fast pass, which reads camelCase keys only; whatever is
+    kept unread (echo data, native parts) is checked for snake_case keys (``check_camel``)."""
 
-    def __init__(self, model: str | None, prefix: str = "call_") -> None:
+    __slots__ = ("calls", "camel_only", "model", "pending", "prefix")
+
+    def __init__(self, model: str | None, prefix: str = "call_", *, camel_only: bool = False) -> None:
         self.model = model
         self.prefix = prefix
         self.calls = 0
         self.pending: dict[str, list[str]] = {}
+        self.camel_only = camel_only
 
     def synthetic_id(self, name: str) -> str:
         made = f"{self.prefix}{self.calls}"
@@ -107,62 +114,130 @@ class Decoding:
         return made
 
     def echo(self, data: dict[str, Any]) -> list[ProviderEcho]:
+        if self.camel_only:
+            check_camel(data)
         return [construct(ProviderEcho, provider=PROVIDER, data=data, model=self.model)]
+
+    def native(self, block: dict[str, Any]) -> Native:
+        """A part kind with no IR home, kept whole."""
+        if self.camel_only:
+            check_camel(block)
+        return construct(Native, provider=PROVIDER, data=block)
 
 
 def _beside(block: dict[str, Any], main: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
     return {key: value for key, value in block.items() if key != main and key not in skip}
 
 
-def _sub_extras(value: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+def _sub_extras(value: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    if value.keys() <= known:
+        return {}
     return {key: item for key, item in value.items() if key not in known}
 
 
+def within(at: str, err: DecodeError) -> DecodeError:
+    """``err``, raised with a path relative to the value at ``at``, with its whole path.
+
+    Part decoders read with paths relative to the part (constant strings), and the loops name
+    where a part sits only when it is bad: formatting ``contents[12].parts[3]`` for every part
+    that is fine costs more than reading it."""
+    return DecodeError(err.codec, join(at, err.path) if err.path else at, err.reason)
+
+
+def decode_parts(blocks: Any, at: str, ctx: Decoding, *, model_role: bool) -> list[ContentPart]:
+    """The wire array ``blocks`` at ``at`` (absent or null: no parts) -> IR parts."""
+    if blocks is None:
+        return []
+    if type(blocks) is not list:
+        blocks = expect(blocks, list, at)
+    parts: list[ContentPart] = []
+    for index, block in enumerate(blocks):
+        try:
+            parts.append(_decode_part(block, ctx, model_role))
+        except DecodeError as err:
+            raise within(f"{at}[{index}]", err) from None
+    return parts
+
+
 def decode_part(block: Any, at: str, ctx: Decoding, *, model_role: bool) -> ContentPart:
-    """One wire part -> one IR part; a kind with no IR home is kept whole as Native."""
-    block = expect(block, dict, at)
+    """One wire part at ``at`` -> one IR part; a kind with no IR home is kept whole as Native."""
+    try:
+        return _decode_part(block, ctx, model_role)
+    except DecodeError as err:
+        raise within(at, err) from None
+
+
+# The decoders below read a part with paths relative to it. A value of the exact JSON type is
+# taken as is; anything else goes through the core reader, which accepts what it may (a Mapping,
+# an int for a float) and otherwise raises the DecodeError naming the field.
+
+
+def _decode_part(block: Any, ctx: Decoding, model_role: bool) -> ContentPart:
+    if type(block) is not dict:
+        block = expect(block, dict, "")
     for key in DATA_KEYS:
         if key in block:
-            return _DECODERS[key](block, at, ctx, model_role)
-    return construct(Native, provider=PROVIDER, data=block, provider_echoes=[])
+            return _DECODERS[key](block, ctx, model_role)
+    return ctx.native(block)
 
 
-def _decode_text(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
-    text = require(block, "text", str, at)
+def _decode_text(block: dict[str, Any], ctx: Decoding, model_role: bool) -> ContentPart:
+    text = block["text"]
+    if type(text) is not str:
+        text = expect(text, str, "text")
+    if len(block) == 1:
+        return construct(Text, text=text)
     if block.get("thought") is True:
         return construct(Thinking, text=text, provider_echoes=ctx.echo(_beside(block, "text", ("thought",))))
-    extras = _beside(block, "text")
-    return construct(Text, text=text, provider_echoes=ctx.echo(extras) if extras else [])
+    return construct(Text, text=text, provider_echoes=ctx.echo(_beside(block, "text")))
 
 
-def _decode_call(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
-    where = join(at, "functionCall")
-    call = require(block, "functionCall", dict, at)
-    name = require(call, "name", str, where)
-    args = optional(call, "args", dict, where)
-    call_id = optional(call, "id", str, where)
-    data = _beside(block, "functionCall")
-    if sub := _sub_extras(call, ("name", "args", "id")):
+_CALL_KEYS = frozenset({"name", "args", "id"})
+_ANSWER_KEYS = frozenset({"name", "id", "response", "parts"})
+_BLOB_KEYS = frozenset({"mimeType", "data"})
+_FILE_KEYS = frozenset({"fileUri", "mimeType"})
+
+
+def _decode_call(block: dict[str, Any], ctx: Decoding, model_role: bool) -> ContentPart:
+    call = block["functionCall"]
+    if type(call) is not dict:
+        call = expect(call, dict, "functionCall")
+    name = call.get("name")
+    if type(name) is not str:
+        name = require(call, "name", str, "functionCall")
+    args = call.get("args")
+    if args is not None and type(args) is not dict:
+        args = expect(args, dict, "functionCall.args")
+    call_id = call.get("id")
+    if call_id is not None and type(call_id) is not str:
+        call_id = expect(call_id, str, "functionCall.id")
+    data = _beside(block, "functionCall") if len(block) > 1 else {}
+    if sub := _sub_extras(call, _CALL_KEYS):
         data["functionCall"] = sub
     if call_id is None:
         call_id = ctx.synthetic_id(name)
         data["syntheticId"] = True
     if args is None:
         data["argsAbsent"] = True
-    return construct(
-        ToolUse, id=call_id, name=name, input=args or {}, raw_input=None, provider_echoes=ctx.echo(data) if data else []
-    )
+    return construct(ToolUse, id=call_id, name=name, input=args or {}, provider_echoes=ctx.echo(data) if data else [])
 
 
-def _decode_response(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
-    where = join(at, "functionResponse")
-    answer = require(block, "functionResponse", dict, at)
-    name = require(answer, "name", str, where)
-    call_id = optional(answer, "id", str, where)
-    response = optional(answer, "response", dict, where)
-    media = [decode_media(item, path, ctx, model_role=False) for path, item in each(answer, "parts", where)]
-    data = _beside(block, "functionResponse")
-    if sub := _sub_extras(answer, ("name", "id", "response", "parts")):
+def _decode_response(block: dict[str, Any], ctx: Decoding, model_role: bool) -> ContentPart:
+    answer = block["functionResponse"]
+    if type(answer) is not dict:
+        answer = expect(answer, dict, "functionResponse")
+    name = answer.get("name")
+    if type(name) is not str:
+        name = require(answer, "name", str, "functionResponse")
+    call_id = answer.get("id")
+    if call_id is not None and type(call_id) is not str:
+        call_id = expect(call_id, str, "functionResponse.id")
+    response = answer.get("response")
+    if response is not None and type(response) is not dict:
+        response = expect(response, dict, "functionResponse.response")
+    media = _decode_answer_media(answer.get("parts"), ctx)
+    data = _beside(block, "functionResponse") if len(block) > 1 else {}
+    if sub := _sub_extras(answer, _ANSWER_KEYS):
         data["functionResponse"] = sub
     if call_id is None:
         call_id = ctx.answer_id(name)
@@ -178,9 +253,21 @@ def _decode_response(block: dict[str, Any], at: str, ctx: Decoding, model_role: 
         name=name,
         content=content,
         is_error=is_error,
-        cache_control=None,
         provider_echoes=ctx.echo(data) if data else [],
     )
+
+
+def _decode_answer_media(items: Any, ctx: Decoding) -> list[ContentPart]:
+    """``functionResponse.parts``: the media of a multimodal function response."""
+    if items is None:
+        return []
+    media: list[ContentPart] = []
+    for index, item in enumerate(expect(items, list, "functionResponse.parts")):
+        try:
+            media.append(_decode_media(item, ctx))
+        except DecodeError as err:
+            raise within(f"functionResponse.parts[{index}]", err) from None
+    return media
 
 
 def _result_content(response: dict[str, Any], media: list[ContentPart]) -> tuple[Any, bool, bool]:
@@ -202,66 +289,73 @@ def _result_content(response: dict[str, Any], media: list[ContentPart]) -> tuple
             body, is_error = value, True
     if not media:
         return (text if text is not None else body), is_error, False
-    parts: list[ContentPart] = (
-        [construct(Text, text=text, citations=[], provider_echoes=[])] if text is not None else []
-    )
+    parts: list[ContentPart] = [construct(Text, text=text)] if text is not None else []
     return parts + media, is_error, text is None and bool(response)
 
 
-def decode_media(block: Any, at: str, ctx: Decoding, *, model_role: bool) -> ContentPart:
-    """inlineData / fileData -> the IR part its MIME type names (model output: image_output,
-    audio_output); anything else in a function response's parts list is kept as Native."""
-    block = expect(block, dict, at)
+def _decode_media(block: Any, ctx: Decoding) -> ContentPart:
+    """An item of a function response's parts: inlineData / fileData -> the IR part its MIME
+    type names; anything else is kept as Native."""
+    if type(block) is not dict:
+        block = expect(block, dict, "")
     if "inlineData" in block:
-        return _decode_inline(block, at, ctx, model_role)
+        return _decode_inline(block, ctx, False)
     if "fileData" in block:
-        return _decode_file(block, at, ctx, model_role)
-    return construct(Native, provider=PROVIDER, data=block, provider_echoes=[])
+        return _decode_file(block, ctx, False)
+    return ctx.native(block)
 
 
-def _decode_inline(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
-    where = join(at, "inlineData")
-    blob = require(block, "inlineData", dict, at)
-    mime = require(blob, "mimeType", str, where)
-    source = construct(Base64Source, media_type=mime, data=require(blob, "data", str, where))
-    data = _beside(block, "inlineData")
-    if sub := _sub_extras(blob, ("mimeType", "data")):
-        data["inlineData"] = sub
-    return _media_part(mime, source, ctx.echo(data) if data else [], model_role)
+def _decode_inline(block: dict[str, Any], ctx: Decoding, model_role: bool) -> ContentPart:
+    blob = block["inlineData"]
+    if type(blob) is not dict:
+        blob = expect(blob, dict, "inlineData")
+    mime, data = blob.get("mimeType"), blob.get("data")
+    if type(mime) is not str:
+        mime = require(blob, "mimeType", str, "inlineData")
+    if type(data) is not str:
+        data = require(blob, "data", str, "inlineData")
+    source = construct(Base64Source, media_type=mime, data=data)
+    extras = _beside(block, "inlineData") if len(block) > 1 else {}
+    if sub := _sub_extras(blob, _BLOB_KEYS):
+        extras["inlineData"] = sub
+    return _media_part(mime, source, ctx.echo(extras) if extras else [], model_role)
 
 
-def _decode_file(block: dict[str, Any], at: str, ctx: Decoding, model_role: bool) -> ContentPart:
-    where = join(at, "fileData")
-    ref = require(block, "fileData", dict, at)
-    uri = require(ref, "fileUri", str, where)
-    mime = optional(ref, "mimeType", str, where)
+def _decode_file(block: dict[str, Any], ctx: Decoding, model_role: bool) -> ContentPart:
+    ref = block["fileData"]
+    if type(ref) is not dict:
+        ref = expect(ref, dict, "fileData")
+    uri = ref.get("fileUri")
+    if type(uri) is not str:
+        uri = require(ref, "fileUri", str, "fileData")
+    mime = optional(ref, "mimeType", str, "fileData")
     source: FileSource | UrlSource
     if uri.startswith(FILES_PREFIX):
         source = construct(FileSource, file_id=uri, provider=PROVIDER, media_type=mime)
     else:
         source = construct(UrlSource, url=uri, media_type=mime)
-    data = _beside(block, "fileData")
-    if sub := _sub_extras(ref, ("fileUri", "mimeType")):
-        data["fileData"] = sub
-    return _media_part(mime or "", source, ctx.echo(data) if data else [], model_role)
+    extras = _beside(block, "fileData") if len(block) > 1 else {}
+    if sub := _sub_extras(ref, _FILE_KEYS):
+        extras["fileData"] = sub
+    return _media_part(mime or "", source, ctx.echo(extras) if extras else [], model_role)
 
 
 def _media_part(mime: str, source: Any, echoes: list[ProviderEcho], model_role: bool) -> ContentPart:
-    kind = mime.split("/", 1)[0]
+    kind = mime.partition("/")[0]
     if model_role and kind == "image":
         return construct(ImageOutput, source=source, provider_echoes=echoes)
     if model_role and kind == "audio":
-        return construct(AudioOutput, source=source, transcript=None, provider_echoes=echoes)
+        return construct(AudioOutput, source=source, provider_echoes=echoes)
     if kind == "image":
-        return construct(Image, source=source, cache_control=None, provider_echoes=echoes)
+        return construct(Image, source=source, provider_echoes=echoes)
     if kind == "audio":
-        return construct(Audio, source=source, cache_control=None, provider_echoes=echoes)
+        return construct(Audio, source=source, provider_echoes=echoes)
     if kind == "video":
-        return construct(Video, source=source, cache_control=None, provider_echoes=echoes)
-    return construct(Document, source=source, name=None, cache_control=None, provider_echoes=echoes)
+        return construct(Video, source=source, provider_echoes=echoes)
+    return construct(Document, source=source, provider_echoes=echoes)
 
 
-_DECODERS: dict[str, Callable[[dict[str, Any], str, Decoding, bool], ContentPart]] = {
+_DECODERS: dict[str, Callable[[dict[str, Any], Decoding, bool], ContentPart]] = {
     "text": _decode_text,
     "functionCall": _decode_call,
     "functionResponse": _decode_response,
@@ -288,22 +382,45 @@ class Encoding:
         return self.model is None or model is None or bare_model(model) == self.model
 
 
+def encode_parts(parts: list[ContentPart], owner: str | int, ctx: Encoding) -> list[dict[str, Any]]:
+    """A message's parts -> wire parts; those Gemini cannot carry are left out, with a warning.
+
+    ``owner`` is the message's path, or its index in the request's messages. Most parts encode
+    without a warning, so they are first encoded without their paths (formatting
+    ``messages[12].parts[3]`` costs more than encoding most parts); if any part warned, the
+    message is encoded again with every path spelled out (encoders have no other effect)."""
+    warnings = ctx.out.warnings
+    seen = len(warnings)
+    common, other = _COMMON, _ANY_PART
+    blocks: list[dict[str, Any]] = []
+    for part in parts:  # a loop, not a comprehension: one frame less per message
+        block = common.get(type(part), other)(part, "", ctx)
+        if block:
+            blocks.append(block)
+    if len(warnings) == seen:
+        return blocks
+    del warnings[seen:]
+    at = f"messages[{owner}]" if isinstance(owner, int) else owner
+    return [block for index, part in enumerate(parts) if (block := encode_part(part, f"{at}.parts[{index}]", ctx))]
+
+
 def encode_part(part: ContentPart, at: str, ctx: Encoding) -> dict[str, Any] | None:
-    """One IR part -> one wire part, or None (with a warning) where Gemini cannot carry it."""
+    """One IR part at ``at`` -> one wire part, or None (with a warning) where Gemini cannot
+    carry it. The arms are in order of how often parts come."""
     match part:
         case Text():
             return _encode_text(part, at, ctx)
-        case Image() | Audio() | Video() | Document():
-            return _encode_media(part, at, ctx)
-        case Thinking():
-            return _encode_thinking(part, at, ctx)
-        case RedactedThinking():
-            ctx.out.lossy(at, "redacted_thinking", "Gemini has no encrypted reasoning blocks")
-            return None
         case ToolUse():
             return _encode_call(part, at, ctx)
         case ToolResult():
             return _encode_result(part, at, ctx)
+        case Thinking():
+            return _encode_thinking(part, at, ctx)
+        case Image() | Audio() | Video() | Document():
+            return _encode_media(part, at, ctx)
+        case RedactedThinking():
+            ctx.out.lossy(at, "redacted_thinking", "Gemini has no encrypted reasoning blocks")
+            return None
         case ImageOutput():
             return _with_echo(_source_block(part.source, at, ctx, part.type), part, at, ctx)
         case AudioOutput():
@@ -320,8 +437,10 @@ def _with_echo(
     """``block`` with this codec's echo written back: fields beside the data, and sub-fields of
     the data field. A thought signature from another Gemini model is dropped with a warning
     (signatures are bound to the model that made them)."""
-    echo = part.echo(PROVIDER) if block is not None else None
-    if echo is None or block is None:
+    if not part.provider_echoes or block is None:
+        return block
+    echo = part.echo(PROVIDER)
+    if echo is None:
         return block
     main = next(iter(block))
     for key, value in echo.data.items():
@@ -343,10 +462,12 @@ def _cache_note(part: Any, at: str, ctx: Encoding) -> None:
 
 
 def _encode_text(part: Text, at: str, ctx: Encoding) -> dict[str, Any] | None:
-    _cache_note(part, at, ctx)
+    if part.cache_control is not None:
+        _cache_note(part, at, ctx)
     if part.citations:
         ctx.out.lossy(at, "citations", "Gemini requests carry no citations", action="dropped")
-    return _with_echo({"text": part.text}, part, at, ctx)
+    block = {"text": part.text}
+    return _with_echo(block, part, at, ctx) if part.provider_echoes else block
 
 
 def _encode_thinking(part: Thinking, at: str, ctx: Encoding) -> dict[str, Any] | None:
@@ -397,7 +518,7 @@ def _file_data(uri: str, mime: str | None) -> dict[str, Any]:
 
 
 def _flags(part: Any) -> dict[str, Any]:
-    echo = part.echo(PROVIDER)
+    echo = part.echo(PROVIDER) if part.provider_echoes else None
     return echo.data if echo is not None else {}
 
 
@@ -412,11 +533,13 @@ def _encode_call(part: ToolUse, at: str, ctx: Encoding) -> dict[str, Any] | None
         ctx.synthetic.add(part.id)
     else:
         call["id"] = part.id
-    return _with_echo({"functionCall": call}, part, at, ctx)
+    block = {"functionCall": call}
+    return _with_echo(block, part, at, ctx) if part.provider_echoes else block
 
 
 def _encode_result(part: ToolResult, at: str, ctx: Encoding) -> dict[str, Any] | None:
-    _cache_note(part, at, ctx)
+    if part.cache_control is not None:
+        _cache_note(part, at, ctx)
     flags = _flags(part)
     answer: dict[str, Any] = {"name": part.name}
     if part.tool_use_id not in ctx.synthetic and flags.get("syntheticId") is not True:
@@ -426,7 +549,8 @@ def _encode_result(part: ToolResult, at: str, ctx: Encoding) -> dict[str, Any] |
         answer["response"] = response
     if media:
         answer["parts"] = media
-    return _with_echo({"functionResponse": answer}, part, at, ctx)
+    block = {"functionResponse": answer}
+    return _with_echo(block, part, at, ctx) if part.provider_echoes else block
 
 
 def _result_body(
@@ -463,3 +587,11 @@ def _encode_native(part: Native, at: str, ctx: Encoding) -> dict[str, Any] | Non
         ctx.out.lossy(at, "native", f"a {part.provider} block has no Gemini form")
         return None
     return dict(part.data)
+
+
+_PartEncoder = Callable[[Any, str, Encoding], dict[str, Any] | None]
+_COMMON: dict[type[Any], _PartEncoder] = {Text: _encode_text, ToolUse: _encode_call, ToolResult: _encode_result}
+"""The kinds a transcript is mostly made of, by exact type: ``encode_parts`` finds their encoder
+without the match in ``encode_part`` (its class patterns cost more than encoding a short text
+part). Every other type, and any subclass, goes through ``encode_part``."""
+_ANY_PART: _PartEncoder = encode_part

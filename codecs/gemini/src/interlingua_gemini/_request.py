@@ -28,6 +28,7 @@ import copy
 from typing import Any
 
 from interlingua import (
+    DecodeError,
     Encoded,
     Message,
     NativeTool,
@@ -40,13 +41,15 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import as_object, construct, each, expect, join, optional
+from interlingua.kit import as_object, construct, each, expect, optional
 
-from ._keys import normalize, respell
-from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_part, encode_part
+from ._keys import SnakeCase, normalize, respell
+from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_parts, encode_parts, within
 
 WIRE = "_wire"
 _MAPPED = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
+_READ = frozenset({"contents", "systemInstruction"})
+"""What the one-pass decode reads key by key, checking its spelling as it goes."""
 _LEVELS: dict[str, ThinkingLevel] = {
     "MINIMAL": "minimal",
     "LOW": "low",
@@ -106,26 +109,34 @@ def encode_messages(messages: list[Message], ctx: Encoding) -> tuple[dict[str, A
     system: dict[str, Any] | None = None
     contents: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
-        at = f"messages[{index}]"
         if message.name is not None:
-            ctx.out.unsupported(join(at, "name"), "name", "Gemini contents carry no participant name")
-        parts = [block for i, part in enumerate(message.parts) if (block := encode_part(part, f"{at}.parts[{i}]", ctx))]
-        if message.role in ("system", "developer"):
-            if message.role == "developer":
-                ctx.out.unsupported(at, "developer", "Gemini has one system instruction; developer text joins it")
+            ctx.out.unsupported(f"messages[{index}].name", "name", "Gemini contents carry no participant name")
+        parts = encode_parts(message.parts, index, ctx)
+        role = message.role
+        if role == "system" or role == "developer":
+            if role == "developer":
+                ctx.out.unsupported(
+                    f"messages[{index}]", "developer", "Gemini has one system instruction; developer text joins it"
+                )
             if not contents:
                 system = system or _shell(message, {})
                 system.setdefault("parts", []).extend(parts)
                 continue
             ctx.out.unsupported(
-                at, "mid_conversation_system", "Gemini has no system turn mid-conversation; sent as user"
+                f"messages[{index}]",
+                "mid_conversation_system",
+                "Gemini has no system turn mid-conversation; sent as user",
             )
             if parts:
                 contents.append({"role": "user", "parts": parts})
             continue
         if parts:
-            content = _shell(message, {"role": "model" if message.role == "assistant" else "user"})
-            content["parts"] = parts
+            wire_role = "model" if role == "assistant" else "user"
+            if message.provider_echoes:
+                content = _shell(message, {"role": wire_role})
+                content["parts"] = parts
+            else:
+                content = {"role": wire_role, "parts": parts}
             contents.append(content)
     _sign_current_turn(contents)
     return system, contents
@@ -143,15 +154,19 @@ def _sign_current_turn(contents: list[dict[str, Any]]) -> None:
     """Gemini 3 answers 400 when the first functionCall of a model step in the current turn (since
     the last user text) has no thoughtSignature; calls from elsewhere get Google's placeholder."""
     start = 0
-    for index, content in enumerate(contents):
+    for index in range(len(contents) - 1, -1, -1):
+        content = contents[index]
         if content.get("role") != "model" and any("functionResponse" not in p for p in content["parts"]):
             start = index + 1
+            break
     for content in contents[start:]:
         if content.get("role") != "model":
             continue
-        first = next((p for p in content["parts"] if "functionCall" in p), None)
-        if first is not None and not first.get("thoughtSignature"):
-            first["thoughtSignature"] = PLACEHOLDER_SIGNATURE
+        for block in content["parts"]:
+            if "functionCall" in block:
+                if not block.get("thoughtSignature"):
+                    block["thoughtSignature"] = PLACEHOLDER_SIGNATURE
+                break
 
 
 def _encode_tools(request: Request, out: WarningSink, wire: dict[str, Any]) -> list[dict[str, Any]]:
@@ -252,16 +267,37 @@ def _encode_thinking(thinking: ThinkingConfig) -> dict[str, Any]:
 
 
 def decode_request(body: Any, model: str | None = None) -> Request:
-    """generateContent body -> IR. Fields without an IR home go to provider_options["gemini"]."""
-    obj, snake = normalize(as_object(body, ""))
-    ctx = Decoding(model)
+    """generateContent body -> IR. Fields without an IR home go to provider_options["gemini"].
+
+    The contents are most of a body and nearly always camelCase: they are read in one pass that
+    checks only what it keeps unread (the small rest of the body is camelCased first, as some
+    clients spell tools and settings snake_case). A snake_case key in the contents, or bad
+    input, sends the body the careful way: every key camelCased first (``normalize``), the
+    spellings recorded for the way back; bad input then fails there, with the path."""
+    obj = as_object(body, "")
+    try:
+        return _decode_body(*normalize(obj, keep=_READ), model, camel_only=True)
+    except (SnakeCase, ValueError, LookupError, TypeError, AttributeError):
+        pass
+    return _decode_body(*normalize(obj), model, camel_only=False)
+
+
+def _decode_body(obj: dict[str, Any], snake: list[Any], model: str | None, *, camel_only: bool) -> Request:
+    ctx = Decoding(model, camel_only=camel_only)
     options: dict[str, Any] = {key: value for key, value in obj.items() if key not in _MAPPED}
     wire: dict[str, Any] = {"snakeCase": snake} if snake else {}
     messages: list[Message] = []
     if "systemInstruction" in obj:
-        messages.append(_decode_content(obj["systemInstruction"], "systemInstruction", ctx, system=True))
-    for at, content in each(obj, "contents", ""):
-        messages.append(_decode_content(content, at, ctx, system=False))
+        try:
+            messages.append(_decode_content(obj["systemInstruction"], ctx, True))
+        except DecodeError as err:
+            raise within("systemInstruction", err) from None
+    contents = obj.get("contents")
+    for index, content in enumerate(expect(contents, list, "contents") if contents is not None else ()):
+        try:
+            messages.append(_decode_content(content, ctx, False))
+        except DecodeError as err:
+            raise within(f"contents[{index}]", err) from None
     fields: dict[str, Any] = {"model": model, "messages": messages}
     fields["tools"] = _decode_tools(obj, wire)
     _decode_tool_config(obj, fields, options)
@@ -272,16 +308,21 @@ def decode_request(body: Any, model: str | None = None) -> Request:
     return construct(Request, **fields)
 
 
-def _decode_content(content: Any, at: str, ctx: Decoding, *, system: bool) -> Message:
-    content = expect(content, dict, at)
-    role = optional(content, "role", str, at)
+def _decode_content(content: Any, ctx: Decoding, system: bool) -> Message:
+    """One content object -> a Message; paths relative to the content. Its fields beside
+    ``parts`` ride in the message's echo unless they are the usual ``{"role": ...}``."""
+    if type(content) is not dict:
+        content = expect(content, dict, "")
+    role = content.get("role")
+    if role is not None and type(role) is not str:
+        role = expect(role, str, "role")
     model_role = role == "model"
-    parts = [decode_part(block, where, ctx, model_role=model_role) for where, block in each(content, "parts", at)]
-    shell = {key: value for key, value in content.items() if key != "parts"}
+    parts = decode_parts(content.get("parts"), "parts", ctx, model_role=model_role)
+    shell = len(content) - ("parts" in content)
+    usual = shell == 0 if system else shell == 1 and (model_role or role == "user")
+    echoes = [] if usual else ctx.echo({"content": {key: value for key, value in content.items() if key != "parts"}})
     ir_role: Role = "system" if system else ("assistant" if model_role else "user")
-    default = {} if system else {"role": "model" if model_role else "user"}
-    echoes = ctx.echo({"content": shell}) if shell != default else []
-    return construct(Message, role=ir_role, parts=parts, id=None, name=None, provider_echoes=echoes)
+    return construct(Message, role=ir_role, parts=parts, provider_echoes=echoes)
 
 
 def _decode_tools(obj: dict[str, Any], wire: dict[str, Any]) -> list[Tool | NativeTool]:

@@ -26,10 +26,10 @@ from interlingua import (
     Usage,
     WarningSink,
 )
-from interlingua.kit import construct, each, expect, join, optional
+from interlingua.kit import construct, each, expect, optional
 
 from . import _stop_reason, _usage
-from ._parts import NAME, PROVIDER, Decoding, Encoding, decode_part, encode_part
+from ._parts import NAME, PROVIDER, Decoding, Encoding, decode_parts, encode_part
 from ._sdk import wire_object
 
 _OWN = frozenset({"candidates", "responseId", "modelVersion", "usageMetadata"})
@@ -47,11 +47,12 @@ def decode_response(body: Any) -> Response:
     model = optional(obj, "modelVersion", str, "")
     response_id = optional(obj, "responseId", str, "")
     echo: dict[str, Any] = {key: value for key, value in obj.items() if key not in _OWN}
-    usage = Usage()
     if "usageMetadata" in obj:
         usage, echo["usageMetadata"] = _usage.decode(
             expect(obj["usageMetadata"], dict, "usageMetadata"), "usageMetadata"
         )
+    else:
+        usage = construct(Usage)
     candidates = list(each(obj, "candidates", ""))
     warnings: list[AnyWarning] = []
     parts: list[ContentPart] = []
@@ -73,7 +74,7 @@ def decode_response(body: Any) -> Response:
         Response,
         id=response_id,
         model=model,
-        message=construct(Message, role="assistant", parts=parts, id=None, name=None, provider_echoes=[]),
+        message=construct(Message, role="assistant", parts=parts),
         stop_reason=stop,
         raw_stop_reason=raw,
         usage=usage,
@@ -93,8 +94,7 @@ def decode_candidate(
 ) -> tuple[list[ContentPart], str | None, dict[str, Any]]:
     """(parts, finishReason, the candidate's other fields for the echo)."""
     content = optional(candidate, "content", dict, at)
-    where = join(at, "content")
-    parts = [decode_part(b, p, ctx, model_role=True) for p, b in each(content or {}, "parts", where)]
+    parts = decode_parts((content or {}).get("parts"), f"{at}.content.parts", ctx, model_role=True)
     raw = optional(candidate, "finishReason", str, at)
     rest = {key: value for key, value in candidate.items() if key not in ("content", "finishReason")}
     shell = None if content is None else {key: value for key, value in content.items() if key != "parts"}
@@ -127,15 +127,19 @@ def cite(parts: list[ContentPart], grounding: dict[str, Any]) -> list[ContentPar
             web = (chunk.get("web") or chunk.get("retrievedContext")) if isinstance(chunk, dict) else None
             if not isinstance(web, dict):
                 continue
-            source = construct(CitationSource, type="url", url=web.get("uri"), title=web.get("title"))
-            citation = construct(
-                Citation, cited_text=segment.get("text"), source=source, start=start, end=end, provider_echoes=[]
-            )
+            source = construct(CitationSource, type="url", url=_text(web.get("uri")), title=_text(web.get("title")))
+            citation = construct(Citation, cited_text=_text(segment.get("text")), source=source, start=start, end=end)
             found.setdefault(index, []).append(citation)
     return [
         part.model_copy(update={"citations": found[i]}) if i in found and isinstance(part, Text) else part
         for i, part in enumerate(parts)
     ]
+
+
+def _text(value: Any) -> str | None:
+    """A string field of groundingMetadata, or None: the metadata is kept whole in the echo, so a
+    value of another type is not an error, only no citation text."""
+    return value if isinstance(value, str) else None
 
 
 def _chars(text: str, offset: Any) -> int | None:

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from interlingua import (
+    DecodeError,
     Echo,
     ErrorEvent,
     MessageEnd,
@@ -44,7 +45,7 @@ from interlingua.kit import construct, dumps, expect, loads, optional
 
 from . import _stop_reason, _usage
 from ._errors import decode_status
-from ._parts import NAME, PROVIDER, Decoding, Encoding, decode_part, encode_part
+from ._parts import NAME, PROVIDER, Decoding, Encoding, decode_part, encode_part, within
 from ._response import _DEFAULT_CONTENT, blocked_reason, call_prefix
 
 _OWN = frozenset({"candidates", "responseId", "modelVersion", "usageMetadata"})
@@ -57,17 +58,28 @@ _PATH = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\['([^']*)'\]")
 def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
     decoder = _Decoder()
     for number, event in enumerate(events):
-        if not event.data.strip():
+        data = event.data
+        if not data or data.isspace():
             continue
-        body = expect(loads(event.data), dict, f"chunk[{number}]")
-        yield from decoder.chunk(body, f"chunk[{number}]")
-    yield from decoder.finish()
+        try:
+            body = loads(data)
+            decoder.chunk(body if type(body) is dict else expect(body, dict, ""))
+        except DecodeError as err:
+            raise within(f"chunk[{number}]", err) from None
+        yield from decoder.take()
+    decoder.finish()
+    yield from decoder.take()
 
 
 class _Decoder:
-    """One stream's state: the open part, the call being streamed, what the last chunk said."""
+    """One stream's state: the open part, the call being streamed, what the last chunk said.
+
+    Each method appends its events to ``out``; ``decode_stream`` hands them on after each chunk
+    (a chunk gives two or three events, and a generator per method and chunk would cost more
+    than the decoding). Paths in errors are relative to the chunk."""
 
     def __init__(self) -> None:
+        self.out: list[StreamEvent] = []
         self.started = False
         self.ctx = Decoding(None)
         self.index = -1
@@ -79,110 +91,145 @@ class _Decoder:
         self.raw_stop: str | None = None
         self.blocked: str | None = None
         self.usage: Usage | None = None
+        self.usage_meta: Any = None
         self.usage_rest: dict[str, Any] | None = None
         self.candidate: dict[str, Any] = {}
 
-    def chunk(self, body: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+    def take(self) -> list[StreamEvent]:
+        events, self.out = self.out, []
+        return events
+
+    def chunk(self, body: dict[str, Any]) -> None:
         if "error" in body:
-            yield ErrorEvent(decode_status(None, body, {}))
+            self.out.append(ErrorEvent(decode_status(None, body, {})))
             return
         if not self.started:
-            yield from self._start(body, at)
-        top = {key: value for key, value in body.items() if key not in _OWN}
-        if top:
+            self._start(body)
+        if not body.keys() <= _OWN:
             self.blocked = blocked_reason(body) or self.blocked
-            yield self._echo(None, top)
+            self._echo(None, {key: value for key, value in body.items() if key not in _OWN})
         if "usageMetadata" in body:
-            yield from self._usage(expect(body["usageMetadata"], dict, f"{at}.usageMetadata"), at)
+            self._usage(body["usageMetadata"])
         candidates = body.get("candidates")
         if isinstance(candidates, list) and candidates:
-            yield from self._candidate(expect(candidates[0], dict, f"{at}.candidates[0]"), f"{at}.candidates[0]")
+            try:
+                self._candidate(candidates[0])
+            except DecodeError as err:
+                raise within("candidates[0]", err) from None
 
-    def _start(self, body: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+    def _start(self, body: dict[str, Any]) -> None:
         self.started = True
-        model = optional(body, "modelVersion", str, at)
-        response_id = optional(body, "responseId", str, at)
+        model = optional(body, "modelVersion", str, "")
+        response_id = optional(body, "responseId", str, "")
         self.ctx = Decoding(model, call_prefix(response_id))
-        yield MessageStart(id=response_id, model=model)
+        self.out.append(MessageStart(id=response_id, model=model))
 
-    def _echo(self, index: int | None, data: dict[str, Any]) -> Echo:
-        return Echo(index, construct(ProviderEcho, provider=PROVIDER, data=data, model=self.ctx.model))
+    def _echo(self, index: int | None, data: dict[str, Any]) -> None:
+        self.out.append(Echo(index, construct(ProviderEcho, provider=PROVIDER, data=data, model=self.ctx.model)))
 
-    def _usage(self, meta: dict[str, Any], at: str) -> Iterator[StreamEvent]:
-        self.usage, rest = _usage.decode(meta, f"{at}.usageMetadata")
-        yield UsageUpdate(self.usage)
+    def _usage(self, meta: Any) -> None:
+        """Usage is cumulative; a chunk repeating the last chunk's usageMetadata reuses its Usage."""
+        if self.usage is not None and meta == self.usage_meta:
+            self.out.append(UsageUpdate(self.usage))
+            return
+        self.usage, rest = _usage.decode(expect(meta, dict, "usageMetadata"), "usageMetadata")
+        self.usage_meta = meta
+        self.out.append(UsageUpdate(self.usage))
         if rest != self.usage_rest:
             self.usage_rest = rest
-            yield self._echo(None, {"usageMetadata": rest})
+            self._echo(None, {"usageMetadata": rest})
 
-    def _candidate(self, candidate: dict[str, Any], at: str) -> Iterator[StreamEvent]:
-        content = optional(candidate, "content", dict, at)
-        for number, block in enumerate((content or {}).get("parts") or []):
-            yield from self._part(expect(block, dict, f"{at}.content.parts[{number}]"), f"{at}.content.parts[{number}]")
-        self.raw_stop = optional(candidate, "finishReason", str, at) or self.raw_stop
+    def _candidate(self, candidate: Any) -> None:
+        if type(candidate) is not dict:
+            candidate = expect(candidate, dict, "")
+        content = candidate.get("content")
+        if content is not None and type(content) is not dict:
+            content = expect(content, dict, "content")
+        for number, block in enumerate((content or {}).get("parts") or ()):
+            try:
+                self._part(block if type(block) is dict else expect(block, dict, ""))
+            except DecodeError as err:
+                raise within(f"content.parts[{number}]", err) from None
+        self.raw_stop = optional(candidate, "finishReason", str, "") or self.raw_stop
+        if self._usual(candidate, content):
+            return
         merged = {**self.candidate, **{k: v for k, v in candidate.items() if k not in ("content", "finishReason")}}
         shell = None if content is None else {key: value for key, value in content.items() if key != "parts"}
         if shell != _DEFAULT_CONTENT and (shell or "content" not in merged):
             merged["content"] = shell
         if merged != self.candidate:
             self.candidate = merged
-            yield self._echo(None, {"candidate": merged})
+            self._echo(None, {"candidate": merged})
 
-    def _part(self, block: dict[str, Any], at: str) -> Iterator[StreamEvent]:
-        if "text" in block and isinstance(block["text"], str):
-            yield from self._text(block)
+    def _usual(self, candidate: dict[str, Any], content: dict[str, Any] | None) -> bool:
+        """Whether the candidate says nothing new for its echo: a ``{"role": "model"}`` content
+        shell and its other fields as the echo already holds them (most chunks)."""
+        if content is None or len(content) - ("parts" in content) != 1 or content.get("role") != "model":
+            return False
+        known = self.candidate
+        for key, value in candidate.items():
+            if key != "content" and key != "finishReason" and (key not in known or known[key] != value):
+                return False
+        return True
+
+    def _part(self, block: dict[str, Any]) -> None:
+        if "text" in block and type(block["text"]) is str:
+            self._text(block)
         elif "functionCall" in block and isinstance(block["functionCall"], dict):
-            yield from self._call(block, at)
+            self._call(block)
         else:
-            yield from self._close()
-            yield from self._whole(decode_part(block, at, self.ctx, model_role=True))
+            self._close()
+            self._whole(decode_part(block, "", self.ctx, model_role=True))
 
-    def _text(self, block: dict[str, Any]) -> Iterator[StreamEvent]:
+    def _text(self, block: dict[str, Any]) -> None:
         thought = block.get("thought") is True
         kind = "thinking" if thought else "text"
         text: str = block["text"]
-        extras = {k: v for k, v in block.items() if k != "text" and not (thought and k == "thought")}
+        if len(block) == (2 if thought else 1):
+            extras = {}
+        else:
+            extras = {k: v for k, v in block.items() if k != "text" and not (thought and k == "thought")}
         if self.open != kind or (self.signed and "thoughtSignature" in extras):
             if not text and not extras and not thought:
                 return
-            yield from self._close()
+            self._close()
             self.index += 1
             self.open, self.signed = kind, False
-            part: Text | Thinking = construct(Text, text="", citations=[], provider_echoes=[], cache_control=None)
+            part: Text | Thinking = construct(Text, text="")
             if thought:
-                part = construct(Thinking, text="", provider_echoes=self.ctx.echo({}), cache_control=None)
-            yield PartStart(self.index, part)
+                part = construct(Thinking, text="", provider_echoes=self.ctx.echo({}))
+            self.out.append(PartStart(self.index, part))
         if text:
-            yield ThinkingDelta(self.index, text) if thought else TextDelta(self.index, text)
+            self.out.append(ThinkingDelta(self.index, text) if thought else TextDelta(self.index, text))
         if extras:
             self.signed = "thoughtSignature" in extras
-            yield self._echo(self.index, extras)
+            self._echo(self.index, extras)
 
-    def _call(self, block: dict[str, Any], at: str) -> Iterator[StreamEvent]:
+    def _call(self, block: dict[str, Any]) -> None:
         call: dict[str, Any] = block["functionCall"]
         extras = {k: v for k, v in block.items() if k != "functionCall"}
         if self.open == "call" and "name" not in call:
             self._gather(call.get("partialArgs"))
             if extras:
-                yield self._echo(self.index, extras)
+                self._echo(self.index, extras)
             if not call.get("willContinue"):
-                yield from self._close()
+                self._close()
             return
-        yield from self._close()
+        self._close()
         if not call.get("willContinue"):
             self.called = True
-            yield from self._whole(decode_part(block, at, self.ctx, model_role=True))
+            self._whole(decode_part(block, "", self.ctx, model_role=True))
             return
         # Vertex streamed arguments (vertex-stream-function-call-partial-args): the call opens
         # with its name, its arguments come as partialArgs, an empty functionCall closes it.
         self.called = True
-        name = optional(call, "name", str, f"{at}.functionCall") or ""
-        opened = decode_part({**extras, "functionCall": {"name": name, "args": {}}}, at, self.ctx, model_role=True)
+        name = optional(call, "name", str, "functionCall") or ""
+        opened = decode_part({**extras, "functionCall": {"name": name, "args": {}}}, "", self.ctx, model_role=True)
         if call.get("id") is not None:
             opened = opened.model_copy(update={"id": call["id"]})
         self.index += 1
         self.open, self.args, self.open_strings = "call", {}, set()
-        yield PartStart(self.index, opened)
+        self.out.append(PartStart(self.index, opened))
         self._gather(call.get("partialArgs"))
 
     def _gather(self, pieces: Any) -> None:
@@ -206,26 +253,26 @@ class _Decoder:
             else:
                 self.open_strings.discard(path)
 
-    def _whole(self, part: Any) -> Iterator[StreamEvent]:
+    def _whole(self, part: Any) -> None:
         self.index += 1
-        yield PartStart(self.index, part)
-        yield PartEnd(self.index)
+        self.out.append(PartStart(self.index, part))
+        self.out.append(PartEnd(self.index))
 
-    def _close(self) -> Iterator[StreamEvent]:
+    def _close(self) -> None:
         if self.open is None:
             return
         if self.open == "call" and self.args:
-            yield ToolInputDelta(self.index, dumps(self.args))
+            self.out.append(ToolInputDelta(self.index, dumps(self.args)))
         self.open = None
-        yield PartEnd(self.index)
+        self.out.append(PartEnd(self.index))
 
-    def finish(self) -> Iterator[StreamEvent]:
-        yield from self._close()
+    def finish(self) -> None:
+        self._close()
         if self.raw_stop is not None:
             stop = _stop_reason.decode(self.raw_stop, called=self.called)
-            yield MessageEnd(stop, self.raw_stop, self.usage)
+            self.out.append(MessageEnd(stop, self.raw_stop, self.usage))
         elif self.blocked is not None:
-            yield MessageEnd(_stop_reason.BLOCKED, self.blocked, self.usage)
+            self.out.append(MessageEnd(_stop_reason.BLOCKED, self.blocked, self.usage))
 
 
 def _steps(path: str) -> list[str | int]:

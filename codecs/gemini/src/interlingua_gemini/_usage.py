@@ -12,27 +12,36 @@ from __future__ import annotations
 from typing import Any
 
 from interlingua import Usage
-from interlingua.kit import construct, optional
+from interlingua.kit import construct, expect, join
 
 EXTRA = ("toolUsePromptTokenCount", "totalTokenCount")
-_COUNTERS = frozenset(
-    {"promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "cachedContentTokenCount", *EXTRA}
-)
+_ORDER = ("promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "cachedContentTokenCount", *EXTRA)
+_COUNTERS = frozenset(_ORDER)
+
+
+_COUNT_TYPES = frozenset({int, type(None)})
 
 
 def decode(meta: dict[str, Any], at: str) -> tuple[Usage, dict[str, Any]]:
-    """(Usage, the non-counter fields kept for the echo)."""
-    prompt = optional(meta, "promptTokenCount", int, at)
-    candidates = optional(meta, "candidatesTokenCount", int, at)
-    thoughts = optional(meta, "thoughtsTokenCount", int, at)
-    cached = optional(meta, "cachedContentTokenCount", int, at)
-    extra = {key: value for key in EXTRA if (value := optional(meta, key, int, at)) is not None}
+    """(Usage, the non-counter fields kept for the echo). A stream reads one per chunk, so the
+    counters are read plainly and a path is formatted only for a bad one."""
+    get = meta.get
+    prompt, candidates, thoughts = get("promptTokenCount"), get("candidatesTokenCount"), get("thoughtsTokenCount")
+    cached, tool, total = get("cachedContentTokenCount"), get("toolUsePromptTokenCount"), get("totalTokenCount")
+    if not {type(prompt), type(candidates), type(thoughts), type(cached), type(tool), type(total)} <= _COUNT_TYPES:
+        for key in _ORDER:
+            if meta.get(key) is not None:
+                expect(meta[key], int, join(at, key))  # raises for the counter that is not an integer
+    extra: dict[str, Any] = {}
+    if tool is not None:
+        extra["toolUsePromptTokenCount"] = tool
+    if total is not None:
+        extra["totalTokenCount"] = total
     usage = construct(
         Usage,
         input_tokens=prompt or 0,
         output_tokens=(candidates or 0) + (thoughts or 0),
         cache_read_tokens=cached,
-        cache_write_tokens=None,
         reasoning_tokens=thoughts,
         extra=extra,
     )
