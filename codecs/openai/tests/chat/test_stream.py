@@ -88,6 +88,28 @@ def test_bad_json_in_a_stream_is_a_decode_error_with_its_place() -> None:
     assert caught.value.path == "events[0]"
 
 
+@pytest.mark.parametrize(
+    ("chunk", "path"),
+    [
+        ({"id": "c", "choices": [{"index": 0, "delta": {"content": "Hi"}}]}, ""),
+        ({"id": "c", "choices": ["nope"]}, "events[1].choices[0]"),
+        (
+            {"id": "c", "choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": None}},
+            "events[1].usage.completion_tokens",
+        ),
+    ],
+)
+def test_a_malformed_chunk_is_a_decode_error_at_its_event(chunk: dict[str, object], path: str) -> None:
+    events = [ServerSentEvent(data=json.dumps({"id": "c", "choices": [{"index": 0, "delta": {"role": "assistant"}}]}))]
+    events.append(ServerSentEvent(data=json.dumps(chunk)))
+    if not path:  # the well-formed control: the text arrives
+        assert [e.text for e in CODEC.decode_stream(events) if isinstance(e, TextDelta)] == ["Hi"]
+        return
+    with pytest.raises(DecodeError) as caught:
+        list(CODEC.decode_stream(events))
+    assert caught.value.path == path
+
+
 def _events_of(response: Response) -> Iterator[StreamEvent]:
     yield MessageStart(response.id, response.model, list(response.provider_echoes))
     for index, part in enumerate(response.message.parts):

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
-
-from pydantic import BaseModel
+from typing import Any
 
 from interlingua import ProviderEcho, WarningSink
 from interlingua.kit import construct
@@ -19,6 +17,7 @@ from interlingua.kit import construct
 from ._dialect import Dialect, ToolIds
 
 OMIT = "_omit"
+build = construct  # the kit's trusted constructor (PERF.md)
 
 
 @dataclass(slots=True)
@@ -50,11 +49,16 @@ def echo_list(provider: str, data: dict[str, Any], model: str | None = None) -> 
     """
     if not data:
         return []
-    wire = {k: v for k, v in data.items() if not k.startswith("_")}
-    stored = {k: v for k, v in data.items() if k.startswith("_")}
+    stored: dict[str, Any] = {}
+    wire: dict[str, Any] = {}
+    for key, value in data.items():
+        if key[:1] == "_":
+            stored[key] = value
+        else:
+            wire[key] = value
     if wire:
         stored["wire"] = wire
-    return [ProviderEcho.model_construct(provider=provider, data=stored, model=model)]
+    return [build(ProviderEcho, provider=provider, data=stored, model=model)]
 
 
 def own(echoes: list[ProviderEcho], provider: str) -> dict[str, Any]:
@@ -88,10 +92,3 @@ def merge_into(block: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]
         elif not key.startswith("_"):
             block[key] = value
     return block
-
-
-_DEFAULTS: dict[type, tuple[dict[str, Any], tuple[str, ...]]] = {}
-M = TypeVar("M", bound=BaseModel)
-
-
-build = construct  # the kit's trusted constructor (PERF.md)

@@ -6,7 +6,7 @@ Mistral's ``prefix``) ride in this codec's message echo, so decode -> encode is 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, assert_never
 
 from interlingua import (
@@ -30,6 +30,7 @@ from interlingua import (
 from interlingua.kit import dumps, expect, join, optional, require
 
 from ._echo import OMIT, Ctx, build, echo_list, extras, merge_into, own
+from ._fast import decode_message, encode_message
 from ._parts import (
     Block,
     audio_answer,
@@ -193,13 +194,19 @@ _DECODERS: dict[str, Callable[[Block, str, Ctx], Message]] = {
 }
 
 
+def decode_careful(item: Any, at: str, ctx: Ctx) -> Message:
+    """Any wire message, every detail kept; a DecodeError names the path of what is malformed."""
+    block = expect(item, dict, at)
+    role = require(block, "role", str, at)
+    return _DECODERS.get(role, _decode_other)(block, at, ctx)
+
+
 def decode_messages(items: list[Any], ctx: Ctx) -> list[Message]:
+    """Each message through the reader of common shapes (``_fast.py``), else the careful one."""
     messages = []
     for i, item in enumerate(items):
-        at = f"messages[{i}]"
-        block = expect(item, dict, at)
-        role = require(block, "role", str, at)
-        messages.append(_DECODERS.get(role, _decode_other)(block, at, ctx))
+        message = decode_message(item, ctx)
+        messages.append(message if message is not None else decode_careful(item, f"messages[{i}]", ctx))
     return messages
 
 
@@ -218,13 +225,15 @@ def _content_value(blocks: list[Block], data: dict[str, Any]) -> Any:
     return blocks
 
 
-def _encode_plain(message: Message, at: str, ctx: Ctx) -> Block:
-    role = message.role
+def _encode_plain(
+    role: str, message: Message, at: str, ctx: Ctx, parts: Sequence[tuple[int, ContentPart]] | None = None
+) -> Block:
+    """A system, developer or user message; ``parts`` (index, part), when given, instead of all its parts."""
     if role == "developer" and not ctx.dialect.developer_role:
         ctx.out.unsupported(at, "developer", f"{ctx.dialect.name} has no developer role; sent as system")
         role = "system"
     blocks = []
-    for i, part in enumerate(message.parts):
+    for i, part in enumerate(message.parts) if parts is None else parts:
         where = f"{at}.parts[{i}]"
         if role != "user" and not isinstance(part, Text):
             ctx.out.lossy(where, part.type, f"a {role} message holds text only")
@@ -289,12 +298,11 @@ def _encode_turn(message: Message, at: str, ctx: Ctx, follow: list[Block]) -> li
         _encode_tool_result(p, f"{at}.parts[{i}]", ctx, data if message.role == "tool" else {}, follow)
         for i, p in results
     ]
-    rest = [p for p in message.parts if not isinstance(p, ToolResult)]
+    rest = [(i, p) for i, p in enumerate(message.parts) if not isinstance(p, ToolResult)]
     if rest or not results:
         if message.role == "tool":
             ctx.out.lossy(at, "text", "parts beside tool results go in a user message", action="converted")
-        plain = message.model_copy(update={"role": "user", "parts": rest})
-        out.append(_encode_plain(plain, at, ctx))
+        out.append(_encode_plain("user", message, at, ctx, rest))
     return out
 
 
@@ -450,22 +458,31 @@ def encode_assistant(message: Message, at: str, ctx: Ctx, *, response: bool = Fa
     return assistant.wire(message)
 
 
+def encode_careful(message: Message, at: str, ctx: Ctx, follow: list[Block]) -> list[Block]:
+    """Any IR message: one wire message or more (tool results each get one), warnings given;
+    media from tool results is added to ``follow`` for the user message after them."""
+    match message.role:
+        case "assistant":
+            return [encode_assistant(message, at, ctx)]
+        case "user" | "tool":
+            return _encode_turn(message, at, ctx, follow)
+        case "system" | "developer":
+            return [_encode_plain(message.role, message, at, ctx)]
+        case _:
+            assert_never(message.role)
+
+
 def encode_messages(messages: list[Message], ctx: Ctx) -> list[Block]:
     """IR messages -> wire messages. Media from tool results follows the run of tool messages
     in one user message, so tool messages still come straight after their calls."""
     out: list[Block] = []
     follow: list[Block] = []
     for i, message in enumerate(messages):
-        at = f"messages[{i}]"
-        match message.role:
-            case "assistant":
-                blocks = [encode_assistant(message, at, ctx)]
-            case "user" | "tool":
-                blocks = _encode_turn(message, at, ctx, follow)
-            case "system" | "developer":
-                blocks = [_encode_plain(message, at, ctx)]
-            case _:
-                assert_never(message.role)
+        fast = encode_message(message, ctx)
+        if fast is not None and not follow:
+            out.append(fast)
+            continue
+        blocks = [fast] if fast is not None else encode_careful(message, f"messages[{i}]", ctx, follow)
         for block in blocks:
             if follow and block["role"] != "tool":
                 out.append({"role": "user", "content": follow})

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, assert_never
 
+from pydantic_core import to_json
+
 from interlingua import (
     Audio,
     AudioOutput,
@@ -58,7 +60,7 @@ def _decode_refusal(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -
     parts.append(build(Text, text=text, provider_echoes=echo_list(ctx.provider, data)))
 
 
-def _url_source(url: str) -> Base64Source | UrlSource:
+def url_source(url: str) -> Base64Source | UrlSource:
     inline = parse_data_url(url)
     if inline is None:
         return build(UrlSource, url=url, media_type=None)
@@ -75,7 +77,7 @@ def _decode_image(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> 
         url = require(image, "url", str, join(at, "image_url"))
         if (more := extras(image, frozenset({"url"}))) != {}:
             data["_image_url"] = more
-    parts.append(build(Image, source=_url_source(url), provider_echoes=echo_list(ctx.provider, data)))
+    parts.append(build(Image, source=url_source(url), provider_echoes=echo_list(ctx.provider, data)))
 
 
 def _decode_audio(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
@@ -120,7 +122,7 @@ def _decode_document_url(block: Block, at: str, ctx: Ctx, parts: list[ContentPar
     parts.append(
         build(
             Document,
-            source=_url_source(url),
+            source=url_source(url),
             name=optional(block, "document_name", str, at),
             provider_echoes=echo_list(ctx.provider, data),
         )
@@ -182,7 +184,7 @@ def decode_tool_call(call: Block, at: str, ctx: Ctx) -> ToolUse:
     text = require(function, "arguments", str, where)
     value, raw = tool_arguments(text)
     data = extras(call, frozenset({"id", "type", "function"}))
-    if raw is None and text and arguments_text(value, None) != text:
+    if raw is None and text and respelled(value, text):
         data["_arguments"] = text  # the server's own spacing, e.g. {"path": ".env"}
     if "type" not in call:
         data["_omit"] = ["type"]
@@ -193,6 +195,35 @@ def decode_tool_call(call: Block, at: str, ctx: Ctx) -> ToolUse:
     return build(
         ToolUse, id=tool_id, name=name, input=value, raw_input=raw, provider_echoes=echo_list(ctx.provider, data)
     )
+
+
+def compact_arguments(value: dict[str, Any]) -> str:
+    """``arguments_text(value, None)``, the same text at a fraction of the cost: pydantic-core's
+    compact JSON equals ``json.dumps``' for values without floats (same escapes, key order and
+    separators); floats print differently (``1e-05`` against ``0.00001``) and lone surrogates do
+    not encode, so those take ``json.dumps``."""
+    if not _has_float(value):
+        try:
+            return to_json(value).decode()
+        except ValueError:
+            pass
+    return arguments_text(value, None)
+
+
+def respelled(value: dict[str, Any], text: str) -> bool:
+    """Whether the arguments ``text`` is not what the encoder writes for ``value``, so decode keeps it."""
+    return compact_arguments(value) != text
+
+
+def _has_float(value: Any) -> bool:
+    """Any float inside (subclasses such as numpy's too: json.dumps prints them by ``repr``)."""
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(map(_has_float, value.values()))
+    if isinstance(value, list | tuple):
+        return any(map(_has_float, value))
+    return False
 
 
 # --- encoding: IR part -> wire block --------------------------------------------------------------
@@ -320,7 +351,7 @@ def call_arguments(part: ToolUse, data: dict[str, Any]) -> str:
                 return kept
         except ValueError:
             pass
-    return arguments_text(part.input, part.raw_input)
+    return part.raw_input if part.raw_input is not None else compact_arguments(part.input)
 
 
 def thinking_block(part: Thinking, ctx: Ctx) -> Block:

@@ -15,6 +15,7 @@ from interlingua import Citation, CitationSource, ContentPart, LossyDecode, Mess
 from interlingua.kit import expect, join, optional, require
 
 from ._echo import OMIT, Ctx, build, echo_list, merge_into, own, part_of, present
+from ._fast import decode_answer
 from ._messages import decode_assistant_parts, encode_assistant
 from ._parts import Block
 from ._stop_reason import decode_finish_reason, encode_finish_reason
@@ -52,6 +53,12 @@ def _citations(annotations: list[Any], text: str) -> list[Citation] | None:
 
 
 def _decode_message(item: Block, at: str, ctx: Ctx) -> Message:
+    """Through the reader of common shapes (``_fast.py``), else the careful one."""
+    fast = decode_answer(item, ctx)
+    return fast if fast is not None else decode_message_careful(item, at, ctx)
+
+
+def decode_message_careful(item: Block, at: str, ctx: Ctx) -> Message:
     data = present(item, message_known(ctx))
     parts = decode_assistant_parts(item, at, ctx, data)
     annotations = item.get("annotations")

@@ -38,11 +38,11 @@ from interlingua import (
     Usage,
     UsageUpdate,
 )
-from interlingua.kit import arguments_text, dumps, loads, tool_arguments
+from interlingua.kit import dumps, loads, tool_arguments
 
 from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
-from ._parts import Block, audio_answer, call_arguments
+from ._parts import Block, audio_answer, call_arguments, respelled
 from ._stop_reason import decode_finish_reason, encode_finish_reason
 from ._usage import decode_usage, encode_usage
 
@@ -52,11 +52,17 @@ _CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
 
 
 class StreamDecoder:
-    """One stream's state: which part each kind of delta grows, and what the end needs."""
+    """One stream's state: which part each kind of delta grows, and what the end needs.
+
+    Each chunk's events are appended to one list (no generator per delta: a stream has thousands
+    of chunks, PERF.md); paths are formatted only for an error."""
 
     def __init__(self, ctx: Ctx, codec: str) -> None:
         self.ctx = ctx
         self.codec = codec
+        self.provider = ctx.provider
+        self.reasoning_field = ctx.dialect.reasoning_field
+        self.reasoning_details = ctx.dialect.reasoning_details
         self.started = False
         self.meta: Block = {}
         self.open: list[int] = []
@@ -73,100 +79,109 @@ class StreamDecoder:
 
     def run(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
         for i, event in enumerate(events):
-            if event.data == DONE:
+            data = event.data
+            if data == DONE:
                 break
             try:
-                chunk = loads(event.data)
+                chunk = loads(data)
             except ValueError as err:
                 raise DecodeError(self.codec, f"events[{i}]", f"data is not JSON ({err})") from None
-            if not isinstance(chunk, dict):
+            if type(chunk) is not dict:
                 raise DecodeError(self.codec, f"events[{i}]", "data is not a JSON object")
-            yield from self.chunk(chunk, f"events[{i}]")
+            yield from self.chunk(chunk, i)
         yield from self.end()
 
-    def chunk(self, chunk: Block, at: str) -> Iterator[StreamEvent]:
+    def chunk(self, chunk: Block, i: int) -> list[StreamEvent]:
+        """The events of one chunk, in order."""
+        out: list[StreamEvent] = []
         if "error" in chunk and "choices" not in chunk:
-            yield ErrorEvent(decode_openai_error(self.codec, None, dumps(chunk), {}))
-            return
+            out.append(ErrorEvent(decode_openai_error(self.codec, None, dumps(chunk), {})))
+            return out
         if not self.started:
             self.meta.update(present(chunk, _CHUNK))
             if not chunk.get("id") and not chunk.get("choices"):
-                return
+                return out
             self.started = True
-            yield MessageStart(
-                chunk.get("id") or None, chunk.get("model") or None, echo_list(self.ctx.provider, self.meta)
+            out.append(
+                MessageStart(chunk.get("id") or None, chunk.get("model") or None, echo_list(self.provider, self.meta))
             )
         choices = chunk.get("choices")
         if choices:
             choice = choices[0]
-            if not isinstance(choice, dict):
-                raise DecodeError(self.codec, f"{at}.choices[0]", "expected an object")
+            if type(choice) is not dict:
+                raise DecodeError(self.codec, f"events[{i}].choices[0]", "expected an object")
             delta = choice.get("delta")
             if delta:
-                yield from self.delta(delta, f"{at}.choices[0].delta")
+                self.delta(delta, out)
             if (logprobs := choice.get("logprobs")) is not None:
                 for key, items in logprobs.items():
                     self.logprobs.setdefault(key, []).extend(items or [])
             if (raw := choice.get("finish_reason")) is not None:
                 self.finish, self.finished = raw, True
-                yield from self._spacing()
-                for index in self.open:
-                    yield PartEnd(index)
+                self._spacing(out)
+                out.extend(PartEnd(index) for index in self.open)
                 self.open = []
         usage = chunk.get("usage")
         if usage is not None:
-            self.usage, self.leftovers = decode_usage(usage, f"{at}.usage")
+            self.usage, self.leftovers = decode_usage(usage, f"events[{i}].usage")
+        return out
 
-    def _part(self, key: str, part: ContentPart) -> Iterator[StreamEvent]:
+    def _part(self, key: str, part: ContentPart, out: list[StreamEvent]) -> int:
         index = self.count
         self.count += 1
         self.slots[key] = index
         self.open.append(index)
-        yield PartStart(index, part)
+        out.append(PartStart(index, part))
+        return index
 
-    def _grow(self, key: str, text: str, thinking: bool, echo: Block | None = None) -> Iterator[StreamEvent]:
-        if key not in self.slots:
-            part = (
-                build(Thinking, text="")
-                if thinking
-                else build(Text, text="", provider_echoes=echo_list(self.ctx.provider, echo or {}))
-            )
-            yield from self._part(key, part)
-        index = self.slots[key]
-        yield ThinkingDelta(index, text) if thinking else TextDelta(index, text)
+    def _text(self, key: str, text: str, out: list[StreamEvent], echo: Block | None = None) -> None:
+        index = self.slots.get(key)
+        if index is None:
+            part = build(Text, text="", provider_echoes=echo_list(self.provider, echo or {}))
+            index = self._part(key, part, out)
+        out.append(TextDelta(index, text))
 
-    def delta(self, delta: Block, at: str) -> Iterator[StreamEvent]:
-        dialect = self.ctx.dialect
-        if dialect.reasoning_details and delta.get("reasoning_details"):
-            yield from self._details(delta["reasoning_details"])
-        elif dialect.reasoning_field and (text := delta.get(dialect.reasoning_field)):
-            yield from self._grow("thinking", text, True)
+    def _thinking(self, text: str, out: list[StreamEvent]) -> None:
+        index = self.slots.get("thinking")
+        if index is None:
+            index = self._part("thinking", build(Thinking, text=""), out)
+        out.append(ThinkingDelta(index, text))
+
+    def delta(self, delta: Block, out: list[StreamEvent]) -> None:
+        if len(delta) == 1 and type(text := delta.get("content")) is str:  # most chunks: a piece of text
+            if text:
+                self._text("text", text, out)
+            return
+        if self.reasoning_details and delta.get("reasoning_details"):
+            self._details(delta["reasoning_details"], out)
+        elif self.reasoning_field and (text := delta.get(self.reasoning_field)):
+            self._thinking(text, out)
         content = delta.get("content")
-        if isinstance(content, str):
+        if type(content) is str:
             if content:
-                yield from self._grow("text", content, False)
+                self._text("text", content, out)
         elif isinstance(content, list):
-            yield from self._blocks(content)
+            self._blocks(content, out)
         if refusal := delta.get("refusal"):
-            yield from self._grow("refusal", refusal, False, {"_refusal": True})
+            self._text("refusal", refusal, out, {"_refusal": True})
         if calls := delta.get("tool_calls"):
             for call in calls:
-                yield from self._tool_call(call, at)
+                self._tool_call(call, out)
         if audio := delta.get("audio"):
             self._audio(audio)
 
-    def _blocks(self, blocks: list[Any]) -> Iterator[StreamEvent]:
+    def _blocks(self, blocks: list[Any], out: list[StreamEvent]) -> None:
         """Mistral streams content as chunks: thinking blocks and text chunks."""
         for block in blocks:
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "text" and block.get("text"):
-                yield from self._grow("text", block["text"], False)
+                self._text("text", block["text"], out)
             elif kind == "thinking" and self.ctx.dialect.reasoning == "mistral_blocks":
                 for chunk in block.get("thinking") or []:
                     if isinstance(chunk, dict) and chunk.get("text"):
-                        yield from self._grow("thinking", chunk["text"], True)
+                        self._thinking(chunk["text"], out)
 
-    def _details(self, details: list[Any]) -> Iterator[StreamEvent]:
+    def _details(self, details: list[Any], out: list[StreamEvent]) -> None:
         """OpenRouter's reasoning_details deltas: text grows the thinking part, the rest of each
         detail (type, format, signature) merges into its echo; encrypted ones are their own part."""
         for detail in details:
@@ -175,20 +190,19 @@ class StreamDecoder:
             kind = detail.get("type")
             key = {"reasoning.text": "text", "reasoning.summary": "summary"}.get(kind or "")
             if key is None:
-                echo = echo_list(self.ctx.provider, {"_detail": detail})
-                yield from self._part(f"redacted{self.count}", build(RedactedThinking, provider_echoes=echo))
+                echo = echo_list(self.provider, {"_detail": detail})
+                self._part(f"redacted{self.count}", build(RedactedThinking, provider_echoes=echo), out)
                 continue
-            yield from self._grow("thinking", detail.get(key) or "", True)
+            self._thinking(detail.get(key) or "", out)
             rest = extras(detail, frozenset({key}))
-            yield Echo(
-                self.slots["thinking"],
-                build(ProviderEcho, provider=self.ctx.provider, data={"_detail": rest}, model=None),
-            )
+            echo_data = build(ProviderEcho, provider=self.provider, data={"_detail": rest}, model=None)
+            out.append(Echo(self.slots["thinking"], echo_data))
 
-    def _tool_call(self, call: Block, at: str) -> Iterator[StreamEvent]:
+    def _tool_call(self, call: Block, out: list[StreamEvent]) -> None:
         wire_index = call.get("index", 0)
         function = call.get("function") or {}
-        if wire_index not in self.tools:
+        index = self.tools.get(wire_index)
+        if index is None:
             wire_id = call.get("id") or ""
             name = function.get("name") or ""
             self.ctx.names[wire_id] = name
@@ -198,29 +212,27 @@ class StreamDecoder:
                 id=self.ctx.ids.decode(wire_id),
                 name=name,
                 input={},
-                provider_echoes=echo_list(self.ctx.provider, echo),
+                provider_echoes=echo_list(self.provider, echo),
             )
             index = self.count
             self.count += 1
             self.tools[wire_index] = index
             self.open.append(index)
-            yield PartStart(index, part)
+            out.append(PartStart(index, part))
         arguments = function.get("arguments")
         if arguments:
-            index = self.tools[wire_index]
             self.arguments.setdefault(index, []).append(arguments)
-            yield ToolInputDelta(index, arguments)
+            out.append(ToolInputDelta(index, arguments))
 
-    def _spacing(self) -> Iterator[StreamEvent]:
+    def _spacing(self, out: list[StreamEvent]) -> None:
         """Arguments spelled other than compactly ({"path": ".env"}) keep their text, as
         decode_response keeps it, so a re-encode gives the server's own string."""
         for index, pieces in self.arguments.items():
             text = "".join(pieces)
             value, raw = tool_arguments(text)
-            if raw is None and arguments_text(value, None) != text:
-                yield Echo(
-                    index,
-                    build(ProviderEcho, provider=self.ctx.provider, data={"_arguments": text}, model=None),
+            if raw is None and respelled(value, text):
+                out.append(
+                    Echo(index, build(ProviderEcho, provider=self.provider, data={"_arguments": text}, model=None))
                 )
         self.arguments = {}
 
@@ -231,23 +243,24 @@ class StreamDecoder:
             elif value is not None:
                 self.audio[key] = value
 
-    def end(self) -> Iterator[StreamEvent]:
+    def end(self) -> list[StreamEvent]:
+        out: list[StreamEvent] = []
         if self.audio:
             source = build(Base64Source, media_type="application/octet-stream", data=self.audio.get("data", ""))
-            echo = echo_list(self.ctx.provider, extras(self.audio, frozenset({"data", "transcript"})))
+            echo = echo_list(self.provider, extras(self.audio, frozenset({"data", "transcript"})))
             part = build(AudioOutput, source=source, transcript=self.audio.get("transcript"), provider_echoes=echo)
-            yield PartStart(self.count, part)
-            yield PartEnd(self.count)
+            out += (PartStart(self.count, part), PartEnd(self.count))
         if not self.finished:
-            return
+            return out
         tail: Block = {}
         if self.logprobs:
             tail["_choice"] = {"logprobs": self.logprobs}
         if self.leftovers:
             tail["_usage"] = self.leftovers
         if tail:
-            yield Echo(None, build(ProviderEcho, provider=self.ctx.provider, data=tail, model=None))
-        yield MessageEnd(decode_finish_reason(self.finish), self.finish, self.usage)
+            out.append(Echo(None, build(ProviderEcho, provider=self.provider, data=tail, model=None)))
+        out.append(MessageEnd(decode_finish_reason(self.finish), self.finish, self.usage))
+        return out
 
 
 # --- encoding ------------------------------------------------------------------------------------

@@ -24,37 +24,31 @@ _SUBSETS = {
     ("completion_tokens_details", "reasoning_tokens"): "reasoning_tokens",
 }
 _DETAILS = ("prompt_tokens_details", "completion_tokens_details")
-
-
-def _is_int(value: Any) -> bool:
-    return type(value) is int
+_TOTALS = ("prompt_tokens", "completion_tokens")
 
 
 def decode_usage(block: Block, at: str) -> tuple[Usage, Block]:
     """(Usage, wire leftovers that are not integer counters)."""
-    fields: dict[str, Any] = {
-        "input_tokens": require(block, "prompt_tokens", int, at),
-        "output_tokens": require(block, "completion_tokens", int, at),
-    }
+    prompt, completion = block.get("prompt_tokens"), block.get("completion_tokens")
+    if type(prompt) is not int or type(completion) is not int:  # the readers name what is wrong
+        prompt, completion = require(block, "prompt_tokens", int, at), require(block, "completion_tokens", int, at)
+    fields: dict[str, Any] = {"input_tokens": prompt, "output_tokens": completion}
     extra: dict[str, int] = {}
     leftovers: Block = {}
     for key, value in block.items():
-        if key in ("prompt_tokens", "completion_tokens"):
+        if key in _TOTALS or (key == "total_tokens" and value == prompt + completion):
             continue
-        if key == "total_tokens" and value == fields["input_tokens"] + fields["output_tokens"]:
-            continue
-        if key in _DETAILS and isinstance(value, dict):
+        if key in _DETAILS and type(value) is dict:
             if not value:
                 leftovers[key] = value
             for inner, count in value.items():
-                target = _SUBSETS.get((key, inner))
-                if not _is_int(count):
+                if type(count) is not int:
                     leftovers.setdefault(key, {})[inner] = count
-                elif target is not None:
+                elif (target := _SUBSETS.get((key, inner))) is not None:
                     fields[target] = count
                 else:
                     extra[f"{key}.{inner}"] = count
-        elif _is_int(value):
+        elif type(value) is int:
             extra[key] = value
         else:
             leftovers[key] = value
