@@ -55,3 +55,33 @@ def test_the_fields_only_one_openai_api_takes_match_the_sdk() -> None:
     chat, responses = set(CompletionCreateParamsBase.__annotations__), set(ResponseCreateParamsBase.__annotations__)
     assert chat - responses == CHAT_ONLY_FIELDS
     assert responses - chat == RESPONSES_ONLY_FIELDS
+
+
+def test_each_openai_wire_keeps_only_its_own_fields_of_the_shared_options() -> None:
+    import interlingua as il
+    from interlingua import Message, Request, UnsupportedSetting
+
+    options = {
+        "n": 2,
+        "include": ["reasoning.encrypted_content"],
+        "store": False,
+        "stream_options": {"include_usage": True},
+    }
+    request = Request(model="gpt-5", messages=[Message.user("hi")], provider_options={"openai": options})
+    chat = il.get_codec("openai-chat").encode_request(request)
+    assert {k: chat.body[k] for k in ("n", "store", "stream_options")} == {
+        "n": 2,
+        "store": False,
+        "stream_options": {"include_usage": True},
+    }
+    assert "include" not in chat.body
+    assert [(type(w), w.path) for w in chat.warnings] == [(UnsupportedSetting, "provider_options.openai.include")]
+    responses = il.get_codec("openai-responses").encode_request(request)
+    assert responses.body["include"] == ["reasoning.encrypted_content"] and "n" not in responses.body
+    assert "stream_options" not in responses.body
+    assert [w.path for w in responses.warnings] == [
+        "provider_options.openai.n",
+        "provider_options.openai.stream_options.include_usage",
+    ]
+    mistral = il.get_codec("openai-chat", dialect="mistral")
+    assert mistral.encode_request(request).body.get("include") is None  # other dialects have their own key

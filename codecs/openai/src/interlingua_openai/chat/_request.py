@@ -14,6 +14,7 @@ from typing import Any
 from interlingua import NativeTool, Request, ResponseFormat, ThinkingConfig, ThinkingLevel, Tool, ToolChoice
 from interlingua.kit import each, expect, join, optional, require
 
+from .._shared import PROVIDER, RESPONSES_ONLY_FIELDS, own_options
 from ._echo import Ctx, build
 from ._messages import decode_messages, encode_messages
 from ._parts import Block
@@ -227,6 +228,8 @@ def encode_request(request: Request, ctx: Ctx) -> Block:
     if request.parallel_tool_calls is not None:
         body["parallel_tool_calls"] = request.parallel_tool_calls
     options = request.options(ctx.provider)
+    if ctx.provider == PROVIDER:  # shared with openai-responses: keep only Chat Completions' fields
+        options = own_options(options, RESPONSES_ONLY_FIELDS, ctx.out, "Chat Completions", frozenset())
     if request.max_tokens is not None and not ({"max_tokens", "max_completion_tokens"} & options.keys()):
         body[ctx.dialect.max_tokens_field] = request.max_tokens
     for key in _NUMBERS:
