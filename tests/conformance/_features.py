@@ -62,6 +62,7 @@ from typing import Any, Literal
 
 from interlingua import (
     DETAILS,
+    SETTINGS,
     Codec,
     ContentPart,
     Document,
@@ -79,20 +80,7 @@ from interlingua import (
 
 Expected = Literal["native", "lossy", "either"]
 
-REQUEST_SETTINGS = (
-    "tool_choice",
-    "parallel_tool_calls",
-    "max_tokens",
-    "temperature",
-    "top_p",
-    "top_k",
-    "stop",
-    "seed",
-    "presence_penalty",
-    "frequency_penalty",
-    "thinking",
-    "response_format",
-)
+REQUEST_SETTINGS = tuple(name for name in SETTINGS if name in Request.model_fields and name != "tools")
 """Request fields that map one to one onto a SETTINGS row of the same name."""
 
 REASONING = ("thinking", "redacted_thinking")
