@@ -22,8 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 from ._message import Message, Role
 from ._parts import ContentPart, RedactedThinking, Text, Thinking, ToolResult, ToolUse
@@ -106,7 +105,6 @@ class ToolIds:
         return part
 
 
-@dataclass(frozen=True)
 class TurnRules:
     """What a target API demands of a transcript beyond its types (DESIGN.md invariant 3).
 
@@ -118,28 +116,42 @@ class TurnRules:
     turn that made them, results first in their message: all four APIs answer 400 otherwise.
     """
 
-    accepts_thinking: Callable[[Thinking | RedactedThinking], bool]
-    tool_ids: ToolIds | None = None
-    drop_empty_text: bool = False
-    one_results_message: bool = False
+    __slots__ = ("accepts_thinking", "drop_empty_text", "one_results_message", "tool_ids")
+
+    # Plain slots, not a dataclass: a dataclass costs milliseconds at import (PERF.md).
+    def __init__(
+        self,
+        accepts_thinking: Callable[[Thinking | RedactedThinking], bool],
+        tool_ids: ToolIds | None = None,
+        drop_empty_text: bool = False,
+        one_results_message: bool = False,
+    ) -> None:
+        self.accepts_thinking = accepts_thinking
+        self.tool_ids = tool_ids
+        self.drop_empty_text = drop_empty_text
+        self.one_results_message = one_results_message
 
 
-@dataclass(frozen=True, slots=True)
 class own_thinking:  # used like a function: TurnRules(accepts_thinking=own_thinking("acme"))
     """The usual test: reasoning carrying this provider's echo (a signature, an encrypted item).
     A class, not a closure, so codecs holding it still pickle (for process pools)."""
 
-    provider: str
+    __slots__ = ("provider",)
+
+    def __init__(self, provider: str) -> None:
+        self.provider = provider
 
     def __call__(self, part: Thinking | RedactedThinking) -> bool:
         return any(echo.provider == self.provider for echo in part.provider_echoes)
 
 
-@dataclass(frozen=True, slots=True)
 class unsigned_or_own_thinking:
     """For wires that take reasoning as plain text: anything but what another vendor signed."""
 
-    provider: str
+    __slots__ = ("provider",)
+
+    def __init__(self, provider: str) -> None:
+        self.provider = provider
 
     def __call__(self, part: Thinking | RedactedThinking) -> bool:
         own = any(echo.provider == self.provider for echo in part.provider_echoes)
@@ -153,8 +165,7 @@ def no_thinking(part: Thinking | RedactedThinking) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class Normalized:
+class Normalized(NamedTuple):
     """A request ready for a codec, its warnings, and where each of its parts came from."""
 
     request: Request
