@@ -304,7 +304,7 @@ class _Fixer:
             elif isinstance(part, ToolUse):
                 if not self._id_ok(part):
                     return True
-            elif isinstance(part, Thinking | RedactedThinking):
+            elif isinstance(part, (Thinking, RedactedThinking)):
                 if not self.rules.accepts_thinking(part):
                     return True
             elif isinstance(part, Text) and self._empty(part):
@@ -328,21 +328,30 @@ class _Fixer:
     # -- the fast check -------------------------------------------------------------------
 
     def _keeps_rules(self) -> bool:
-        """True when nothing needs changing: the common case, checked without building anything."""
+        """True when nothing needs changing: the common case, checked without building anything
+        (one dispatch on the part's class, not a chain of isinstance over unions)."""
         messages = self.messages
+        rules = self.rules
+        ids = rules.tool_ids
         answered: set[str] = set()
         for i, message in enumerate(messages):
+            calls: list[str] = []
             for part in message.parts:
-                if isinstance(part, Thinking | RedactedThinking) and not self.rules.accepts_thinking(part):
+                kind = _KINDS.get(type(part)) or _kind_of(part)
+                if kind == _TEXT:
+                    if rules.drop_empty_text and self._empty(part):  # type: ignore[arg-type]  # kind says Text
+                        return False
+                elif kind == _CALL:
+                    if ids is not None and not ids.accepts(part.id):  # type: ignore[union-attr]  # a ToolUse
+                        return False
+                    calls.append(part.id)  # type: ignore[union-attr]
+                elif kind == _RESULT:
+                    call_id = part.tool_use_id  # type: ignore[union-attr]  # a ToolResult
+                    if call_id not in answered or (ids is not None and not ids.accepts(call_id)):
+                        return False  # an orphan, a result not where its call needs it, a bad id
+                elif kind == _REASONING and not rules.accepts_thinking(part):  # type: ignore[arg-type]
                     return False
-                if isinstance(part, Text) and self._empty(part):
-                    return False
-                if isinstance(part, ToolUse | ToolResult) and not self._id_ok(part):
-                    return False
-                if isinstance(part, ToolResult) and part.tool_use_id not in answered:
-                    return False  # an orphan, or a result not where its call needs it
             if message.role == "assistant":
-                calls = [p.id for p in message.parts if isinstance(p, ToolUse)]
                 if calls and not self._answered(calls, _answer_run_at(messages, i + 1)):
                     return False
                 answered = set(calls)
@@ -371,7 +380,7 @@ class _Fixer:
 
     def _fix_part(self, slot: _Slot) -> _Slot | None:
         part = slot.part
-        if isinstance(part, Thinking | RedactedThinking) and not self.rules.accepts_thinking(part):
+        if isinstance(part, (Thinking, RedactedThinking)) and not self.rules.accepts_thinking(part):
             return self._foreign_reasoning(slot)
         if isinstance(part, Text) and self._empty(part):
             if part.cache_control is not None:
@@ -386,7 +395,7 @@ class _Fixer:
 
     def _foreign_reasoning(self, slot: _Slot) -> _Slot | None:
         part = slot.part
-        assert isinstance(part, Thinking | RedactedThinking)
+        assert isinstance(part, (Thinking, RedactedThinking))
         vendors = sorted({echo.provider for echo in part.provider_echoes}) or ["no vendor"]
         whose = f"reasoning signed by {', '.join(vendors)}"
         if self.reasoning == "as_text" and isinstance(part, Thinking) and part.text:
@@ -480,6 +489,26 @@ class _Fixer:
                 update["role"] = "user"  # its results became text: a tool message must hold results
             messages.append(message.model_copy(update=update))
         return messages
+
+
+_OTHER, _TEXT, _CALL, _RESULT, _REASONING = range(1, 6)  # all truthy: 0 would read as "not cached"
+_KINDS: dict[type, int] = {}
+
+
+def _kind_of(part: ContentPart) -> int:
+    """What the fast check needs to know of a part class, found once per class."""
+    if isinstance(part, Text):
+        kind = _TEXT
+    elif isinstance(part, ToolUse):
+        kind = _CALL
+    elif isinstance(part, ToolResult):
+        kind = _RESULT
+    elif isinstance(part, (Thinking, RedactedThinking)):
+        kind = _REASONING
+    else:
+        kind = _OTHER
+    _KINDS[type(part)] = kind
+    return kind
 
 
 def _answer_run_at(messages: Sequence[Message], start: int) -> list[tuple[int, int]]:
