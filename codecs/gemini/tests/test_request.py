@@ -234,11 +234,18 @@ def test_malformed_request_raises_decode_error_with_path(bad: dict) -> None:
 
 
 def _without_own_natives(request: Request) -> Request:
-    """The strategies draw ``gemini`` Native parts and tools with made-up data; this codec sends
-    its own natives verbatim (they are trusted wire blocks), so those are left out here."""
+    """The strategies draw ``gemini`` Native parts, tools and echoes with made-up data (an echo
+    ``{"partMetadata": ""}``, say); this codec sends its own natives and echo fields verbatim
+    (they are trusted wire data it decoded itself), so those are left out here."""
     tools = [t for t in request.tools if not (isinstance(t, NativeTool) and t.provider == "gemini")]
     messages = [
-        m.model_copy(update={"parts": [p for p in m.parts if not (isinstance(p, Native) and p.provider == "gemini")]})
+        m.model_copy(
+            update={
+                "parts": [
+                    p.without_echo("gemini") for p in m.parts if not (isinstance(p, Native) and p.provider == "gemini")
+                ]
+            }
+        )
         for m in request.messages
     ]
     return request.model_copy(update={"tools": tools, "messages": messages})
