@@ -276,7 +276,7 @@ class _Fixer:
         kept: set[tuple[int, int]] = set()  # results already right after their call
         rows: list[tuple[Message, list[_Slot] | None, int]] = []
         for i, message in enumerate(self.messages):
-            if not self._needs_work(i, message, taken, kept):
+            if not self._needs_work(i, message, kept):
                 rows.append((message, None, i))  # as it was: most messages, even in a repair
                 calls = [
                     _Slot(p, f"messages[{i}].parts[{j}]") for j, p in enumerate(message.parts) if isinstance(p, ToolUse)
@@ -292,24 +292,15 @@ class _Fixer:
             if self._answered([_original_id(slot) for slot in calls], run):
                 kept.update(run)
                 continue
-            answer, slots = self._answer(i, calls, results, taken | kept, taken)
+            answer, slots = self._answer(i, calls, results, taken | kept, taken, set(run))
             rows.append((answer, slots, i))
         return self._build(rows)
 
-    def _needs_work(self, i: int, message: Message, taken: set[tuple[int, int]], kept: set[tuple[int, int]]) -> bool:
-        for j, part in enumerate(message.parts):
-            if isinstance(part, ToolResult):
-                if (i, j) not in kept or not self._id_ok(part):
-                    return True
-            elif isinstance(part, ToolUse):
-                if not self._id_ok(part):
-                    return True
-            elif isinstance(part, (Thinking, RedactedThinking)):
-                if not self.rules.accepts_thinking(part):
-                    return True
-            elif isinstance(part, Text) and self._empty(part):
-                return True
-        return False
+    def _needs_work(self, i: int, message: Message, kept: set[tuple[int, int]]) -> bool:
+        return not all(
+            self._fits(part, _KINDS.get(type(part)) or _kind_of(part), (i, j) in kept)
+            for j, part in enumerate(message.parts)
+        )
 
     def _fix_message(
         self, i: int, message: Message, taken: set[tuple[int, int]], kept: set[tuple[int, int]]
@@ -331,30 +322,33 @@ class _Fixer:
         """True when nothing needs changing: the common case, checked without building anything
         (one dispatch on the part's class, not a chain of isinstance over unions)."""
         messages = self.messages
-        rules = self.rules
-        ids = rules.tool_ids
         answered: set[str] = set()
         for i, message in enumerate(messages):
             calls: list[str] = []
             for part in message.parts:
                 kind = _KINDS.get(type(part)) or _kind_of(part)
-                if kind == _TEXT:
-                    if rules.drop_empty_text and self._empty(part):  # type: ignore[arg-type]  # kind says Text
-                        return False
-                elif kind == _CALL:
-                    if ids is not None and not ids.accepts(part.id):  # type: ignore[union-attr]  # a ToolUse
-                        return False
-                    calls.append(part.id)  # type: ignore[union-attr]
-                elif kind == _RESULT:
-                    call_id = part.tool_use_id  # type: ignore[union-attr]  # a ToolResult
-                    if call_id not in answered or (ids is not None and not ids.accepts(call_id)):
-                        return False  # an orphan, a result not where its call needs it, a bad id
-                elif kind == _REASONING and not rules.accepts_thinking(part):  # type: ignore[arg-type]
+                placed = kind == _RESULT and part.tool_use_id in answered  # type: ignore[union-attr]  # a ToolResult
+                if not self._fits(part, kind, placed):
                     return False
+                if kind == _CALL:
+                    calls.append(part.id)  # type: ignore[union-attr]  # a ToolUse
             if message.role == "assistant":
                 if calls and not self._answered(calls, _answer_run_at(messages, i + 1)):
                     return False
                 answered = set(calls)
+        return True
+
+    def _fits(self, part: ContentPart, kind: int, placed: bool) -> bool:
+        """Whether one part can go as it is; ``placed``: a result already right after its call."""
+        ids = self.rules.tool_ids
+        if kind == _TEXT:
+            return not self._empty(part)  # type: ignore[arg-type]  # kind says Text
+        if kind == _CALL:
+            return ids is None or ids.accepts(part.id)  # type: ignore[union-attr]  # a ToolUse
+        if kind == _RESULT:
+            return placed and (ids is None or ids.accepts(part.tool_use_id))  # type: ignore[union-attr]
+        if kind == _REASONING:
+            return self.rules.accepts_thinking(part)  # type: ignore[arg-type]  # Thinking or RedactedThinking
         return True
 
     def _answered(self, calls: list[str], run: list[tuple[int, int]]) -> bool:
@@ -368,10 +362,6 @@ class _Fixer:
             assert isinstance(part, ToolResult)
             answers.append(part.tool_use_id)
         return sorted(answers) == sorted(calls)
-
-    def _id_ok(self, part: ToolUse | ToolResult) -> bool:
-        ids = self.rules.tool_ids
-        return ids is None or ids.accepts(part.id if isinstance(part, ToolUse) else part.tool_use_id)
 
     def _empty(self, part: Text) -> bool:
         return self.rules.drop_empty_text and not part.text and not part.provider_echoes and not part.citations
@@ -424,6 +414,7 @@ class _Fixer:
         results: dict[str, list[tuple[int, int]]],
         used: set[tuple[int, int]],
         taken: set[tuple[int, int]],
+        run: set[tuple[int, int]],
     ) -> tuple[Message, list[_Slot]]:
         """The results of the calls in message ``i``, gathered into one message right after it;
         an unanswered call gets an error result so the API accepts the turn."""
@@ -441,7 +432,7 @@ class _Fixer:
                 assert isinstance(result, ToolResult)
                 if not answer:
                     role = self.messages[m].role if self.messages[m].role in ("tool", "user") else "tool"
-                if not _in_answer_run(self.messages, i, m, p):
+                if (m, p) not in run:  # already right after its call: not moved
                     self.out.lossy(origin, "tool_result", "moved up to follow its call", action="converted")
                 fixed = self._fix_part(_Slot(result, origin))
                 answer.append(_Slot(fixed.part if fixed else result, "@" + origin))
@@ -535,24 +526,6 @@ def _original_id(slot: _Slot) -> str:
     part = slot.was
     assert isinstance(part, ToolUse)
     return part.id
-
-
-def _in_answer_run(messages: Sequence[Message], call_at: int, m: int, p: int) -> bool:
-    """Whether the result at (m, p) already sits in the run that directly follows the call."""
-    for k in range(call_at + 1, m + 1):
-        message = messages[k]
-        if message.role not in ("tool", "user"):
-            return False
-        lead = 0
-        for part in message.parts:
-            if not isinstance(part, ToolResult):
-                break
-            lead += 1
-        if k == m:
-            return p < lead
-        if lead < len(message.parts) or lead == 0:
-            return False
-    return False
 
 
 def _result_text(part: ToolResult) -> str:
