@@ -26,6 +26,7 @@ from ._errors import (
     TimeoutError,
     TransportError,
 )
+from ._handles import AsyncResolver, Resolved, Resolver, aresolve_handles, resolve_handles
 from ._message import ROLES, Message, Role
 from ._parts import (
     PART_TYPES,
@@ -38,6 +39,7 @@ from ._parts import (
     ContentPart,
     Document,
     FileSource,
+    HandleSource,
     Image,
     ImageOutput,
     MediaSource,
@@ -126,6 +128,7 @@ __all__ = [
     "STOP_REASONS",
     "AnyTool",
     "AnyWarning",
+    "AsyncResolver",
     "Audio",
     "AudioOutput",
     "AuthenticationError",
@@ -146,6 +149,7 @@ __all__ = [
     "Endpoint",
     "ErrorEvent",
     "FileSource",
+    "HandleSource",
     "HostEntry",
     "HttpRequest",
     "Image",
@@ -172,6 +176,8 @@ __all__ = [
     "RedactedThinking",
     "Request",
     "Response",
+    "Resolved",
+    "Resolver",
     "ResponseFormat",
     "Role",
     "SSEEvent",
@@ -209,9 +215,11 @@ __all__ = [
     "aaccumulate",
     "accumulate",
     "aparse_sse",
+    "aresolve_handles",
     "codecs",
     "get_codec",
     "parse_sse",
     "render_event",
     "render_sse",
+    "resolve_handles",
 ]

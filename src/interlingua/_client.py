@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ._codec import Codec, Endpoint, HttpRequest
 from ._errors import DecodeError, InterlinguaError, ProviderError, StreamError, TimeoutError, TransportError
+from ._handles import AsyncResolver, Resolver, aresolve_handles, resolve_handles
 from ._request import Request
 from ._response import Response
 from ._sse import SSEEvent
@@ -133,8 +134,10 @@ class _Base:
         settings: Mapping[str, str] | None,
         retry: RetryPolicy | None,
         codec_options: Mapping[str, Any],
+        resolve: AsyncResolver | Resolver | None = None,
     ) -> None:
         self.codec = _resolve(codec, codec_options)
+        self._resolver = resolve
         self._endpoint = Endpoint(
             base_url=base_url,
             api_key=_api_key(self.codec, api_key),
@@ -147,6 +150,12 @@ class _Base:
     def __repr__(self) -> str:
         where = self._endpoint.base_url or "default URL"
         return f"{type(self).__name__}(codec={self.codec.name!r}, base_url={where!r})"
+
+    def _ready(self, request: Request) -> Request:
+        """The request with its artifact handles resolved (AsyncClient resolves in ``_aready``)."""
+        if self._resolver is None:
+            return request
+        return resolve_handles(request, self._resolver, codec=self.codec.name)  # type: ignore[arg-type]
 
     def _prepare(self, request: Request, *, stream: bool) -> HttpRequest:
         return self.codec.http_request(request, stream=stream, endpoint=self._endpoint)
@@ -184,6 +193,7 @@ class Client(_Base):
         default_headers: Mapping[str, str] | None = None,
         settings: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
+        resolve: Resolver | None = None,
         **codec_options: Any,
     ) -> None:
         super().__init__(
@@ -196,6 +206,7 @@ class Client(_Base):
             settings=settings,
             retry=retry,
             codec_options=codec_options,
+            resolve=resolve,
         )
         import httpx2
 
@@ -219,7 +230,7 @@ class Client(_Base):
 
     def send(self, request: Request) -> Response:
         """One answer, retried per the policy; a vendor error raises its ProviderError subclass."""
-        prepared = self._prepare(request, stream=False)
+        prepared = self._prepare(self._ready(request), stream=False)
         response = self._open(prepared)
         try:
             content = response.read()
@@ -234,7 +245,7 @@ class Client(_Base):
     def stream(self, request: Request) -> EventStream:
         """Events as they arrive: ``with client.stream(req) as events: for event in events: ...``
         Leaving the block early closes the connection; ``.response()`` accumulates the rest."""
-        return EventStream(self, self._prepare(request, stream=True))
+        return EventStream(self, self._prepare(self._ready(request), stream=True))
 
     def _open(self, prepared: HttpRequest) -> httpx2.Response:
         """Send until an answer worth keeping: a success, or an error that is not retried."""
@@ -375,6 +386,7 @@ class AsyncClient(_Base):
         default_headers: Mapping[str, str] | None = None,
         settings: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
+        resolve: AsyncResolver | Resolver | None = None,
         **codec_options: Any,
     ) -> None:
         super().__init__(
@@ -387,6 +399,7 @@ class AsyncClient(_Base):
             settings=settings,
             retry=retry,
             codec_options=codec_options,
+            resolve=resolve,
         )
         import httpx2
 
@@ -408,7 +421,7 @@ class AsyncClient(_Base):
         await self.aclose()
 
     async def send(self, request: Request) -> Response:
-        prepared = self._prepare(request, stream=False)
+        prepared = self._prepare(await self._aready(request), stream=False)
         response = await self._open(prepared)
         try:
             content = await response.aread()
@@ -421,7 +434,13 @@ class AsyncClient(_Base):
         return self._decode_body(response.status_code, content)
 
     def stream(self, request: Request) -> AsyncEventStream:
-        return AsyncEventStream(self, self._prepare(request, stream=True))
+        """Like ``Client.stream``; with a resolver, handles are resolved on entering the block."""
+        return AsyncEventStream(self, request)
+
+    async def _aready(self, request: Request) -> Request:
+        if self._resolver is None:
+            return request
+        return await aresolve_handles(request, self._resolver, codec=self.codec.name)
 
     async def _open(self, prepared: HttpRequest) -> httpx2.Response:
         waited = 0.0
@@ -509,9 +528,11 @@ class _ThreadedDecoder(Generic[T]):
 class AsyncEventStream(_StreamBase):
     """:class:`EventStream` for asyncio."""
 
-    def __init__(self, client: AsyncClient, prepared: HttpRequest) -> None:
+    def __init__(self, client: AsyncClient, request: Request) -> None:
         super().__init__()
-        self._client, self._prepared = client, prepared
+        self._client, self._request = client, request
+        # Without a resolver the request is encoded now, so a bad one fails at ``stream()``.
+        self._prepared = None if client._resolver else client._prepare(request, stream=True)
         self._response: httpx2.Response | None = None
         self._feeder: asyncio.Task[None] | None = None
         self._decoder: _ThreadedDecoder[StreamEvent] | None = None
@@ -528,6 +549,9 @@ class AsyncEventStream(_StreamBase):
         if self._decoder is None:
             import httpx2
 
+            if self._prepared is None:
+                ready = await self._client._aready(self._request)
+                self._prepared = self._client._prepare(ready, stream=True)
             self._response = await self._client._open(self._prepared)
             decoder = _ThreadedDecoder(self._client.codec.decode_stream)
             source = httpx2.EventSource(self._response)

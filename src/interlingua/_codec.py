@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
+from ._handles import Resolver
 from ._normalize import ReasoningPolicy
 from ._parts import PART_TYPES
 from ._request import Request
@@ -138,8 +139,17 @@ class Codec(Protocol):
     capabilities: Capabilities
 
     def encode_request(
-        self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop"
-    ) -> Encoded: ...
+        self,
+        request: Request,
+        *,
+        strict: bool = False,
+        reasoning: ReasoningPolicy = "drop",
+        resolve: Resolver | None = None,
+    ) -> Encoded:
+        """``resolve`` turns artifact handles (``MediaSource.handle``) into media; without
+        it, a request holding one raises ``EncodeError`` at the handle's path."""
+        ...
+
     def decode_request(self, body: Mapping[str, Any]) -> Request: ...
     def decode_response(self, body: Mapping[str, Any]) -> Response: ...
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded: ...

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple, TypeAlias
 
+from ._handles import Resolver, find_handles, resolve_handles, unresolved_handle
 from ._message import Message, Role
 from ._parts import ContentPart, RedactedThinking, Text, Thinking, ToolResult, ToolUse
 from ._request import Request
@@ -545,11 +546,18 @@ def encode_with_rules(
     codec: str,
     strict: bool,
     reasoning: ReasoningPolicy,
+    resolve: Resolver | None = None,
 ) -> Encoded:
-    """What a codec's ``encode_request`` does: normalize, then ``encode(request, strict)``.
+    """What a codec's ``encode_request`` does: resolve artifact handles (when given a
+    resolver), normalize, then ``encode(request, strict)``.
 
     A request that already keeps the rules goes straight to ``encode``; otherwise the codec
-    encodes the fixed request and every warning is reported against the request as given."""
+    encodes the fixed request and every warning is reported against the request as given.
+    Without a resolver, a handle is an ``EncodeError`` at its path, before any body is built."""
+    if resolve is not None:
+        request = resolve_handles(request, resolve, codec=codec)
+    elif found := find_handles(request):
+        raise unresolved_handle(codec, *found[0])
     ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
     if not ready.changed:
         return encode(request, strict)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from os import PathLike
 from typing import Annotated, Any, Literal, Self, TypeAlias
 
 from pydantic import Field
@@ -80,6 +81,28 @@ class MediaSource(_Tagged):
     def from_text(text: str, media_type: str = "text/plain") -> TextSource:
         return TextSource(text=text, media_type=media_type)
 
+    @staticmethod
+    def handle(id: str, media_type: str) -> HandleSource:
+        """Media kept in the host's artifact store, named by ``id``: the transcript holds only
+        the name, and an encoder asks the caller's resolver for the bytes (see ``resolve=``)."""
+        return HandleSource(id=id, media_type=media_type)
+
+    @staticmethod
+    def from_bytes(data: bytes, media_type: str) -> Base64Source:
+        """Raw bytes, kept as base64 (the form every vendor wire takes inline)."""
+        from ._media import to_base64
+
+        return Base64Source(media_type=media_type, data=to_base64(data))
+
+    @staticmethod
+    def from_path(path: str | PathLike[str]) -> Base64Source:
+        """A file's bytes, its media type read from its magic bytes, else from its suffix; a
+        file of neither a known signature nor a known suffix raises ``ValueError``."""
+        from ._media import read_media
+
+        media_type, data = read_media(path)
+        return Base64Source(media_type=media_type, data=data)
+
 
 class Base64Source(MediaSource):
     type: Literal["base64"] = "base64"
@@ -106,7 +129,19 @@ class TextSource(MediaSource):
     media_type: str = "text/plain"
 
 
-Source: TypeAlias = Annotated[Base64Source | UrlSource | FileSource | TextSource, Field(discriminator="type")]
+class HandleSource(MediaSource):
+    """A name in the host's artifact store. Never sent as is: ``encode_request(resolve=...)``
+    swaps it for what the resolver returns, and a codec meeting one unresolved raises
+    ``EncodeError`` at its path (no silent drop, no half-built body)."""
+
+    type: Literal["handle"] = "handle"
+    id: str
+    media_type: str
+
+
+Source: TypeAlias = Annotated[
+    Base64Source | UrlSource | FileSource | TextSource | HandleSource, Field(discriminator="type")
+]
 
 
 # --- citations ---------------------------------------------------------------------------------

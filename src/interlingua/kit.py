@@ -1,6 +1,7 @@
 """What a codec author builds with: path-aware readers, the warning sink, echo merging, and the
 wire conversions every codec shares. Codecs import these instead of writing their own."""
 
+from ._handles import find_handles, unresolved_handle
 from ._model import construct
 from ._normalize import (
     REASONING_POLICIES,
@@ -19,6 +20,8 @@ from ._warnings import WarningSink
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
 __all__ = [
+    "find_handles",
+    "unresolved_handle",
     "REASONING_POLICIES",
     "ReasoningPolicy",
     "ToolIds",

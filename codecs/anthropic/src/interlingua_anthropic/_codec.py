@@ -13,6 +13,7 @@ from interlingua import (
     ProviderError,
     RedactedThinking,
     Request,
+    Resolver,
     Response,
     ServerSentEvent,
     SSEEvent,
@@ -53,7 +54,14 @@ class AnthropicMessagesCodec:
     def __repr__(self) -> str:
         return f"AnthropicMessagesCodec(default_max_tokens={self.default_max_tokens})"
 
-    def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
+    def encode_request(
+        self,
+        request: Request,
+        *,
+        strict: bool = False,
+        reasoning: ReasoningPolicy = "drop",
+        resolve: Resolver | None = None,
+    ) -> Encoded:
         """The body for ``POST /v1/messages``. The transcript is first made to keep the API's
         rules (see ``interlingua.kit.TurnRules``); ``reasoning`` says what happens to thinking
         Claude did not sign: dropped (default) or sent as text, reported either way."""
@@ -64,6 +72,7 @@ class AnthropicMessagesCodec:
             codec=self.name,
             strict=strict,
             reasoning=reasoning,
+            resolve=resolve,
         )
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:

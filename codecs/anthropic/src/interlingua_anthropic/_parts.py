@@ -21,6 +21,7 @@ from interlingua import (
     ContentPart,
     Document,
     FileSource,
+    HandleSource,
     Image,
     ImageOutput,
     Native,
@@ -35,7 +36,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import ToolIds, construct, dumps, expect, join, optional, require
+from interlingua.kit import ToolIds, construct, dumps, expect, join, optional, require, unresolved_handle
 
 PROVIDER = "anthropic"
 Block = dict[str, Any]
@@ -450,6 +451,8 @@ class Encoder:
                 if source.media_type != "text/plain":
                     out.lossy(at, kind, f"{source.media_type} text is sent as text/plain", action="converted")
                 return {"type": "text", "media_type": "text/plain", "data": source.text}
+            case HandleSource():
+                raise unresolved_handle(out.codec, f"{at}.source", source)
             case _:
                 assert_never(source)
 

@@ -12,6 +12,7 @@ from interlingua import (
     HttpRequest,
     ProviderError,
     Request,
+    Resolver,
     Response,
     SSEEvent,
     StreamEvent,
@@ -39,7 +40,14 @@ class GeminiCodec:
     # it counts a turn's functionResponse parts against the functionCall parts before them.
     rules = TurnRules(accepts_thinking=own_thinking(PROVIDER), one_results_message=True)
 
-    def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
+    def encode_request(
+        self,
+        request: Request,
+        *,
+        strict: bool = False,
+        reasoning: ReasoningPolicy = "drop",
+        resolve: Resolver | None = None,
+    ) -> Encoded:
         """The generateContent body. The transcript is first made to keep the API's rules (every
         call answered in the next turn); ``reasoning`` says what happens to another vendor's
         thinking: dropped (default) or sent as text, reported either way."""
@@ -50,6 +58,7 @@ class GeminiCodec:
             codec=self.name,
             strict=strict,
             reasoning=reasoning,
+            resolve=resolve,
         )
 
     def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:

@@ -25,6 +25,7 @@ from interlingua import (
     DecodeError,
     Document,
     FileSource,
+    HandleSource,
     Image,
     ImageOutput,
     Native,
@@ -39,7 +40,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import construct, expect, join, optional, parse_data_url, require
+from interlingua.kit import construct, expect, join, optional, parse_data_url, require, unresolved_handle
 
 from ._keys import check_camel
 
@@ -510,6 +511,8 @@ def _source_block(source: Any, at: str, ctx: Encoding, part_type: str) -> dict[s
         case TextSource():
             data = base64.b64encode(source.text.encode()).decode()
             return {"inlineData": {"mimeType": source.media_type, "data": data}}
+        case HandleSource():
+            raise unresolved_handle(ctx.out.codec, f"{at}.source", source)
     raise AssertionError(f"unknown media source {source!r}")
 
 

@@ -12,6 +12,7 @@ from interlingua import (
     HttpRequest,
     ProviderError,
     Request,
+    Resolver,
     Response,
     SSEEvent,
     StreamEvent,
@@ -54,12 +55,21 @@ class OpenAIChatCodec:
     def _ctx(self) -> Ctx:
         return Ctx(self.dialect, self.provider, self._ids, WarningSink(self.name))
 
-    def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
+    def encode_request(
+        self,
+        request: Request,
+        *,
+        strict: bool = False,
+        reasoning: ReasoningPolicy = "drop",
+        resolve: Resolver | None = None,
+    ) -> Encoded:
         """The ``POST /chat/completions`` body. The transcript is first made to keep the
         server's rules (tool messages straight after their calls, the dialect's id rule);
         ``reasoning`` says what happens to thinking the server cannot take back (another
         vendor's; any, for OpenAI itself): dropped (default) or sent as text, reported."""
-        return encode_with_rules(request, self.rules, self._encode, codec=self.name, strict=strict, reasoning=reasoning)
+        return encode_with_rules(
+            request, self.rules, self._encode, codec=self.name, strict=strict, reasoning=reasoning, resolve=resolve
+        )
 
     def _encode(self, request: Request, strict: bool) -> Encoded:
         ctx = self._ctx()

@@ -11,6 +11,7 @@ from interlingua import (
     HttpRequest,
     ProviderError,
     Request,
+    Resolver,
     Response,
     SSEEvent,
     StreamEvent,
@@ -43,7 +44,14 @@ class OpenAIResponsesCodec:
             accepts_thinking=own_thinking(PROVIDER), tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_")
         )
 
-    def encode_request(self, request: Request, *, strict: bool = False, reasoning: ReasoningPolicy = "drop") -> Encoded:
+    def encode_request(
+        self,
+        request: Request,
+        *,
+        strict: bool = False,
+        reasoning: ReasoningPolicy = "drop",
+        resolve: Resolver | None = None,
+    ) -> Encoded:
         """The ``POST /v1/responses`` body. The transcript is first made to keep the API's rules
         (every call answered by its output right after); ``reasoning`` says what happens to
         another vendor's thinking: dropped (default) or sent as text, reported either way."""
@@ -54,6 +62,7 @@ class OpenAIResponsesCodec:
             codec=NAME,
             strict=strict,
             reasoning=reasoning,
+            resolve=resolve,
         )
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:

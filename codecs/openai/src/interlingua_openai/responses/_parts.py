@@ -15,6 +15,7 @@ from interlingua import (
     ContentPart,
     Document,
     FileSource,
+    HandleSource,
     Image,
     ImageOutput,
     Native,
@@ -28,7 +29,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import data_url, expect, join, optional, parse_data_url, require
+from interlingua.kit import data_url, expect, join, optional, parse_data_url, require, unresolved_handle
 
 from .._shared import PROVIDER
 from . import _echo
@@ -275,6 +276,8 @@ def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
         case TextSource():
             out.lossy(at, "image", "an image cannot have a text source")
             return None
+        case HandleSource():
+            raise unresolved_handle(out.codec, f"{at}.source", source)
         case _:
             assert_never(source)
     return _echo.apply(block, _echo.own(part))
@@ -297,6 +300,8 @@ def _encode_document(part: Document, at: str, out: WarningSink) -> Block | None:
         case TextSource():
             out.lossy(at, "document", "a plain-text document is sent as input_text", action="converted")
             return {"type": "input_text", "text": source.text}
+        case HandleSource():
+            raise unresolved_handle(out.codec, f"{at}.source", source)
         case _:
             assert_never(source)
     if part.name is not None:
