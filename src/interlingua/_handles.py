@@ -47,6 +47,7 @@ def unresolved_handle(codec: str, path: str, source: HandleSource) -> EncodeErro
 
 
 _WITH_SOURCE = frozenset({Image, Audio, Video, Document, ImageOutput, AudioOutput})
+_MAY_HOLD = _WITH_SOURCE | {ToolResult}
 
 
 def _handles_in(parts: list[ContentPart], at: str, found: list[tuple[str, HandleSource]]) -> None:
@@ -65,7 +66,8 @@ def find_handles(request: Request) -> list[tuple[str, HandleSource]]:
     a resolver, so it tests classes, not attributes (a missing pydantic attribute is slow)."""
     found: list[tuple[str, HandleSource]] = []
     for i, message in enumerate(request.messages):
-        _handles_in(message.parts, f"messages[{i}].parts", found)
+        if not _MAY_HOLD.isdisjoint(map(type, message.parts)):  # most messages: one C-level test
+            _handles_in(message.parts, f"messages[{i}].parts", found)
     return found
 
 
