@@ -50,10 +50,17 @@ def decode(raw: str | None, *, called: bool) -> StopReason | None:
 
 
 def encode(reason: StopReason | None, raw: str | None) -> str | None:
-    """The vendor's own string when it was kept, else the closest finishReason."""
-    if raw is not None:
+    """The kept string when it still means ``reason`` (exact round trips, and a finishReason
+    newer than this table decoded as ``other``), else the closest finishReason: another
+    vendor's raw string (``end_turn``) is never written as a finishReason."""
+    if raw is not None and (reason is None or _means(raw, reason)):
         return raw
     return ENCODE[reason] if reason is not None else None
+
+
+def _means(raw: str, reason: StopReason) -> bool:
+    meaning = DECODE.get(raw, "other")
+    return meaning == reason or (meaning == "end_turn" and reason == "tool_use")
 
 
 BLOCKED: StopReason = "content_filter"

@@ -38,11 +38,20 @@ _INCOMPLETE_BY_STOP: dict[str, str] = {"max_tokens": "max_output_tokens", "conte
 
 
 def encode_stop_reason(stop: StopReason | None, raw: str | None) -> tuple[str, str | None]:
-    """(status, incomplete reason or None): the raw string when there is one, else from ``stop``."""
-    if raw is not None:
+    """(status, incomplete reason or None): the raw string when it still means ``stop`` (exact
+    round trips, and a reason newer than this table decoded as ``other``), else from ``stop``:
+    another vendor's raw string (``end_turn``, ``STOP``) never becomes a status or a reason."""
+    if raw is not None and (stop is None or _means(raw, stop)):
         if raw in STATUSES:
             return raw, None
         return "incomplete", raw
     if stop in _INCOMPLETE_BY_STOP:
         return "incomplete", _INCOMPLETE_BY_STOP[stop]
     return _BY_STOP.get(stop or "", "completed"), None
+
+
+def _means(raw: str, stop: StopReason) -> bool:
+    if raw in STATUSES:
+        meaning = _STATUS.get(raw, "other")
+        return meaning == stop or (meaning == "end_turn" and stop == "tool_use")
+    return _INCOMPLETE.get(raw, "other") == stop
