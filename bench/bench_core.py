@@ -1,21 +1,33 @@
 """Core costs, as ratios against baselines timed in the same run (not a test; just prints).
 
-- cold ``import interlingua`` against cold ``import pydantic`` (separate processes, medians);
-  PERF.md target: at most +40 ms over pydantic, all installed codecs loaded too.
+- cold ``import interlingua`` against cold ``import pydantic`` (separate processes, medians of
+  interleaved rounds); PERF.md target: at most +40 ms over pydantic, all installed codecs loaded
+  too. ``import pydantic`` loads no model machinery, so the floor line shows what importing
+  ``BaseModel`` alone adds, and the in-process line shows interlingua's own share above it.
 - accumulating 10k vs 100k text deltas: the ratio shows accumulation is linear (target <= 12x).
+- ``construct`` (what decoders build IR with) against pydantic's ``model_construct`` and
+  ``model_validate`` of the same values, per instance, for the classes decoders build most.
+- ``parse_sse`` set-up per stream (a one-event stream), against ``json.loads`` of its data line.
 
 Run: ``python bench/bench_core.py``
 """
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from pydantic import BaseModel
 
 import interlingua as il
+from interlingua.kit import construct
 
 RUNS = 9
 
@@ -25,18 +37,51 @@ RUNS = 9
 _ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def cold_import(statement: str) -> float:
-    """Median wall time of a fresh interpreter running ``statement``, minus an empty interpreter;
-    one untimed run first writes the bytecode caches, as any install does."""
+def cold_imports(statements: dict[str, str]) -> dict[str, float]:
+    """Median wall time (ms) of a fresh interpreter running each statement, minus an empty one.
+    One untimed run first writes the bytecode caches, as any install does; then each round runs
+    every statement once, so a burst of load from another process hits them all alike."""
 
     def once(code: str) -> float:
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", code], check=True, env=_ENV)
-        return time.perf_counter() - start
+        return (time.perf_counter() - start) * 1e3
 
-    once(statement)
-    empty = statistics.median(once("pass") for _ in range(RUNS))
-    return statistics.median(once(statement) for _ in range(RUNS)) - empty
+    runs: dict[str, list[float]] = {label: [] for label in ["empty", *statements]}
+    for code in statements.values():
+        once(code)
+    for _ in range(RUNS):
+        runs["empty"].append(once("pass"))
+        for label, code in statements.items():
+            runs[label].append(once(code))
+    empty = statistics.median(runs.pop("empty"))
+    return {label: statistics.median(times) - empty for label, times in runs.items()}
+
+
+_IN_PROCESS = """
+import time
+from pydantic import BaseModel, Field, TypeAdapter
+start = time.perf_counter()
+{}
+print((time.perf_counter() - start) * 1e3)
+"""
+
+
+def imports_after_floor(statements: dict[str, str]) -> dict[str, float]:
+    """Median time (ms) of each statement inside a fresh interpreter that has already imported
+    pydantic's BaseModel machinery: interlingua's own share, without start-up and tear-down."""
+
+    def once(code: str) -> float:
+        out = subprocess.run(
+            [sys.executable, "-c", _IN_PROCESS.format(code)], check=True, env=_ENV, capture_output=True
+        )
+        return float(out.stdout)
+
+    runs: dict[str, list[float]] = {label: [] for label in statements}
+    for _ in range(RUNS):
+        for label, code in statements.items():
+            runs[label].append(once(code))
+    return {label: statistics.median(times) for label, times in runs.items()}
 
 
 def deltas(n: int) -> list[il.StreamEvent]:
@@ -59,15 +104,74 @@ def time_accumulate(n: int) -> float:
     return statistics.median(best)
 
 
+def interleaved_ns(fns: dict[str, Callable[[], Any]], rounds: int = 15, number: int = 5000) -> dict[str, list[float]]:
+    """Nanoseconds per call of each function, one batch of each per round, so a burst of load from
+    another process hits every function of that round alike and per-round ratios hold."""
+    runs: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            runs[name].append((time.perf_counter() - start) / number * 1e9)
+    return runs
+
+
+CONSTRUCTED: dict[str, tuple[type[BaseModel], dict[str, Any]]] = {
+    "Text": (il.Text, {"text": "Here is what I found."}),
+    "ToolUse": (il.ToolUse, {"id": "call_1", "name": "lookup", "input": {"q": "x"}}),
+    "ProviderEcho": (il.ProviderEcho, {"provider": "acme", "data": {"signature": "c2ln"}, "model": "m"}),
+    "Message": (il.Message, {"role": "assistant", "parts": []}),
+}
+
+
+def time_construct() -> None:
+    print("construct per instance (ns; x = construct over the baseline, medians of per-round ratios):")
+    for label, (cls, values) in CONSTRUCTED.items():
+        cls.model_validate(values)  # build the validator outside the timing
+        runs = interleaved_ns(
+            {
+                "construct": partial(construct, cls, **values),
+                "model_construct": partial(cls.model_construct, **values),
+                "model_validate": partial(cls.model_validate, values),
+            },
+            rounds=9,
+            number=2000,
+        )
+        ours = runs["construct"]
+        ratios = {
+            name: statistics.median(o / b for o, b in zip(ours, base, strict=True))
+            for name, base in runs.items()
+            if name != "construct"
+        }
+        print(
+            f"  {label:<13} construct {statistics.median(ours):6.0f}"
+            f"  model_construct {statistics.median(runs['model_construct']):6.0f} ({ratios['model_construct']:.2f}x)"
+            f"  model_validate {statistics.median(runs['model_validate']):6.0f} ({ratios['model_validate']:.2f}x)"
+        )
+
+
+def time_sse_setup() -> None:
+    line = '{"type":"ping"}'
+    chunks = [f"data: {line}\n\n".encode()]
+    runs = interleaved_ns(
+        {"parse_sse": lambda: list(il.parse_sse(chunks)), "json.loads": lambda: json.loads(line)}, number=500
+    )
+    ours, floor = statistics.median(runs["parse_sse"]), statistics.median(runs["json.loads"])
+    print(f"parse_sse of a one-event stream: {ours / 1e3:6.1f} us  (json.loads of its data: {floor / 1e3:.1f} us)")
+
+
 def main() -> None:
-    pydantic_ms = cold_import("import pydantic") * 1000
-    floor_ms = cold_import("from pydantic import BaseModel, Field, TypeAdapter") * 1000
-    core_ms = cold_import("import interlingua") * 1000
     load_all = "import interlingua as il; [il.get_codec(n) for n in il.codecs()]"
-    try:
-        all_ms = cold_import(load_all) * 1000
-    except subprocess.CalledProcessError:
-        all_ms = float("nan")
+    cold = cold_imports(
+        {
+            "pydantic": "import pydantic",
+            "floor": "from pydantic import BaseModel, Field, TypeAdapter",
+            "core": "import interlingua",
+            "all": load_all,
+        }
+    )
+    pydantic_ms, floor_ms, core_ms, all_ms = cold["pydantic"], cold["floor"], cold["core"], cold["all"]
     print(f"cold import pydantic:                    {pydantic_ms:7.1f} ms")
     print(
         f"floor, pydantic's BaseModel machinery:   {floor_ms:7.1f} ms  (+{floor_ms - pydantic_ms:.1f} ms: what any"
@@ -75,13 +179,25 @@ def main() -> None:
     )
     print(
         f"cold import interlingua:                 {core_ms:7.1f} ms  (+{core_ms - pydantic_ms:.1f} ms over pydantic;"
-        " target < +50, PERF.md +40)"
+        f" +{core_ms - floor_ms:.1f} over the floor; target < +50, PERF.md +40)"
     )
-    print(f"cold import interlingua + every codec:   {all_ms:7.1f} ms  (+{all_ms - pydantic_ms:.1f} ms over pydantic)")
+    print(
+        f"cold import interlingua + every codec:   {all_ms:7.1f} ms  (+{all_ms - pydantic_ms:.1f} ms over pydantic;"
+        f" +{all_ms - floor_ms:.1f} over the floor)"
+    )
+    inside = imports_after_floor(
+        {"core": "import interlingua", "all": load_all, "codecs()": "import interlingua as il; il.codecs()"}
+    )
+    print(
+        f"inside a process that has the floor: import interlingua {inside['core']:.1f} ms;"
+        f" + every codec {inside['all']:.1f} ms (finding them, il.codecs(), {inside['codecs()'] - inside['core']:.1f})"
+    )
     small, large = time_accumulate(10_000), time_accumulate(100_000)
     print(f"accumulate 10k deltas:  {small * 1e3:7.2f} ms  ({small / 10_000 * 1e6:.2f} us/event)")
     print(f"accumulate 100k deltas: {large * 1e3:7.2f} ms  ({large / 100_000 * 1e6:.2f} us/event)")
     print(f"ratio 100k/10k: {large / small:.2f}x  (linear is 10x; target <= 12x)")
+    time_construct()
+    time_sse_setup()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ encodes and decodes it, reporting every loss as a typed warning. Codecs are sepa
 distributions found through entry points: ``get_codec("acme-chat")``.
 """
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from ._codec import DETAILS, SETTINGS, Capabilities, Codec, Endpoint, HttpRequest, Support
@@ -85,7 +86,6 @@ from ._stream import (
     aaccumulate,
     accumulate,
 )
-from ._transcript import HostEntry, Transcript
 from ._warnings import (
     AnyWarning,
     Encoded,
@@ -98,20 +98,38 @@ from ._warnings import (
 
 __version__ = "0.1.0"
 
-_TRANSPORT = ("AsyncClient", "AsyncEventStream", "Client", "EventStream", "MissingAPIKeyError", "RetryPolicy")
+# Loaded on first use, not with the IR (PERF.md: import budget). The transport pulls in asyncio,
+# threading and httpx2; transcripts are for hosts; budget tables load with the codecs that use one.
+_LAZY = {
+    "AsyncClient": "._client",
+    "AsyncEventStream": "._client",
+    "Client": "._client",
+    "EventStream": "._client",
+    "MissingAPIKeyError": "._client",
+    "RetryPolicy": "._client",
+    "HostEntry": "._transcript",
+    "Transcript": "._transcript",
+    "ThinkingBudgets": "._budgets",
+}
 
 
 def __getattr__(name: str) -> object:
-    # The transport pulls in asyncio and threading; load it on first use, not with the IR.
-    if name in _TRANSPORT:
-        from . import _client
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'interlingua' has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value  # found directly from now on
+    return value
 
-        return getattr(_client, name)
-    raise AttributeError(f"module 'interlingua' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 if TYPE_CHECKING:
+    from ._budgets import ThinkingBudgets
     from ._client import AsyncClient, AsyncEventStream, Client, EventStream, MissingAPIKeyError, RetryPolicy
+    from ._transcript import HostEntry, Transcript
 
 __all__ = [
     "AsyncClient",
@@ -193,6 +211,7 @@ __all__ = [
     "TextDelta",
     "TextSource",
     "Thinking",
+    "ThinkingBudgets",
     "ThinkingConfig",
     "ThinkingDelta",
     "ThinkingLevel",

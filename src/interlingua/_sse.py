@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+
+from ._model import Record
 
 if TYPE_CHECKING:
     import httpx2
+
+_set = object.__setattr__
 
 DONE = "[DONE]"
 """The data of the sentinel event some wires end their streams with."""
@@ -24,25 +27,39 @@ class SSEEvent(Protocol):
     def data(self) -> str: ...
 
 
-@dataclass(frozen=True, slots=True)
-class ServerSentEvent:
+class ServerSentEvent(Record):
     """One SSE event as a codec writes it; ``event="message"`` is written without an event line."""
 
+    __slots__ = __match_args__ = ("data", "event", "id", "retry")
     data: str
-    event: str = "message"
-    id: str = ""
-    retry: int | None = None
+    event: str
+    id: str
+    retry: int | None
+
+    def __init__(self, data: str, event: str = "message", id: str = "", retry: int | None = None) -> None:
+        _set(self, "data", data)
+        _set(self, "event", event)
+        _set(self, "id", id)
+        _set(self, "retry", retry)
 
 
-def _event_stream(chunks: Iterable[bytes]) -> httpx2.Response:
+_HEADERS = [(b"content-type", b"text/event-stream")]
+_request: httpx2.Request | None = None
+
+
+def _event_stream(content: Iterator[bytes] | AsyncIterator[bytes]) -> httpx2.Response:
+    """Bytes wrapped as an event-stream response for httpx2's parser. The per-stream set-up is
+    most of a short stream's cost (many answers are under ten events), so the stand-in
+    request is built once and shared (responses only read it, for error context), and the
+    encoding is set outright rather than parsed from a content-type header every time."""
     import httpx2
 
-    return httpx2.Response(
-        200,
-        headers={"content-type": "text/event-stream; charset=utf-8"},
-        content=iter(chunks),
-        request=httpx2.Request("GET", "http://stream.invalid/"),
-    )
+    global _request
+    if _request is None:
+        _request = httpx2.Request("GET", "http://stream.invalid/")
+    response = httpx2.Response(200, headers=_HEADERS, content=content, request=_request)
+    response.encoding = "utf-8"
+    return response
 
 
 def parse_sse(chunks: Iterable[bytes]) -> Iterator[SSEEvent]:
@@ -54,20 +71,14 @@ def parse_sse(chunks: Iterable[bytes]) -> Iterator[SSEEvent]:
     """
     import httpx2
 
-    yield from httpx2.EventSource(_event_stream(chunks))
+    yield from httpx2.EventSource(_event_stream(iter(chunks)))
 
 
 async def aparse_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[SSEEvent]:
     """:func:`parse_sse` for an async byte stream."""
     import httpx2
 
-    response = httpx2.Response(
-        200,
-        headers={"content-type": "text/event-stream; charset=utf-8"},
-        content=aiter(chunks),
-        request=httpx2.Request("GET", "http://stream.invalid/"),
-    )
-    async for event in httpx2.EventSource(response):
+    async for event in httpx2.EventSource(_event_stream(aiter(chunks))):
         yield event
 
 

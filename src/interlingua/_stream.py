@@ -1,101 +1,156 @@
 """Stream events every codec decodes to and encodes from, and their accumulation into a Response.
 
-Events are slotted dataclasses, not pydantic models: a stream makes thousands of them and each
-must cost well under a microsecond to build.
+Events are immutable slotted records, not pydantic models: a stream makes thousands of them and
+each must cost well under a microsecond to build. They are written out by hand rather than as
+dataclasses, which compile their methods from generated source when the module loads (about
+0.6 ms a class, 6 ms for these ten: PERF.md's import budget is 40 ms in all).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Callable, Iterable
-from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from pydantic_core import from_json
 
+from ._cost import Cost
 from ._errors import ProviderError, StreamError
 from ._message import Message
-from ._model import construct
+from ._model import Record, construct, replace
 from ._parts import Citation, ContentPart, ProviderEcho, Text, Thinking, ToolUse
 from ._response import Response, StopReason, Usage
 from ._wire import tool_arguments
 
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
-class MessageStart:
+
+class MessageStart(Record):
     """The answer begins; ``provider_echoes`` are response-level vendor fields known so far."""
 
-    id: str | None = None
-    model: str | None = None
-    provider_echoes: list[ProviderEcho] = field(default_factory=list)
+    __slots__ = __match_args__ = ("id", "model", "provider_echoes")
+    id: str | None
+    model: str | None
+    provider_echoes: list[ProviderEcho]
+
+    def __init__(
+        self, id: str | None = None, model: str | None = None, provider_echoes: list[ProviderEcho] | None = None
+    ) -> None:
+        _set(self, "id", id)
+        _set(self, "model", model)
+        _set(self, "provider_echoes", [] if provider_echoes is None else provider_echoes)
 
 
-@dataclass(frozen=True, slots=True)
-class PartStart:
+class PartStart(Record):
     """A part opens at ``index``; text and thinking parts usually start empty and grow by deltas."""
 
+    __slots__ = __match_args__ = ("index", "part")
     index: int
     part: ContentPart
 
+    def __init__(self, index: int, part: ContentPart) -> None:
+        _set(self, "index", index)
+        _set(self, "part", part)
 
-@dataclass(frozen=True, slots=True)
-class TextDelta:
+
+class TextDelta(Record):
+    __slots__ = __match_args__ = ("index", "text")
     index: int
     text: str
 
+    def __init__(self, index: int, text: str) -> None:
+        _set(self, "index", index)
+        _set(self, "text", text)
 
-@dataclass(frozen=True, slots=True)
-class ThinkingDelta:
+
+class ThinkingDelta(Record):
+    __slots__ = __match_args__ = ("index", "text")
     index: int
     text: str
 
+    def __init__(self, index: int, text: str) -> None:
+        _set(self, "index", index)
+        _set(self, "text", text)
 
-@dataclass(frozen=True, slots=True)
-class ToolInputDelta:
+
+class ToolInputDelta(Record):
     """A piece of a tool call's arguments JSON; pieces split anywhere, parsed once at part end."""
 
+    __slots__ = __match_args__ = ("index", "json")
     index: int
     json: str
 
+    def __init__(self, index: int, json: str) -> None:
+        _set(self, "index", index)
+        _set(self, "json", json)
 
-@dataclass(frozen=True, slots=True)
-class Echo:
+
+class Echo(Record):
     """Vendor data for the part at ``index`` (None: for the response), merged key by key into
     that provider's existing echo, so a signature may arrive after its text."""
 
+    __slots__ = __match_args__ = ("index", "echo")
     index: int | None
     echo: ProviderEcho
 
+    def __init__(self, index: int | None, echo: ProviderEcho) -> None:
+        _set(self, "index", index)
+        _set(self, "echo", echo)
 
-@dataclass(frozen=True, slots=True)
-class PartEnd:
+
+class PartEnd(Record):
     """The part at ``index`` is complete. ``citations``, when given, are the text part's citations
     as the wire delivered them apart from its text (they replace the ones it opened with)."""
 
+    __slots__ = __match_args__ = ("index", "citations")
     index: int
-    citations: list[Citation] | None = None
+    citations: list[Citation] | None
+
+    def __init__(self, index: int, citations: list[Citation] | None = None) -> None:
+        _set(self, "index", index)
+        _set(self, "citations", citations)
 
 
-@dataclass(frozen=True, slots=True)
-class UsageUpdate:
+class UsageUpdate(Record):
     """The usage as known so far (cumulative: it replaces the previous update, never adds)."""
 
+    __slots__ = __match_args__ = ("usage",)
     usage: Usage
 
+    def __init__(self, usage: Usage) -> None:
+        _set(self, "usage", usage)
 
-@dataclass(frozen=True, slots=True)
-class MessageEnd:
-    """The answer is complete; ``usage``, when given, is final."""
 
+class MessageEnd(Record):
+    """The answer is complete; ``usage``, when given, is final; ``cost``, when given, is what
+    the vendor reported the answer cost (the Response's ``cost``)."""
+
+    __slots__ = __match_args__ = ("stop_reason", "raw_stop_reason", "usage", "cost")
     stop_reason: StopReason | None
-    raw_stop_reason: str | None = None
-    usage: Usage | None = None
+    raw_stop_reason: str | None
+    usage: Usage | None
+    cost: Cost | None
+
+    def __init__(
+        self,
+        stop_reason: StopReason | None,
+        raw_stop_reason: str | None = None,
+        usage: Usage | None = None,
+        cost: Cost | None = None,
+    ) -> None:
+        _set(self, "stop_reason", stop_reason)
+        _set(self, "raw_stop_reason", raw_stop_reason)
+        _set(self, "usage", usage)
+        _set(self, "cost", cost)
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorEvent:
+class ErrorEvent(Record):
     """The vendor reported an error inside the stream."""
 
+    __slots__ = __match_args__ = ("error",)
     error: ProviderError
+
+    def __init__(self, error: ProviderError) -> None:
+        _set(self, "error", error)
 
 
 StreamEvent: TypeAlias = (
@@ -118,7 +173,8 @@ def merge_echo(echoes: list[ProviderEcho], new: ProviderEcho) -> list[ProviderEc
     merged = False
     for entry in echoes:
         if entry.provider == new.provider and not merged:
-            entry = ProviderEcho(provider=new.provider, data={**entry.data, **new.data}, model=new.model or entry.model)
+            data = {**entry.data, **new.data}
+            entry = construct(ProviderEcho, provider=new.provider, data=data, model=new.model or entry.model)
             merged = True
         out.append(entry)
     if not merged:
@@ -153,7 +209,7 @@ class _Slot:
                 update["text"] = part.text + joined
             elif isinstance(part, ToolUse):
                 update.update(_tool_input(joined, partial=partial))
-        return part.model_copy(update=update) if update else part
+        return replace(part, **update) if update else part
 
 
 def _tool_input(text: str, *, partial: bool) -> dict[str, object]:
@@ -184,6 +240,7 @@ class StreamAccumulator:
         self._echoes: list[ProviderEcho] = []
         self._slots: dict[int, _Slot] = {}
         self._usage: Usage | None = None
+        self._cost: Cost | None = None
         self._stop: StopReason | None = None
         self._raw_stop: str | None = None
         self.done = False
@@ -247,6 +304,7 @@ class StreamAccumulator:
         self._stop, self._raw_stop = event.stop_reason, event.raw_stop_reason
         if event.usage is not None:
             self._usage = event.usage
+        self._cost = event.cost
         self.done = True
 
     def _error(self, event: ErrorEvent) -> None:
@@ -261,12 +319,13 @@ class StreamAccumulator:
             Response,
             id=self._id,
             model=self._model,
-            message=Message(role="assistant", parts=parts),
+            message=construct(Message, role="assistant", parts=parts),
             stop_reason=self._stop,
             raw_stop_reason=self._raw_stop,
-            usage=self._usage if self._usage is not None else Usage(),
+            usage=self._usage if self._usage is not None else construct(Usage),
             provider_echoes=self._echoes,
             warnings=[],
+            cost=self._cost,
         )
 
     def snapshot(self) -> Response:

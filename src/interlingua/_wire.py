@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import email.utils
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -87,6 +86,8 @@ def retry_after(headers: Mapping[str, str]) -> float | None:
         return max(float(value), 0.0)
     except ValueError:
         pass
+    import email.utils  # here: it costs milliseconds at import, and only a retry needs it
+
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
