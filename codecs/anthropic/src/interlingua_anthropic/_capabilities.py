@@ -55,6 +55,9 @@ CAPABILITIES = Capabilities(
         "response_format": "json_schema as output_config.format; json_object has no wire form",
         "citations": "Claude's own citations round-trip; others lack the vendor's location fields",
         "tool_result.json": "a JSON result is sent as its text",
+        "thinking_table": "budget_tokens as is; a level alone as budget_tokens: minimal 1024, low 2048, medium 8192, "
+        "high 16384, xhigh 32768, or from budgets= (a level it lacks goes to the nearest, warned); "
+        "neither -> adaptive; off -> disabled",
     },
     details={"tool_result.json": "lossy"},
 )

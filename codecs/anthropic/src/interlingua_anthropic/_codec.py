@@ -19,6 +19,7 @@ from interlingua import (
     SSEEvent,
     StreamEvent,
     Thinking,
+    ThinkingBudgets,
 )
 from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules
 
@@ -35,6 +36,9 @@ class AnthropicMessagesCodec:
     """The Anthropic Messages API (``POST /v1/messages``), both directions.
 
     ``default_max_tokens`` is sent when a request has no ``max_tokens`` (the wire requires one).
+    ``budgets`` replaces the level -> ``budget_tokens`` table (``BUDGETS``: minimal 1024, low
+    2048, medium 8192, high 16384, xhigh 32768); a level it lacks is sent as its nearest level,
+    with a warning. Every budget must be at least Anthropic's minimum, 1024.
     """
 
     name: ClassVar[str] = "anthropic-messages"
@@ -42,8 +46,9 @@ class AnthropicMessagesCodec:
     api_key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
     capabilities: ClassVar[Capabilities] = CAPABILITIES
 
-    def __init__(self, *, default_max_tokens: int = 4096) -> None:
+    def __init__(self, *, default_max_tokens: int = 4096, budgets: ThinkingBudgets | None = None) -> None:
         self.default_max_tokens = default_max_tokens
+        self.budgets = _request.BUDGETS if budgets is None else _checked(budgets)
         # The API's id rule; foreign ids are rewritten the same way for a call and its result.
         self.rules = TurnRules(
             accepts_thinking=_signed,
@@ -52,7 +57,8 @@ class AnthropicMessagesCodec:
         )
 
     def __repr__(self) -> str:
-        return f"AnthropicMessagesCodec(default_max_tokens={self.default_max_tokens})"
+        budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"
+        return f"AnthropicMessagesCodec(default_max_tokens={self.default_max_tokens}{budgets})"
 
     def encode_request(
         self,
@@ -68,7 +74,9 @@ class AnthropicMessagesCodec:
         return encode_with_rules(
             request,
             self.rules,
-            lambda ready, strict: _request.encode_request(ready, self.name, self.default_max_tokens, strict=strict),
+            lambda ready, strict: _request.encode_request(
+                ready, self.name, self.default_max_tokens, strict=strict, budgets=self.budgets
+            ),
             codec=self.name,
             strict=strict,
             reasoning=reasoning,
@@ -109,6 +117,16 @@ class AnthropicMessagesCodec:
         headers.update(endpoint.headers)
         base = (endpoint.base_url or DEFAULT_BASE_URL).rstrip("/")
         return HttpRequest(method="POST", url=f"{base}/v1/messages", headers=headers, json=body, stream=stream)
+
+
+def _checked(budgets: ThinkingBudgets) -> ThinkingBudgets:
+    """A table the API would refuse fails here, once, not as a warning on every request."""
+    for level, tokens in budgets.items():
+        if tokens < _request.MIN_BUDGET:
+            raise ValueError(
+                f"level {level!r}: {tokens} tokens is below Anthropic's minimum budget {_request.MIN_BUDGET}"
+            )
+    return budgets
 
 
 def _signed(part: Thinking | RedactedThinking) -> bool:

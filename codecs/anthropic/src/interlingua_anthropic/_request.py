@@ -5,7 +5,8 @@ Choices where the wire and the IR differ (see also the README section):
 - Leading system (and developer) messages become ``system``; later ones become the wire's
   ``{"role": "system"}`` messages. Anthropic has no developer role: it is sent as system, with
   a warning. ``tool`` messages become user turns; consecutive same-role turns are merged.
-- Thinking: ``budget_tokens`` is sent as is; a ``level`` alone maps through LEVEL_BUDGET;
+- Thinking: ``budget_tokens`` is sent as is; a ``level`` alone maps through BUDGETS (or the
+  caller's ThinkingBudgets, where a level it lacks goes to its nearest level, with a warning);
   neither is ``{"type": "adaptive"}``; ``off`` is ``disabled``; ``summary`` is ``display``
   (summarized / omitted). The budget stays in [1024, max_tokens).
 - ``max_tokens`` is required by the wire: when the IR has none, ``default_max_tokens`` (plus the
@@ -34,6 +35,7 @@ from interlingua import (
     ResponseFormat,
     Role,
     Text,
+    ThinkingBudgets,
     ThinkingConfig,
     Tool,
     ToolChoice,
@@ -43,8 +45,10 @@ from interlingua.kit import ToolIds, construct, each, expect, join, optional, re
 
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
 
-LEVEL_BUDGET: dict[str, int] = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
-"""Thinking level -> ``budget_tokens`` (Anthropic's minimum budget is 1024)."""
+# model_construct: a constant its tests validate, so importing the codec builds no validator.
+BUDGETS = ThinkingBudgets.model_construct(minimal=1024, low=2048, medium=8192, high=16384, xhigh=32768)
+"""Thinking level -> ``budget_tokens`` (Anthropic's minimum budget is 1024); a caller's table
+passed as ``budgets=`` replaces it."""
 
 MIN_BUDGET = 1024
 _STRING = "content_string"  # message echo: the wire sent ``content`` as a bare string
@@ -200,7 +204,9 @@ def _decode_output_config(body: Mapping[str, Any], options: dict[str, Any]) -> R
 # --- encoding ----------------------------------------------------------------------------------
 
 
-def encode_request(request: Request, codec: str, default_max_tokens: int, *, strict: bool) -> Encoded:
+def encode_request(
+    request: Request, codec: str, default_max_tokens: int, *, strict: bool, budgets: ThinkingBudgets = BUDGETS
+) -> Encoded:
     out = WarningSink(codec)
     encoder = Encoder(out)
     body: dict[str, Any] = {"model": request.model}
@@ -214,7 +220,7 @@ def encode_request(request: Request, codec: str, default_max_tokens: int, *, str
         body["tools"] = tools
     _encode_tool_choice(request, body, out)
     _encode_sampling(request, body, out)
-    _encode_thinking(request, body, default_max_tokens, out)
+    _encode_thinking(request, body, default_max_tokens, budgets, out)
     _encode_response_format(request, body, out)
     _merge_options(request.options(PROVIDER), body)
     _keep_thinking_rule(body, out)
@@ -348,7 +354,9 @@ def _encode_sampling(request: Request, body: dict[str, Any], out: WarningSink) -
             out.unsupported(name, name, f"the Messages API has no {name}")
 
 
-def _encode_thinking(request: Request, body: dict[str, Any], default_max_tokens: int, out: WarningSink) -> None:
+def _encode_thinking(
+    request: Request, body: dict[str, Any], default_max_tokens: int, budgets: ThinkingBudgets, out: WarningSink
+) -> None:
     thinking = request.thinking
     max_tokens = request.max_tokens
     if thinking is None or thinking.level == "off":
@@ -357,7 +365,9 @@ def _encode_thinking(request: Request, body: dict[str, Any], default_max_tokens:
             body["thinking"] = {"type": "disabled"}
         return
     block: Block
-    budget = thinking.budget_tokens if thinking.budget_tokens is not None else LEVEL_BUDGET.get(thinking.level or "")
+    budget = thinking.budget_tokens
+    if budget is None and thinking.level is not None:
+        budget = budgets.encode_level(thinking.level, out)
     if budget is None:
         block = {"type": "adaptive"}
         body["max_tokens"] = default_max_tokens if max_tokens is None else max_tokens

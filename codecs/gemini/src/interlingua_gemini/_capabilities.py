@@ -54,6 +54,8 @@ CAPABILITIES = Capabilities(
         "cache_control": "caching is by cachedContent (provider_options), not per-block marks",
         "citations": "requests carry no citations; responses rebuild them from groundingMetadata",
         "thinking_table": "budget_tokens <-> thinkingBudget; off -> thinkingBudget 0; "
-        "minimal/low/medium/high/xhigh <-> thinkingLevel; summary <-> includeThoughts",
+        "minimal/low/medium/high/xhigh <-> thinkingLevel (with budgets=, or for a Gemini 2.x model, which "
+        "rejects levels, a level goes as thinkingBudget from a table, the nearest level when it lacks one, "
+        "warned); summary <-> includeThoughts",
     },
 )

@@ -16,6 +16,7 @@ from interlingua import (
     Response,
     SSEEvent,
     StreamEvent,
+    ThinkingBudgets,
 )
 from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules, own_thinking
 
@@ -30,6 +31,11 @@ class GeminiCodec:
     The wire is the REST API's camelCase JSON; snake_case keys are read too and written back as
     they came. The model lives in the URL, not the body: pass ``model=`` to ``decode_request``
     when you know it (it also binds the thought signatures of the transcript to that model).
+
+    Gemini names thinking levels itself (``thinkingLevel``), so by default a level goes by name
+    and ``budgets`` is None. ``budgets`` sends each level as ``thinkingBudget`` from that table
+    instead (Gemini 2.5 models take only a budget); a level it lacks goes to its nearest level,
+    with a warning.
     """
 
     name = NAME
@@ -39,6 +45,9 @@ class GeminiCodec:
     # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id;
     # it counts a turn's functionResponse parts against the functionCall parts before them.
     rules = TurnRules(accepts_thinking=own_thinking(PROVIDER), one_results_message=True)
+
+    def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
+        self.budgets = budgets
 
     def encode_request(
         self,
@@ -54,7 +63,7 @@ class GeminiCodec:
         return encode_with_rules(
             request,
             self.rules,
-            lambda ready, strict: _request.encode_request(ready, strict=strict),
+            lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=self.budgets),
             codec=self.name,
             strict=strict,
             reasoning=reasoning,
@@ -90,4 +99,4 @@ class GeminiCodec:
         return _http.http_request(self.encode_request(request), request.model, stream=stream, endpoint=endpoint)
 
     def __repr__(self) -> str:
-        return "GeminiCodec()"
+        return "GeminiCodec()" if self.budgets is None else f"GeminiCodec(budgets={self.budgets!r})"

@@ -9,7 +9,10 @@ Mappings (the README section has the full table):
   presencePenalty, frequencyPenalty; responseMimeType + responseJsonSchema <-> response_format;
   ``thinkingConfig`` <-> thinking: budget_tokens <-> thinkingBudget, level off -> thinkingBudget 0,
   other levels <-> thinkingLevel (MINIMAL..XHIGH), summary <-> includeThoughts. With both a budget
-  and a level, the budget is sent (Gemini takes one or the other).
+  and a level, the budget is sent (Gemini takes one or the other). With a caller's
+  ThinkingBudgets (``GeminiCodec(budgets=...)``), a level is sent as thinkingBudget from that
+  table instead; a level the table lacks goes to its nearest level, with a warning. A Gemini 2.x
+  model (which rejects thinkingLevel) gets :data:`GEMINI_2_BUDGETS` when no table is given.
 - ``toolConfig.functionCallingConfig``: auto AUTO, none NONE, required ANY, Tool(name) ANY +
   allowedFunctionNames [name].
 - Every other field (safetySettings, cachedContent, labels, unknown ones, and generationConfig /
@@ -35,6 +38,7 @@ from interlingua import (
     Request,
     ResponseFormat,
     Role,
+    ThinkingBudgets,
     ThinkingConfig,
     ThinkingLevel,
     Tool,
@@ -72,7 +76,7 @@ _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
 # --- encoding ----------------------------------------------------------------------------------
 
 
-def encode_request(request: Request, *, strict: bool) -> Encoded:
+def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets | None = None) -> Encoded:
     """IR -> generateContent body, one walk over the messages."""
     out = WarningSink(NAME)
     ctx = Encoding(out, request.model)
@@ -92,7 +96,7 @@ def encode_request(request: Request, *, strict: bool) -> Encoded:
         out.unsupported(
             "parallel_tool_calls", "parallel_tool_calls", "Gemini cannot be told to call one tool at a time"
         )
-    generation = _encode_generation(request, options.pop("generationConfig", None), out)
+    generation = _encode_generation(request, options.pop("generationConfig", None), budgets, out)
     if generation is not None:
         body["generationConfig"] = generation
     for key, value in options.items():
@@ -219,7 +223,9 @@ def _encode_tool_choice(request: Request, kept: Any) -> dict[str, Any] | None:
     return config
 
 
-def _encode_generation(request: Request, kept: Any, out: WarningSink) -> dict[str, Any] | None:
+def _encode_generation(
+    request: Request, kept: Any, budgets: ThinkingBudgets | None, out: WarningSink
+) -> dict[str, Any] | None:
     config: dict[str, Any] | None = copy.deepcopy(kept) if isinstance(kept, dict) else None
     fields: dict[str, Any] = {}
     for wire_key, (ir_key, _) in _SCALARS.items():
@@ -231,7 +237,10 @@ def _encode_generation(request: Request, kept: Any, out: WarningSink) -> dict[st
     if request.response_format is not None:
         fields.update(_encode_format(request.response_format, out))
     if request.thinking is not None:
-        fields["thinkingConfig"] = {**(config or {}).get("thinkingConfig", {}), **_encode_thinking(request.thinking)}
+        if budgets is None and budget_only(request.model):
+            budgets = GEMINI_2_BUDGETS
+        thinking = _encode_thinking(request.thinking, budgets, out)
+        fields["thinkingConfig"] = {**(config or {}).get("thinkingConfig", {}), **thinking}
     if not fields:
         return config
     return {**(config or {}), **fields}
@@ -250,12 +259,26 @@ def _encode_format(fmt: ResponseFormat, out: WarningSink) -> dict[str, Any]:
     return {"responseMimeType": "application/json", "responseJsonSchema": fmt.json_schema or {}}
 
 
-def _encode_thinking(thinking: ThinkingConfig) -> dict[str, Any]:
+GEMINI_2_BUDGETS = ThinkingBudgets.model_construct(minimal=512, low=1024, medium=8192, high=24576, xhigh=None)
+"""Gemini 2.x models take only ``thinkingBudget`` (a ``thinkingLevel`` is a 400). Every budget
+here is inside every 2.5 model's range (Pro 128-32768, Flash 0-24576, Flash-Lite 512-24576);
+``xhigh`` is sent as ``high`` with a warning."""
+
+
+def budget_only(model: str | None) -> bool:
+    """Whether ``model`` names a Gemini 2.x model, which rejects ``thinkingLevel``. An alias
+    such as ``gemini-flash-latest`` is not guessed at: its level goes by name."""
+    return model is not None and model.removeprefix("models/").startswith("gemini-2.")
+
+
+def _encode_thinking(thinking: ThinkingConfig, budgets: ThinkingBudgets | None, out: WarningSink) -> dict[str, Any]:
     config: dict[str, Any] = {}
     if thinking.budget_tokens is not None:
         config["thinkingBudget"] = thinking.budget_tokens
     elif thinking.level == "off":
         config["thinkingBudget"] = 0
+    elif thinking.level is not None and budgets is not None:
+        config["thinkingBudget"] = budgets.encode_level(thinking.level, out)
     elif thinking.level is not None:
         config["thinkingLevel"] = thinking.level.upper()
     if thinking.summary is not None:

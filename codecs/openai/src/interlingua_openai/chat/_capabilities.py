@@ -13,7 +13,8 @@ _NOTES = {
     "cache_control": "caching is automatic; no breakpoints on the wire",
     "citations": "a request cannot carry citations (answers can: url_citation annotations)",
     "top_k": "no top_k field",
-    "thinking": "reasoning_effort; a budget is sent as the nearest effort with a warning",
+    "thinking": "reasoning_effort; a budget is sent as the nearest effort with a warning (by the table low 1024, "
+    "medium 4096, high 16384, xhigh 65536 tokens, or budgets=)",
     "redacted_thinking": "only OpenRouter takes encrypted reasoning back (reasoning_details)",
     "tool_result.json": "a tool message holds text: a JSON result is sent as its text",
     "tool_result.error": "a tool message cannot mark an error",

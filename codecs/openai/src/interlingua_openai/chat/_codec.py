@@ -16,6 +16,7 @@ from interlingua import (
     Response,
     SSEEvent,
     StreamEvent,
+    ThinkingBudgets,
     WarningSink,
 )
 from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules
@@ -37,12 +38,16 @@ class OpenAIChatCodec:
     ``deepseek``, ``vllm``, ``openrouter``, ``mistral``, ``ollama``. The provider key (for
     provider_options and provider_echoes) is ``openai`` for OpenAI and the dialect's name for the
     others, so one server's options and signed reasoning never reach another.
+
+    ``budgets`` replaces the table that turns a token budget (which the wire cannot carry) into
+    the nearest effort (``_request.BUDGETS``: low 1024, medium 4096, high 16384, xhigh 65536).
     """
 
     name = "openai-chat"
 
-    def __init__(self, *, dialect: str | Dialect = "openai") -> None:
+    def __init__(self, *, dialect: str | Dialect = "openai", budgets: ThinkingBudgets | None = None) -> None:
         self.dialect = dialect if isinstance(dialect, Dialect) else dialect_named(dialect)
+        self.budgets = _request.BUDGETS if budgets is None else budgets
         self.provider = self.dialect.provider
         self.api_key_env = self.dialect.api_key_env
         self.capabilities: Capabilities = capabilities_for(self.dialect)
@@ -50,7 +55,8 @@ class OpenAIChatCodec:
         self.rules = TurnRules(accepts_thinking=thinking_test(self.dialect), tool_ids=self._ids)
 
     def __repr__(self) -> str:
-        return f"OpenAIChatCodec(dialect={self.dialect.name!r})"
+        budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"
+        return f"OpenAIChatCodec(dialect={self.dialect.name!r}{budgets})"
 
     def _ctx(self) -> Ctx:
         return Ctx(self.dialect, self.provider, self._ids, WarningSink(self.name))
@@ -73,7 +79,7 @@ class OpenAIChatCodec:
 
     def _encode(self, request: Request, strict: bool) -> Encoded:
         ctx = self._ctx()
-        return ctx.out.finish(_request.encode_request(request, ctx), strict=strict)
+        return ctx.out.finish(_request.encode_request(request, ctx, self.budgets), strict=strict)
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
         with decoding(self.name):

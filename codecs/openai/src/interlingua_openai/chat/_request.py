@@ -1,9 +1,9 @@
 """Requests, both directions: top-level fields, tools, tool choice, response format, reasoning effort.
 
 Reasoning effort <-> ThinkingConfig.level, one to one: ``none`` <-> ``off``, and ``minimal``,
-``low``, ``medium``, ``high``, ``xhigh`` by name. A budget without a level maps to a level by
-:data:`BUDGET_LEVELS` (with a warning: the wire has no budget). Any other effort string (``max``)
-stays verbatim in provider_options.
+``low``, ``medium``, ``high``, ``xhigh`` by name. A budget without a level maps to the nearest
+level of :data:`BUDGETS`, or of the caller's ThinkingBudgets (with a warning: the wire has no
+budget). Any other effort string (``max``) stays verbatim in provider_options.
 """
 
 from __future__ import annotations
@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interlingua import NativeTool, Request, ResponseFormat, ThinkingConfig, ThinkingLevel, Tool, ToolChoice
+from interlingua import (
+    NativeTool,
+    Request,
+    ResponseFormat,
+    ThinkingBudgets,
+    ThinkingConfig,
+    ThinkingLevel,
+    Tool,
+    ToolChoice,
+)
 from interlingua.kit import each, expect, join, optional, require
 
 from .._shared import PROVIDER, RESPONSES_ONLY_FIELDS, own_options
@@ -29,9 +38,10 @@ EFFORTS: dict[str, ThinkingLevel] = {
     "xhigh": "xhigh",
 }
 LEVELS: dict[ThinkingLevel, str] = {level: effort for effort, level in EFFORTS.items()}
-BUDGET_LEVELS: tuple[tuple[int, ThinkingLevel], ...] = ((2048, "low"), (8192, "medium"), (32768, "high"))
-"""(budget below, level): a budget under 2048 tokens is ``low``, under 8192 ``medium``, under
-32768 ``high``, anything larger ``xhigh``."""
+# model_construct: a constant its tests validate, so importing the codec builds no validator.
+BUDGETS = ThinkingBudgets.model_construct(low=1024, medium=4096, high=16384, xhigh=65536)
+"""Level -> tokens, read backwards for a budget alone (nearest by ratio): a budget under 2048
+tokens is ``low``, under 8192 ``medium``, under 32768 ``high``, anything larger ``xhigh``."""
 
 _NUMBERS = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
 _KNOWN = frozenset(
@@ -200,20 +210,19 @@ def _encode_response_format(fmt: ResponseFormat) -> Block:
     return {"type": "json_schema", "json_schema": schema}
 
 
-def _encode_thinking(thinking: ThinkingConfig, ctx: Ctx) -> str | None:
+def _encode_thinking(thinking: ThinkingConfig, ctx: Ctx, budgets: ThinkingBudgets) -> str | None:
     if thinking.summary is not None:
         ctx.out.unsupported("thinking.summary", "thinking", "Chat Completions returns no reasoning summaries")
     level = thinking.level
     budget = thinking.budget_tokens
     if budget is not None:
-        by_budget: ThinkingLevel = next((lv for below, lv in BUDGET_LEVELS if budget < below), "xhigh")
-        level = level if level is not None else by_budget
+        level = level if level is not None else budgets.level(budget)
         why = f"no token budget on the wire; sent as effort {LEVELS[level]!r}"
         ctx.out.unsupported("thinking.budget_tokens", "thinking", why)
     return LEVELS[level] if level is not None else None
 
 
-def encode_request(request: Request, ctx: Ctx) -> Block:
+def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGETS) -> Block:
     """The body for ``POST /chat/completions``; provider_options are merged last and win."""
     body: Block = {"model": request.model, "messages": encode_messages(request.messages, ctx)}
     if request.model is None:
@@ -247,7 +256,7 @@ def encode_request(request: Request, ctx: Ctx) -> Block:
         body["seed"] = request.seed
     if request.response_format is not None:
         body["response_format"] = _encode_response_format(request.response_format)
-    if request.thinking is not None and (effort := _encode_thinking(request.thinking, ctx)) is not None:
+    if request.thinking is not None and (effort := _encode_thinking(request.thinking, ctx, budgets)) is not None:
         body["reasoning_effort"] = effort
     body.update(options)
     return body

@@ -54,7 +54,8 @@ CAPABILITIES = Capabilities(
         "presence_penalty": "no presence_penalty",
         "frequency_penalty": "no frequency_penalty",
         "thinking.level": "off->none, minimal, low, medium, high, xhigh as reasoning.effort; a budget alone maps "
-        "under 4096 -> low, under 16384 -> medium, else high; summary -> reasoning.summary auto",
+        "under 4096 -> low, under 16384 -> medium, else high (the nearest level of budgets=, when given); "
+        "summary -> reasoning.summary auto",
         "cache_control": "caching is automatic; no breakpoints",
         "citations": "annotations are re-sent only inside the OpenAI output message they came in (it has an id)",
         "tool_result.json": "function_call_output holds text or content: a JSON result is sent as its text",

@@ -15,6 +15,7 @@ from interlingua import (
     Response,
     SSEEvent,
     StreamEvent,
+    ThinkingBudgets,
 )
 from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules, own_thinking
 
@@ -31,6 +32,8 @@ class OpenAIResponsesCodec:
 
     One IR assistant message spans the output items of a turn (reasoning, message, function and
     built-in tool calls); each part's echo remembers its item, so the items come back exactly.
+    ``budgets`` replaces the table that turns a token budget (which the wire cannot carry) into
+    the nearest effort (``_request.BUDGETS``: low 2048, medium 8192, high 32768).
     """
 
     name = NAME
@@ -38,7 +41,8 @@ class OpenAIResponsesCodec:
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
 
-    def __init__(self) -> None:
+    def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
+        self.budgets = _request.BUDGETS if budgets is None else budgets
         # Only OpenAI's own reasoning items go back; call_id is at most 64 characters.
         self.rules = TurnRules(
             accepts_thinking=own_thinking(PROVIDER), tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_")
@@ -58,7 +62,7 @@ class OpenAIResponsesCodec:
         return encode_with_rules(
             request,
             self.rules,
-            lambda ready, strict: _request.encode_request(ready, strict=strict),
+            lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=self.budgets),
             codec=NAME,
             strict=strict,
             reasoning=reasoning,
@@ -99,4 +103,5 @@ class OpenAIResponsesCodec:
         return HttpRequest("POST", f"{base}/responses", headers, body, stream=stream)
 
     def __repr__(self) -> str:
-        return "OpenAIResponsesCodec()"
+        budgets = "" if self.budgets == _request.BUDGETS else f"budgets={self.budgets!r}"
+        return f"OpenAIResponsesCodec({budgets})"
