@@ -2,7 +2,8 @@
 
 The first choice is the message. Response-level fields with no IR home (``created``,
 ``system_fingerprint``, ``service_tier``, choice ``logprobs``, extra choices) ride in the
-response's echo; url_citation annotations become Text citations.
+response's echo; url_citation annotations become Text citations. A cost the server reports in
+``usage`` (OpenRouter's ``usage.cost``) is the Response's ``cost`` (see ``_usage.py``).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def decode_response(body: Mapping[str, Any], ctx: Ctx) -> Response:
     if usage is None:
         data[OMIT] = ["usage"]
     else:
-        fields["usage"], leftovers = decode_usage(expect(usage, dict, "usage"), "usage")
+        fields["usage"], fields["cost"], leftovers = decode_usage(expect(usage, dict, "usage"), "usage")
         if leftovers:
             data["_usage"] = leftovers
     if warnings:
@@ -135,7 +136,7 @@ def encode_response(response: Response, ctx: Ctx) -> Block:
         "created": int(time.time()),
         "model": response.model or "",
         "choices": [choice],
-        "usage": encode_usage(response.usage or Usage(), part_of(data, "_usage")),
+        "usage": encode_usage(response.usage or Usage(), part_of(data, "_usage"), response.cost, ctx.out),
     }
     more = data.get("_choices")
     if isinstance(more, list):

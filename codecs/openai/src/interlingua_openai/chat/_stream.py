@@ -4,7 +4,8 @@ The wire has no part boundaries: parts open at their first delta (reasoning, tex
 tool call by its ``index``) and all close at ``finish_reason``. Usage comes in a last chunk with
 empty ``choices`` (``stream_options.include_usage``); the stream ends at ``[DONE]`` or when the
 events run out. ``obfuscation`` (random padding) and per-chunk content filter results are noise
-and are not kept.
+and are not kept. A reported cost in the usage chunk (OpenRouter's ``usage.cost``) is MessageEnd's
+``cost``, as decode_response makes it the Response's.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from interlingua import (
     AudioOutput,
     Base64Source,
     ContentPart,
+    Cost,
     DecodeError,
     Echo,
     ErrorEvent,
@@ -71,6 +73,7 @@ class StreamDecoder:
         self.finish: str | None = None
         self.finished = False
         self.usage: Usage | None = None
+        self.cost: Cost | None = None
         self.leftovers: Block = {}
         self.logprobs: dict[str, list[Any]] = {}
         self.audio: Block = {}
@@ -123,7 +126,7 @@ class StreamDecoder:
                 self.open = []
         usage = chunk.get("usage")
         if usage is not None:
-            self.usage, self.leftovers = decode_usage(usage, f"events[{i}].usage")
+            self.usage, self.cost, self.leftovers = decode_usage(usage, f"events[{i}].usage")
         return out
 
     def _part(self, key: str, part: ContentPart, out: list[StreamEvent]) -> int:
@@ -259,7 +262,7 @@ class StreamDecoder:
             tail["_usage"] = self.leftovers
         if tail:
             out.append(Echo(None, build(ProviderEcho, provider=self.provider, data=tail, model=None)))
-        out.append(MessageEnd(decode_finish_reason(self.finish), self.finish, self.usage))
+        out.append(MessageEnd(decode_finish_reason(self.finish), self.finish, self.usage, self.cost))
         return out
 
 
@@ -379,7 +382,7 @@ class StreamEncoder:
         yield self._chunk({}, finish)
         usage = event.usage or self.usage
         if usage is not None:
-            yield {**self.head, "choices": [], "usage": encode_usage(usage, self.leftovers)}
+            yield {**self.head, "choices": [], "usage": encode_usage(usage, self.leftovers, event.cost)}
         yield DONE
 
     def _error(self, event: ErrorEvent) -> Iterator[Block]:

@@ -1,4 +1,4 @@
-"""The ``usage`` object <-> Usage.
+"""The ``usage`` object <-> Usage, and the cost some servers report in it <-> Cost.
 
 ``prompt_tokens`` already counts cached tokens and ``completion_tokens`` reasoning tokens, so the
 totals map one to one; ``prompt_tokens_details.cached_tokens`` / ``cache_write_tokens`` and
@@ -6,13 +6,28 @@ totals map one to one; ``prompt_tokens_details.cached_tokens`` / ``cache_write_t
 wire name in ``extra`` (``prompt_tokens_details.audio_tokens``, Mistral's ``num_cached_tokens``);
 ``total_tokens`` goes there only when it is not the sum (Gemini's endpoint adds thinking to it).
 What is not an integer comes back in ``leftovers`` for the response echo.
+
+Cost: OpenRouter's usage accounting adds ``usage.cost`` (what the request charged to the
+account, in credits, which OpenRouter sells at one US dollar each) and ``usage.cost_details``
+(``upstream_inference_cost``, what the upstream provider billed, set on BYOK requests;
+``upstream_inference_prompt_cost`` / ``upstream_inference_completions_cost``, its split). Neither
+is in OpenAI's ``CompletionUsage``. They are read on every dialect, not only ``openrouter``:
+gateways that copy OpenRouter's shape (Vercel's AI Gateway) report ``usage.cost`` in US dollars
+too, and a server that sends a key OpenAI does not define means it as the server that named it.
+``cost`` becomes ``Cost.total`` in USD; each number in ``cost_details`` goes to ``Cost.extra`` under
+its dotted wire name (``cost_details.upstream_inference_cost``): a breakdown the server reports,
+not a further charge. Nulls and non-numbers stay in ``leftovers``, verbatim. The wire's ints and
+floats come back as they were (``0`` stays ``0``, ``0.0`` stays ``0.0``): an amount read from an
+int is a Decimal with exponent 0, one read from a float keeps the float's shortest repr.
 """
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
 from typing import Any
 
-from interlingua import Usage
+from interlingua import Cost, Usage, WarningSink
 from interlingua.kit import require
 
 from ._echo import build
@@ -25,18 +40,23 @@ _SUBSETS = {
 }
 _DETAILS = ("prompt_tokens_details", "completion_tokens_details")
 _TOTALS = ("prompt_tokens", "completion_tokens")
+_COST, _COST_DETAILS = "cost", "cost_details"
+_COST_EXTRA = _COST_DETAILS + "."
 
 
-def decode_usage(block: Block, at: str) -> tuple[Usage, Block]:
-    """(Usage, wire leftovers that are not integer counters)."""
+def decode_usage(block: Block, at: str) -> tuple[Usage, Cost | None, Block]:
+    """(Usage, the reported Cost or None, wire leftovers that are neither counters nor cost)."""
     prompt, completion = block.get("prompt_tokens"), block.get("completion_tokens")
     if type(prompt) is not int or type(completion) is not int:  # the readers name what is wrong
         prompt, completion = require(block, "prompt_tokens", int, at), require(block, "completion_tokens", int, at)
     fields: dict[str, Any] = {"input_tokens": prompt, "output_tokens": completion}
     extra: dict[str, int] = {}
     leftovers: Block = {}
+    total = _amount(block.get(_COST))
     for key, value in block.items():
         if key in _TOTALS or (key == "total_tokens" and value == prompt + completion):
+            continue
+        if total is not None and key in (_COST, _COST_DETAILS):
             continue
         if key in _DETAILS and type(value) is dict:
             if not value:
@@ -54,10 +74,41 @@ def decode_usage(block: Block, at: str) -> tuple[Usage, Block]:
             leftovers[key] = value
     if extra:
         fields["extra"] = extra
-    return build(Usage, **fields), leftovers
+    cost = None if total is None else _decode_cost(total, block, leftovers)
+    return build(Usage, **fields), cost, leftovers
 
 
-def encode_usage(usage: Usage, leftovers: Block) -> Block:
+def _decode_cost(total: Decimal, block: Block, leftovers: Block) -> Cost:
+    """Cost of ``usage.cost`` and the numbers in ``cost_details``; the rest of it to leftovers."""
+    extra: dict[str, Decimal] = {}
+    details = block.get(_COST_DETAILS)
+    if type(details) is dict and details:
+        for key, value in details.items():
+            amount = _amount(value)
+            if amount is None:
+                leftovers.setdefault(_COST_DETAILS, {})[key] = value
+            else:
+                extra[_COST_EXTRA + key] = amount
+    elif _COST_DETAILS in block:  # null, {} or not an object: verbatim
+        leftovers[_COST_DETAILS] = details
+    return build(Cost, total=total, currency="USD", extra=extra)
+
+
+def _amount(value: Any) -> Decimal | None:
+    """A JSON number as a Decimal (a float through its shortest repr), else None."""
+    if type(value) is int:
+        return Decimal(value)
+    if type(value) is float and math.isfinite(value):
+        return Decimal(repr(value))
+    return None
+
+
+def _number(amount: Decimal) -> int | float:
+    """The JSON number an amount was read from: an int for exponent 0, else a float."""
+    return int(amount) if amount.as_tuple().exponent == 0 else float(amount)
+
+
+def encode_usage(usage: Usage, leftovers: Block, cost: Cost | None = None, out: WarningSink | None = None) -> Block:
     block: Block = {
         "prompt_tokens": usage.input_tokens,
         "completion_tokens": usage.output_tokens,
@@ -73,9 +124,30 @@ def encode_usage(usage: Usage, leftovers: Block) -> Block:
             block.setdefault(outer, {})[inner] = count
         else:
             block[key] = count
+    if cost is not None:
+        _encode_cost(cost, block, out)
     for key, value in leftovers.items():
-        if key in _DETAILS and isinstance(value, dict):
+        if key in (*_DETAILS, _COST_DETAILS) and isinstance(value, dict) and isinstance(block.get(key, {}), dict):
             block.setdefault(key, {}).update(value)
         else:
             block[key] = value
     return block
+
+
+def _encode_cost(cost: Cost, block: Block, out: WarningSink | None) -> None:
+    """``usage.cost`` and ``cost_details``, in US dollars (OpenRouter's credits); what the wire
+    has no key for (a per-kind split, other charges) is reported, and so is another currency."""
+    if cost.currency != "USD":
+        if out is not None:
+            why = f"usage.cost is in US dollars; a cost in {cost.currency} is left out"
+            out.lossy("cost", "cost", why)
+        return
+    block[_COST] = _number(cost.total)
+    details = {k[len(_COST_EXTRA) :]: _number(v) for k, v in cost.extra.items() if k.startswith(_COST_EXTRA)}
+    if details:
+        block[_COST_DETAILS] = details
+    lost = [name for name in ("input", "output", "cache_read", "cache_write") if getattr(cost, name) is not None]
+    lost += [key for key in cost.extra if not key.startswith(_COST_EXTRA)]
+    if lost and out is not None:
+        why = f"usage has no place for the cost's {', '.join(lost)} (sent: its total)"
+        out.lossy("cost", "cost", why, action="converted")

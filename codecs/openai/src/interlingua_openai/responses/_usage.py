@@ -1,5 +1,15 @@
 """Responses usage <-> Usage. OpenAI's input_tokens already include cached tokens and its
-output_tokens include reasoning tokens, the IR's convention too, so the figures carry over."""
+output_tokens include reasoning tokens, the IR's convention too, so the figures carry over.
+
+Every other integer counter in the details goes to ``Usage.extra``, so nothing a host prices or
+sums is left in an echo: ``input_tokens_details`` counters under their own name, one nested level
+dotted (``cache_write_tokens_details.ttl_12h_tokens``, the key the price table reads for
+12-hour cache writes), ``output_tokens_details`` counters with that prefix
+(``output_tokens_details.audio_tokens``) so the two sides never collide. The encoder writes back
+what the SDK's ``ResponseUsage`` declares (``cache_write_tokens_details``); any other counter
+is written only from the recorded usage of this codec's own decode (``encode_usage_like``), so
+another vendor's counters never land in a Responses body.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +18,23 @@ from typing import Any
 from interlingua import Usage
 from interlingua.kit import construct, expect, optional, require
 
+_INPUT_MAPPED = frozenset({"cached_tokens", "cache_write_tokens"})
+_OUTPUT_MAPPED = frozenset({"reasoning_tokens"})
+_OUTPUT = "output_tokens_details."
+_WRITE_DETAILS = "cache_write_tokens_details"
+
+
+def _counters(details: dict[str, Any], prefix: str, mapped: frozenset[str], extra: dict[str, int]) -> None:
+    """The integer counters of ``details`` the Usage fields do not hold, into ``extra``."""
+    for key, value in details.items():
+        if type(value) is int:
+            if key not in mapped:
+                extra[prefix + key] = value
+        elif type(value) is dict:
+            for inner, count in value.items():
+                if type(count) is int:
+                    extra[f"{prefix}{key}.{inner}"] = count
+
 
 def decode_usage(block: Any, at: str = "usage") -> Usage:
     block = expect(block, dict, at)
@@ -15,9 +42,8 @@ def decode_usage(block: Any, at: str = "usage") -> Usage:
     outputs = optional(block, "output_tokens_details", dict, at) or {}
     where_in, where_out = f"{at}.input_tokens_details", f"{at}.output_tokens_details"
     extra: dict[str, int] = {}
-    for key, value in {**inputs, **outputs}.items():
-        if key not in ("cached_tokens", "cache_write_tokens", "reasoning_tokens") and type(value) is int:
-            extra[key] = value
+    _counters(inputs, "", _INPUT_MAPPED, extra)
+    _counters(outputs, _OUTPUT, _OUTPUT_MAPPED, extra)
     return construct(
         Usage,
         input_tokens=require(block, "input_tokens", int, at),
@@ -33,6 +59,13 @@ def encode_usage(usage: Usage) -> dict[str, Any]:
     inputs: dict[str, Any] = {"cached_tokens": usage.cache_read_tokens or 0}
     if usage.cache_write_tokens is not None:
         inputs["cache_write_tokens"] = usage.cache_write_tokens
+    written = {
+        key[len(_WRITE_DETAILS) + 1 :]: count
+        for key, count in usage.extra.items()
+        if key.startswith(_WRITE_DETAILS + ".")
+    }
+    if written:
+        inputs[_WRITE_DETAILS] = written
     return {
         "input_tokens": usage.input_tokens,
         "input_tokens_details": inputs,
@@ -44,7 +77,8 @@ def encode_usage(usage: Usage) -> dict[str, Any]:
 
 def encode_usage_like(usage: Usage, recorded: Any) -> dict[str, Any]:
     """The recorded wire usage when it still says exactly ``usage`` (exact re-encoding keeps its
-    shape, e.g. details the vendor left out); else the canonical form."""
+    shape, e.g. details the vendor left out or counters the SDK does not declare); else the
+    canonical form."""
     if isinstance(recorded, dict):
         try:
             if decode_usage(recorded) == usage:
