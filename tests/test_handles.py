@@ -254,3 +254,19 @@ def test_a_handle_is_ir_json_like_any_source() -> None:
         "source": {"type": "handle", "id": "shot-1", "media_type": "image/png"},
     }
     assert il.Image.model_validate_json(image.model_dump_json()) == image
+
+
+@pytest.mark.parametrize("repair", [False, True], ids=["keeps the rules", "needs a repair first"])
+def test_a_handle_inside_a_tool_result_is_found_whatever_else_the_request_needs(repair: bool) -> None:
+    call = il.ToolUse("toolu_01", "screenshot", {})
+    messages = [
+        il.Message.user("Take a screenshot."),
+        il.Message.assistant(call, *([il.ToolUse("toolu_02", "screenshot", {})] if repair else [])),
+        il.Message.user(il.ToolResult(call.id, call.name, [il.Image(il.MediaSource.handle("shot-9", "image/png"))])),
+    ]
+    request = il.Request(model="m", max_tokens=64, messages=messages)
+    for name, options in TARGETS:
+        with pytest.raises(il.EncodeError) as caught:
+            _codec(name, options).encode_request(request)
+        assert caught.value.path == "messages[2].parts[0].content[0].source", name
+        assert "'shot-9'" in str(caught.value)

@@ -114,6 +114,29 @@ def test_an_unanswered_call_gets_an_error_result() -> None:
     assert warnings == ["messages[0].parts[0]: no result was recorded for this call; an error result was added"]
 
 
+def test_an_id_reused_by_a_later_turn_keeps_its_results_to_that_turn() -> None:
+    """Servers that number calls per turn send ``call_0`` every turn: a result after the second
+    ``call_0`` answers that one, never the unanswered first."""
+    messages = [
+        Message.assistant(_call("call_0")),
+        Message.user("never mind"),
+        Message.assistant(_call("call_0")),
+        Message.tool(_result("call_0")),
+    ]
+    request, warnings = _normalize(messages)
+    assert _shape(request) == [
+        ("assistant", ["call call_0"]),
+        ("tool", ["result call_0"]),
+        ("user", ["text 'never mind'"]),
+        ("assistant", ["call call_0"]),
+        ("tool", ["result call_0"]),
+    ]
+    assert request.messages[4] is messages[3]
+    assert warnings == ["messages[0].parts[0]: no result was recorded for this call; an error result was added"]
+    again, more = _normalize(list(request.messages))
+    assert _shape(again) == _shape(request) and more == []
+
+
 def test_an_orphan_result_becomes_labelled_text() -> None:
     request, warnings = _normalize([Message.user("q"), Message.tool(_result("zz")), Message.assistant("ok")])
     assert _shape(request) == [

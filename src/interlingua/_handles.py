@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeAlias
 
 from ._errors import EncodeError
-from ._media import to_base64
 from ._message import Message
 from ._parts import (
     Audio,
@@ -46,15 +45,16 @@ def unresolved_handle(codec: str, path: str, source: HandleSource) -> EncodeErro
     )
 
 
-_WITH_SOURCE = frozenset({Image, Audio, Video, Document, ImageOutput, AudioOutput})
-_MAY_HOLD = _WITH_SOURCE | {ToolResult}
+WITH_SOURCE = frozenset({Image, Audio, Video, Document, ImageOutput, AudioOutput})
+"""The part classes that carry a media ``source``."""
+_MAY_HOLD = WITH_SOURCE | {ToolResult}
 
 
 def _handles_in(parts: list[ContentPart], at: str, found: list[tuple[str, HandleSource]]) -> None:
     for j, part in enumerate(parts):
         kind = type(part)
-        if kind in _WITH_SOURCE:
-            source = part.source  # type: ignore[union-attr]  # every class in _WITH_SOURCE has one
+        if kind in WITH_SOURCE:
+            source = part.source  # type: ignore[union-attr]  # every class in WITH_SOURCE has one
             if type(source) is HandleSource:
                 found.append((f"{at}[{j}].source", source))
         elif kind is ToolResult and type(part.content) is list:  # type: ignore[union-attr]
@@ -73,6 +73,8 @@ def find_handles(request: Request) -> list[tuple[str, HandleSource]]:
 
 def _accept(codec: str, path: str, handle: HandleSource, value: Any) -> MediaSource:
     if isinstance(value, bytes | bytearray | memoryview):
+        from ._media import to_base64
+
         return Base64Source(media_type=handle.media_type, data=to_base64(bytes(value)))
     if isinstance(value, HandleSource) or not isinstance(value, MediaSource):
         got = "another handle" if isinstance(value, HandleSource) else type(value).__name__

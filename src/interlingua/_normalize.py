@@ -19,16 +19,17 @@ afterwards are re-pathed to the request as given, so every path points into the 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple, TypeAlias
 
-from ._handles import Resolver, find_handles, resolve_handles, unresolved_handle
+from ._handles import WITH_SOURCE, Resolver, find_handles, resolve_handles, unresolved_handle
 from ._message import Message, Role
-from ._parts import ContentPart, RedactedThinking, Text, Thinking, ToolResult, ToolUse
+from ._model import construct, replace
+from ._parts import ContentPart, HandleSource, RedactedThinking, Text, Thinking, ToolResult, ToolUse
 from ._request import Request
-from ._warnings import AnyWarning, Encoded, WarningSink
+from ._tool_ids import ToolIds
+from ._warnings import AnyWarning, Encoded, LossyEncode, WarningSink
 from ._wire import dumps
 
 ReasoningPolicy: TypeAlias = Literal["drop", "as_text"]
@@ -36,74 +37,6 @@ ReasoningPolicy: TypeAlias = Literal["drop", "as_text"]
 ``drop`` it with a LossyEncode (the default), or send its text ``as_text`` (also reported)."""
 
 REASONING_POLICIES: tuple[ReasoningPolicy, ...] = ("drop", "as_text")
-
-_ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-
-class ToolIds:
-    """Deterministic, reversible tool call ids for APIs that restrict them.
-
-    An id the target accepts passes unchanged (so recorded traffic round-trips exactly); any
-    other id maps to ``prefix`` + a base-62 digest of it, the same id every time, so a call and
-    its result still match. The instance remembers the mappings it made (bounded), so the codec
-    that owns it gives the original ids back when it decodes a body it encoded.
-    """
-
-    __slots__ = ("_accept", "_alphabet", "_length", "_prefix", "_seen")
-
-    _LIMIT = 8192
-
-    def __init__(self, pattern: str, *, length: int, prefix: str = "", alphabet: str = _ALPHANUMERIC) -> None:
-        self._accept = re.compile(pattern)
-        self._alphabet = alphabet
-        self._length = length
-        self._prefix = prefix
-        self._seen: dict[str, str] = {}
-        probe = self.encode("\n")
-        if not self.accepts(probe):
-            raise ValueError(f"this id rule maps ids to ids its own pattern rejects ({probe!r} vs {pattern!r})")
-        self._seen.clear()
-
-    def accepts(self, tool_id: str) -> bool:
-        return self._accept.fullmatch(tool_id) is not None
-
-    def encode(self, tool_id: str) -> str:
-        if self._accept.fullmatch(tool_id):
-            return tool_id
-        digest = int.from_bytes(hashlib.sha256(tool_id.encode()).digest(), "big")
-        size = len(self._alphabet)
-        chars = []
-        for _ in range(self._length - len(self._prefix)):
-            digest, rest = divmod(digest, size)
-            chars.append(self._alphabet[rest])
-        mapped = self._prefix + "".join(chars)
-        if len(self._seen) >= self._LIMIT:
-            self._seen.pop(next(iter(self._seen)))
-        self._seen[mapped] = tool_id
-        return mapped
-
-    def decode(self, wire_id: str) -> str:
-        return self._seen.get(wire_id, wire_id)
-
-    def restore(self, request: Request) -> Request:
-        """``request`` (decoded from a body this mapping encoded) with the caller's ids back on
-        its calls and results; the same object when no id needs it."""
-        seen = self._seen
-        if not seen or not any(
-            (isinstance(p, ToolUse) and p.id in seen) or (isinstance(p, ToolResult) and p.tool_use_id in seen)
-            for m in request.messages
-            for p in m.parts
-        ):
-            return request
-        messages = [m.model_copy(update={"parts": [self._restore(p) for p in m.parts]}) for m in request.messages]
-        return request.model_copy(update={"messages": messages})
-
-    def _restore(self, part: ContentPart) -> ContentPart:
-        if isinstance(part, ToolUse) and part.id in self._seen:
-            return part.model_copy(update={"id": self._seen[part.id]})
-        if isinstance(part, ToolResult) and part.tool_use_id in self._seen:
-            return part.model_copy(update={"tool_use_id": self._seen[part.tool_use_id]})
-        return part
 
 
 class TurnRules:
@@ -182,15 +115,19 @@ class Normalized(NamedTuple):
 
 def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoning: ReasoningPolicy) -> Normalized:
     """Apply ``rules`` to ``request``. A request that already keeps them comes back as it is
-    (the same object, no warnings): same-vendor round trips stay exact and cost one scan."""
+    (the same object, no warnings): same-vendor round trips stay exact and cost one scan. An
+    artifact handle is an ``EncodeError`` at its path: resolve handles first (``resolve_handles``)."""
     if reasoning not in REASONING_POLICIES:
         raise ValueError(f"reasoning must be one of {REASONING_POLICIES}, not {reasoning!r}")
     out = WarningSink(codec)
     fixer = _Fixer(request.messages, rules, reasoning, out)
     messages = fixer.run()
+    # The fast check stops at a handle; a repair may have stopped it earlier, so look again.
+    if messages is not None and (found := find_handles(request)):
+        raise unresolved_handle(codec, *found[0])
     if messages is None:
         return Normalized(request, [], None)
-    return Normalized(request.model_copy(update={"messages": messages}), out.warnings, fixer.origins)
+    return Normalized(replace(request, messages=messages), out.warnings, fixer.origins)
 
 
 def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, strict: bool) -> Encoded:
@@ -219,16 +156,17 @@ def _merge(first: list[AnyWarning], then: list[AnyWarning]) -> list[AnyWarning]:
     """Both lists in one, the normalizer's warnings placed among the codec's in message order
     and before the settings' warnings, as if one encoder had walked the request."""
     merged = list(then)
+    places = [_position(warning.path) for warning in merged]  # each path read once
     for warning in reversed(first):
         at = _position(warning.path)
         place = len(merged)
         if at is not None:
-            for k, other in enumerate(merged):
-                there = _position(other.path)
-                if (there is not None and there > at) or (there is None and not other.path.startswith("tools")):
+            for k, there in enumerate(places):
+                if (there is not None and there > at) or (there is None and not merged[k].path.startswith("tools")):
                     place = k
                     break
         merged.insert(place, warning)
+        places.insert(place, at)
     return merged
 
 
@@ -260,7 +198,15 @@ class _Slot:
 
 
 class _Fixer:
-    """One pass over the messages; builds a new list only once something needs changing."""
+    """One pass over the messages; builds a new list only once something needs changing.
+
+    The repair runs on every encode of a transcript that breaks a rule (an agent's unanswered
+    calls do, turn after turn), so it is written for speed (PERF.md): parts are sorted by one
+    dict lookup on their class, only the kinds these rules can reject are tested, a message that
+    needs nothing goes through as the same object, and what is built new is made from values
+    that are already IR without validating them again: added results, warnings and messages with
+    ``construct``, changed parts and messages with ``_replace``.
+    """
 
     def __init__(self, messages: Sequence[Message], rules: TurnRules, reasoning: ReasoningPolicy, out: WarningSink):
         self.messages = messages
@@ -268,76 +214,140 @@ class _Fixer:
         self.reasoning = reasoning
         self.out = out
         self.origins: list[tuple[int, list[str] | None]] = []
+        self.results: dict[str, list[tuple[int, int]]] | None = None  # see _results_after
+        self.calls: dict[str, list[int]] | None = None  # see _next_call
+        # The part kinds ``_fits`` can turn down under these rules; any other part goes as it is.
+        self.checked = frozenset(
+            (_RESULT, _REASONING)
+            + ((_TEXT,) if rules.drop_empty_text else ())
+            + ((_CALL,) if rules.tool_ids is not None else ())
+        )
 
     def run(self) -> list[Message] | None:
         if self._keeps_rules():
             return None
-        results = self._results_by_id()
+        messages = self.messages
         taken: set[tuple[int, int]] = set()  # results moved up to their call
         kept: set[tuple[int, int]] = set()  # results already right after their call
-        rows: list[tuple[Message, list[_Slot] | None, int]] = []
-        for i, message in enumerate(self.messages):
-            if not self._needs_work(i, message, kept):
-                rows.append((message, None, i))  # as it was: most messages, even in a repair
-                calls = [
-                    _Slot(p, f"messages[{i}].parts[{j}]") for j, p in enumerate(message.parts) if isinstance(p, ToolUse)
-                ]
+        fixed: list[Message] = []
+        origins = self.origins
+        for i, message in enumerate(messages):
+            calls_at = self._calls_if_fits(i, message, kept)
+            if calls_at is not None:
+                fixed.append(message)  # as it was: most messages, even in a repair
+                origins.append((i, None))
+                if not calls_at or message.role != "assistant":
+                    continue
+                parts = message.parts
+                run = _answer_run_at(messages, i + 1)
+                if self._answered_by([parts[j].id for j in calls_at], run):  # type: ignore[union-attr]  # calls
+                    kept.update(run)
+                    continue
+                calls = [_Slot(parts[j], f"messages[{i}].parts[{j}]") for j in calls_at]
             else:
                 slots = self._fix_message(i, message, taken, kept)
-                if slots or not message.parts:
-                    rows.append((message, slots, i))
-                calls = [slot for slot in slots if isinstance(slot.part, ToolUse)]
-            if message.role != "assistant" or not calls:
-                continue
-            run = _answer_run_at(self.messages, i + 1)
-            if self._answered([_original_id(slot) for slot in calls], run):
-                kept.update(run)
-                continue
-            answer, slots = self._answer(i, calls, results, taken | kept, taken, set(run))
-            rows.append((answer, slots, i))
-        return self._build(rows)
+                if slots:
+                    self._emit(fixed, message, slots, i)
+                if message.role != "assistant":
+                    continue
+                calls = [slot for slot in slots if (_KINDS.get(type(slot.part)) or _kind_of(slot.part)) == _CALL]
+                if not calls:
+                    continue
+                run = _answer_run_at(messages, i + 1)
+                if self._answered_by([_original_id(slot) for slot in calls], run):
+                    kept.update(run)
+                    continue
+            role, slots = self._answer(i, calls, taken | kept, taken, set(run))
+            origins.append((i, [slot.origin.lstrip("@") for slot in slots]))
+            fixed.append(construct(Message, role=role, parts=[slot.part for slot in slots]))
+        return fixed
 
-    def _needs_work(self, i: int, message: Message, kept: set[tuple[int, int]]) -> bool:
-        return not all(
-            self._fits(part, _KINDS.get(type(part)) or _kind_of(part), (i, j) in kept)
-            for j, part in enumerate(message.parts)
-        )
+    def _calls_if_fits(self, i: int, message: Message, kept: set[tuple[int, int]]) -> list[int] | None:
+        """Where the calls of message ``i`` sit when every part of it can go as it is; None when
+        one needs a fix. Only the kinds these rules can turn down are tested."""
+        checked = self.checked
+        calls_at: list[int] = []
+        for j, part in enumerate(message.parts):
+            kind = _KINDS.get(type(part)) or _kind_of(part)
+            if kind in checked and not self._fits(part, kind, (i, j) in kept):
+                return None
+            if kind == _CALL:
+                calls_at.append(j)
+        return calls_at
 
     def _fix_message(
         self, i: int, message: Message, taken: set[tuple[int, int]], kept: set[tuple[int, int]]
     ) -> list[_Slot]:
+        """The parts of message ``i`` with their fixes; results moved up (``taken``) leave it,
+        and a result not right after its call (not ``kept``) is an orphan. A part of a kind these
+        rules never turn down goes as it is, unexamined."""
+        checked = self.checked
         slots: list[_Slot] = []
         for j, part in enumerate(message.parts):
-            if (i, j) in taken:
+            kind = _KINDS.get(type(part)) or _kind_of(part)
+            if kind == _RESULT and (i, j) in taken:
                 continue
-            slot = self._fix_part(_Slot(part, f"messages[{i}].parts[{j}]"))
-            if slot is not None and (i, j) not in kept:
-                slot = self._orphan(slot)
-            if slot is not None:
+            slot = _Slot(part, f"messages[{i}].parts[{j}]")
+            if kind not in checked:
                 slots.append(slot)
+                continue
+            fixed = self._fix_part(slot, kind)
+            if fixed is not None:
+                slots.append(self._orphan(fixed) if kind == _RESULT and (i, j) not in kept else fixed)
         return slots
 
     # -- the fast check -------------------------------------------------------------------
 
     def _keeps_rules(self) -> bool:
-        """True when nothing needs changing: the common case, checked without building anything
-        (one dispatch on the part's class, not a chain of isinstance over unions)."""
-        messages = self.messages
-        answered: set[str] = set()
-        for i, message in enumerate(messages):
+        """True when nothing needs changing: the common case, checked in one walk without
+        building anything (one dispatch on the part's class, not a chain of isinstance over
+        unions). The results that follow an assistant turn are gathered as the walk passes them
+        (the same run ``_answer_run_at`` finds) and compared with its calls where the run ends."""
+        checked = self.checked
+        fits = self._fits
+        kind_of = _KINDS.get
+        answered: set[str] = set()  # the calls of the latest assistant turn
+        expected: list[str] | None = None  # the calls of the turn whose results are being read
+        answers: list[str] = []
+        holders = 0
+        for message in self.messages:
+            role = message.role
+            reading = expected is not None and (role == "tool" or role == "user")
+            if expected is not None and not reading:
+                if not self._answered(expected, answers, holders):
+                    return False
+                expected = None
             calls: list[str] = []
+            leading = reading  # still among the message's leading results
+            before = len(answers)
             for part in message.parts:
-                kind = _KINDS.get(type(part)) or _kind_of(part)
-                placed = kind == _RESULT and part.tool_use_id in answered  # type: ignore[union-attr]  # a ToolResult
-                if not self._fits(part, kind, placed):
+                kind = kind_of(type(part)) or _kind_of(part)
+                if kind == _RESULT:
+                    if type(part.content) is list and _holds_handle(part.content):  # type: ignore[union-attr]
+                        return False  # normalize_request reports it
+                    if leading:
+                        answers.append(part.tool_use_id)  # type: ignore[union-attr]  # a ToolResult
+                    if not fits(part, kind, part.tool_use_id in answered):  # type: ignore[union-attr]
+                        return False
+                    continue
+                leading = False
+                if kind == _MEDIA and type(part.source) is HandleSource:  # type: ignore[union-attr]  # media
+                    return False  # normalize_request reports it
+                if kind in checked and not fits(part, kind, False):
                     return False
                 if kind == _CALL:
                     calls.append(part.id)  # type: ignore[union-attr]  # a ToolUse
-            if message.role == "assistant":
-                if calls and not self._answered(calls, _answer_run_at(messages, i + 1)):
-                    return False
+            if reading:
+                holders += len(answers) > before
+                if not leading or not message.parts:  # something else follows the results: the run ends
+                    if not self._answered(expected, answers, holders):  # type: ignore[arg-type]  # reading
+                        return False
+                    expected = None
+            if role == "assistant":
+                if calls:
+                    expected, answers, holders = calls, [], 0
                 answered = set(calls)
-        return True
+        return expected is None or self._answered(expected, answers, holders)
 
     def _fits(self, part: ContentPart, kind: int, placed: bool) -> bool:
         """Whether one part can go as it is; ``placed``: a result already right after its call."""
@@ -352,36 +362,39 @@ class _Fixer:
             return self.rules.accepts_thinking(part)  # type: ignore[arg-type]  # Thinking or RedactedThinking
         return True
 
-    def _answered(self, calls: list[str], run: list[tuple[int, int]]) -> bool:
-        """Whether the run of results after a turn answers exactly its calls (in one message,
-        where the target needs that)."""
-        if self.rules.one_results_message and len({m for m, _ in run}) > 1:
+    def _answered(self, calls: list[str], answers: list[str], holders: int) -> bool:
+        """Whether the results that follow a turn (``answers``, from ``holders`` messages)
+        answer exactly its calls, in one message where the target needs that."""
+        if len(answers) != len(calls) or (holders > 1 and self.rules.one_results_message):
             return False
-        answers = []
-        for m, p in run:
-            part = self.messages[m].parts[p]
-            assert isinstance(part, ToolResult)
-            answers.append(part.tool_use_id)
-        return sorted(answers) == sorted(calls)
+        return answers == calls or sorted(answers) == sorted(calls)
+
+    def _answered_by(self, calls: list[str], run: list[tuple[int, int]]) -> bool:
+        """``_answered`` for the run of results at these positions."""
+        messages = self.messages
+        answers = [messages[m].parts[p].tool_use_id for m, p in run]  # type: ignore[union-attr]  # a run holds results
+        return self._answered(calls, answers, len({m for m, _ in run}))
 
     def _empty(self, part: Text) -> bool:
         return self.rules.drop_empty_text and not part.text and not part.provider_echoes and not part.citations
 
     # -- fixes, one per concern -----------------------------------------------------------
 
-    def _fix_part(self, slot: _Slot) -> _Slot | None:
+    def _fix_part(self, slot: _Slot, kind: int) -> _Slot | None:
+        """One part fixed on its own (``kind`` as ``_kind_of`` says): foreign reasoning, empty
+        text, an id the target rejects."""
         part = slot.part
-        if isinstance(part, (Thinking, RedactedThinking)) and not self.rules.accepts_thinking(part):
+        if kind == _REASONING and not self.rules.accepts_thinking(part):  # type: ignore[arg-type]  # kind says so
             return self._foreign_reasoning(slot)
-        if isinstance(part, Text) and self._empty(part):
-            if part.cache_control is not None:
-                self.out.lossy(slot.origin, "cache_control", "an empty text block cannot be sent, nor its cache mark")
+        if kind == _TEXT and self._empty(part):  # type: ignore[arg-type]  # kind says Text
+            if part.cache_control is not None:  # type: ignore[union-attr]  # a Text
+                self._lossy(slot.origin, "cache_control", "an empty text block cannot be sent, nor its cache mark")
             return None
         ids = self.rules.tool_ids
-        if ids is not None and isinstance(part, ToolUse) and not ids.accepts(part.id):
-            slot.part = part.model_copy(update={"id": ids.encode(part.id)})
-        elif ids is not None and isinstance(part, ToolResult) and not ids.accepts(part.tool_use_id):
-            slot.part = part.model_copy(update={"tool_use_id": ids.encode(part.tool_use_id)})
+        if ids is not None and kind == _CALL and not ids.accepts(part.id):  # type: ignore[union-attr]  # a ToolUse
+            slot.part = replace(part, id=ids.encode(part.id))  # type: ignore[union-attr]
+        elif ids is not None and kind == _RESULT and not ids.accepts(part.tool_use_id):  # type: ignore[union-attr]
+            slot.part = replace(part, tool_use_id=ids.encode(part.tool_use_id))  # type: ignore[union-attr]
         return slot
 
     def _foreign_reasoning(self, slot: _Slot) -> _Slot | None:
@@ -390,10 +403,10 @@ class _Fixer:
         vendors = sorted({echo.provider for echo in part.provider_echoes}) or ["no vendor"]
         whose = f"reasoning signed by {', '.join(vendors)}"
         if self.reasoning == "as_text" and isinstance(part, Thinking) and part.text:
-            self.out.lossy(slot.origin, part.type, f"{whose} sent as plain text", action="converted")
-            slot.part = Text(text=part.text)
+            self._lossy(slot.origin, part.type, f"{whose} sent as plain text", action="converted")
+            slot.part = construct(Text, text=part.text)
             return slot
-        self.out.lossy(slot.origin, part.type, f"{whose} cannot be sent back to this vendor")
+        self._lossy(slot.origin, part.type, f"{whose} cannot be sent back to this vendor")
         return None
 
     def _orphan(self, slot: _Slot) -> _Slot:
@@ -402,28 +415,34 @@ class _Fixer:
         part = slot.part
         if not isinstance(part, ToolResult) or slot.origin.startswith("@"):
             return slot
-        self.out.lossy(
+        self._lossy(
             slot.origin, "tool_result", "a result with no call in the turn before is sent as text", action="converted"
         )
-        slot.part = Text(text=f"[result of tool call {part.tool_use_id} ({part.name})]\n{_result_text(part)}")
+        slot.part = construct(
+            Text, text=f"[result of tool call {part.tool_use_id} ({part.name})]\n{_result_text(part)}"
+        )
         return slot
 
     def _answer(
         self,
         i: int,
         calls: list[_Slot],
-        results: dict[str, list[tuple[int, int]]],
         used: set[tuple[int, int]],
         taken: set[tuple[int, int]],
         run: set[tuple[int, int]],
-    ) -> tuple[Message, list[_Slot]]:
+    ) -> tuple[Role, list[_Slot]]:
         """The results of the calls in message ``i``, gathered into one message right after it;
         an unanswered call gets an error result so the API accepts the turn."""
+        results = self._results_after(i)
         answer: list[_Slot] = []
         role: Role = "tool"
         for call in calls:
             assert isinstance(call.part, ToolUse)
-            found = [at for at in results.get(_original_id(call), ()) if at[0] > i and at not in used]
+            tool_id = _original_id(call)
+            # A later turn that reuses the id (servers that number calls per turn) owns the
+            # results after it: this call looks no further.
+            bound = self._next_call(tool_id, i)
+            found = [at for at in results.get(tool_id, ()) if i < at[0] < bound and at not in used]
             if found:
                 m, p = found[0]
                 taken.add((m, p))
@@ -434,11 +453,11 @@ class _Fixer:
                 if not answer:
                     role = self.messages[m].role if self.messages[m].role in ("tool", "user") else "tool"
                 if (m, p) not in run:  # already right after its call: not moved
-                    self.out.lossy(origin, "tool_result", "moved up to follow its call", action="converted")
-                fixed = self._fix_part(_Slot(result, origin))
+                    self._lossy(origin, "tool_result", "moved up to follow its call", action="converted")
+                fixed = self._fix_part(_Slot(result, origin), _RESULT)
                 answer.append(_Slot(fixed.part if fixed else result, "@" + origin))
                 continue
-            self.out.lossy(
+            self._lossy(
                 call.origin,
                 "tool_use",
                 "no result was recorded for this call; an error result was added",
@@ -447,43 +466,63 @@ class _Fixer:
             # Said in the text, not with is_error: some wires have no error flag, and one loss
             # gets one warning.
             missing = "Error: no result was recorded for this call."
-            stub = ToolResult(tool_use_id=call.part.id, name=call.part.name, content=missing)
+            stub = construct(ToolResult, tool_use_id=call.part.id, name=call.part.name, content=missing)
             answer.append(_Slot(stub, "@" + call.origin))
-        return Message(role=role, parts=[]), answer
+        return role, answer
 
-    def _results_by_id(self) -> dict[str, list[tuple[int, int]]]:
-        found: dict[str, list[tuple[int, int]]] = {}
-        for i, message in enumerate(self.messages):
-            if message.role == "assistant":
-                continue
-            for j, part in enumerate(message.parts):
-                if isinstance(part, ToolResult):
-                    found.setdefault(part.tool_use_id, []).append((i, j))
-        return found
+    def _lossy(
+        self, path: str, part_type: str, why: str, *, action: Literal["dropped", "converted"] = "dropped"
+    ) -> None:
+        """``WarningSink.lossy`` for values that are already valid: built with ``construct``."""
+        self.out.warnings.append(
+            construct(LossyEncode, codec=self.out.codec, path=path, message=why, part_type=part_type, action=action)
+        )
 
-    def _build(self, rows: list[tuple[Message, list[_Slot] | None, int]]) -> list[Message]:
-        messages: list[Message] = []
-        for message, slots, source in rows:
-            if slots is None:
-                messages.append(message)
-                self.origins.append((source, None))
-                continue
-            if not slots and message.parts:
-                continue
-            self.origins.append((source, [slot.origin.lstrip("@") for slot in slots]))
-            parts = [slot.part for slot in slots]
-            same = len(parts) == len(message.parts) and all(a is b for a, b in zip(parts, message.parts, strict=True))
-            if same:
-                messages.append(message)
-                continue
-            update: dict[str, object] = {"parts": parts}
-            if message.role == "tool" and not any(isinstance(part, ToolResult) for part in parts):
-                update["role"] = "user"  # its results became text: a tool message must hold results
-            messages.append(message.model_copy(update=update))
-        return messages
+    def _next_call(self, tool_id: str, i: int) -> int:
+        """The index of the next assistant message after ``i`` calling ``tool_id`` again, else
+        the end. Built once, when first needed."""
+        if self.calls is None:
+            where: dict[str, list[int]] = {}
+            for m, message in enumerate(self.messages):
+                if message.role == "assistant":
+                    for part in message.parts:
+                        if type(part) is ToolUse:
+                            where.setdefault(part.id, []).append(m)
+            self.calls = where
+        return next((m for m in self.calls.get(tool_id, ()) if m > i), len(self.messages))
+
+    def _results_after(self, i: int) -> dict[str, list[tuple[int, int]]]:
+        """Where each call's results sit, in the messages after ``i`` (the earliest assistant
+        turn that needs answering: later ones only look further on). Built once, when first
+        needed."""
+        if self.results is None:
+            found: dict[str, list[tuple[int, int]]] = {}
+            messages = self.messages
+            for m in range(i + 1, len(messages)):
+                message = messages[m]
+                if message.role == "assistant":
+                    continue
+                for p, part in enumerate(message.parts):
+                    if (_KINDS.get(type(part)) or _kind_of(part)) == _RESULT:
+                        found.setdefault(part.tool_use_id, []).append((m, p))  # type: ignore[union-attr]  # a result
+            self.results = found
+        return self.results
+
+    def _emit(self, fixed: list[Message], message: Message, slots: list[_Slot], source: int) -> None:
+        """Message ``source`` with its fixed parts: the same object when none changed (no part
+        left it, none was replaced)."""
+        self.origins.append((source, [slot.origin for slot in slots]))
+        if len(slots) == len(message.parts) and all(slot.part is slot.was for slot in slots):
+            fixed.append(message)
+            return
+        parts = [slot.part for slot in slots]
+        if message.role == "tool" and not any(isinstance(part, ToolResult) for part in parts):
+            fixed.append(replace(message, parts=parts, role="user"))  # a tool message must hold results
+        else:
+            fixed.append(replace(message, parts=parts))
 
 
-_OTHER, _TEXT, _CALL, _RESULT, _REASONING = range(1, 6)  # all truthy: 0 would read as "not cached"
+_OTHER, _TEXT, _CALL, _RESULT, _REASONING, _MEDIA = range(1, 7)  # all truthy: 0 reads as "not cached"
 _KINDS: dict[type, int] = {}
 
 
@@ -497,10 +536,22 @@ def _kind_of(part: ContentPart) -> int:
         kind = _RESULT
     elif isinstance(part, (Thinking, RedactedThinking)):
         kind = _REASONING
+    elif type(part) in WITH_SOURCE:
+        kind = _MEDIA
     else:
         kind = _OTHER
     _KINDS[type(part)] = kind
     return kind
+
+
+def _holds_handle(parts: list[ContentPart]) -> bool:
+    """Whether a tool result's parts hold an artifact handle (at any depth)."""
+    for part in parts:
+        if type(part) in WITH_SOURCE and type(part.source) is HandleSource:  # type: ignore[union-attr]
+            return True
+        if type(part) is ToolResult and type(part.content) is list and _holds_handle(part.content):
+            return True
+    return False
 
 
 def _answer_run_at(messages: Sequence[Message], start: int) -> list[tuple[int, int]]:
@@ -513,7 +564,7 @@ def _answer_run_at(messages: Sequence[Message], start: int) -> list[tuple[int, i
             break
         lead = 0
         for part in message.parts:
-            if not isinstance(part, ToolResult):
+            if (_KINDS.get(type(part)) or _kind_of(part)) != _RESULT:
                 break
             found.append((m, lead))
             lead += 1
@@ -556,8 +607,6 @@ def encode_with_rules(
     Without a resolver, a handle is an ``EncodeError`` at its path, before any body is built."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
-    elif found := find_handles(request):
-        raise unresolved_handle(codec, *found[0])
     ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
     if not ready.changed:
         return encode(request, strict)

@@ -6,7 +6,6 @@ from ._model import construct
 from ._normalize import (
     REASONING_POLICIES,
     ReasoningPolicy,
-    ToolIds,
     TurnRules,
     encode_with_rules,
     no_thinking,
@@ -16,6 +15,7 @@ from ._normalize import (
 )
 from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
 from ._stream import merge_echo
+from ._tool_ids import ToolIds
 from ._warnings import WarningSink
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 

@@ -1,0 +1,100 @@
+"""Deterministic, reversible tool call ids for APIs that restrict them (see ``TurnRules``)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from ._model import replace
+from ._parts import ContentPart, ToolResult, ToolUse
+from ._request import Request
+
+_ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+class ToolIds:
+    """Deterministic, reversible tool call ids for APIs that restrict them.
+
+    An id the target accepts passes unchanged (so recorded traffic round-trips exactly); any
+    other id maps to ``prefix`` + a base-62 digest of it, the same id every time, so a call and
+    its result still match. The instance remembers the mappings it made (bounded), so the codec
+    that owns it gives the original ids back when it decodes a body it encoded.
+    """
+
+    __slots__ = ("_accept", "_alphabet", "_length", "_made", "_prefix", "_seen", "_verdicts")
+
+    _LIMIT = 8192
+
+    def __init__(self, pattern: str, *, length: int, prefix: str = "", alphabet: str = _ALPHANUMERIC) -> None:
+        self._accept = re.compile(pattern)
+        self._alphabet = alphabet
+        self._length = length
+        self._prefix = prefix
+        self._seen: dict[str, str] = {}
+        # An agent sends its whole transcript again every turn, so the same ids come back on
+        # every encode: what the pattern said of each, and the digests made, are kept (bounded).
+        self._verdicts: dict[str, bool] = {}
+        self._made: dict[str, str] = {}
+        probe = self.encode("\n")
+        if not self.accepts(probe):
+            raise ValueError(f"this id rule maps ids to ids its own pattern rejects ({probe!r} vs {pattern!r})")
+        self._seen.clear()
+
+    def accepts(self, tool_id: str) -> bool:
+        verdict = self._verdicts.get(tool_id)
+        if verdict is None:
+            verdict = self._accept.fullmatch(tool_id) is not None
+            if len(self._verdicts) >= self._LIMIT:
+                self._verdicts.clear()
+            self._verdicts[tool_id] = verdict
+        return verdict
+
+    def encode(self, tool_id: str) -> str:
+        if self.accepts(tool_id):
+            return tool_id
+        mapped = self._made.get(tool_id)
+        if mapped is None:
+            mapped = self._digest(tool_id)
+            if len(self._made) >= self._LIMIT:
+                self._made.clear()
+            self._made[tool_id] = mapped
+        if len(self._seen) >= self._LIMIT:
+            self._seen.pop(next(iter(self._seen)))
+        self._seen[mapped] = tool_id
+        return mapped
+
+    def _digest(self, tool_id: str) -> str:
+        digest = int.from_bytes(hashlib.sha256(tool_id.encode()).digest(), "big")
+        size = len(self._alphabet)
+        chars = []
+        for _ in range(self._length - len(self._prefix)):
+            digest, rest = divmod(digest, size)
+            chars.append(self._alphabet[rest])
+        return self._prefix + "".join(chars)
+
+    def decode(self, wire_id: str) -> str:
+        return self._seen.get(wire_id, wire_id)
+
+    def restore(self, request: Request) -> Request:
+        """``request`` (decoded from a body this mapping encoded) with the caller's ids back on
+        its calls and results; the same object when no id needs it."""
+        seen = self._seen
+        if not seen or not any(_tool_id(p) in seen for m in request.messages for p in m.parts):
+            return request
+        messages = [replace(m, parts=[self._restore(p) for p in m.parts]) for m in request.messages]
+        return replace(request, messages=messages)
+
+    def _restore(self, part: ContentPart) -> ContentPart:
+        original = self._seen.get(_tool_id(part))  # type: ignore[arg-type]  # None is never a key
+        if original is None:
+            return part
+        return replace(part, **{"id" if isinstance(part, ToolUse) else "tool_use_id": original})
+
+
+def _tool_id(part: ContentPart) -> str | None:
+    """The call id a call or a result carries; None for any other part."""
+    if isinstance(part, ToolUse):
+        return part.id
+    if isinstance(part, ToolResult):
+        return part.tool_use_id
+    return None
