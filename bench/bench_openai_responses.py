@@ -2,16 +2,20 @@
 
 Workload (PERF.md): a 40-message agent transcript (13 tool calls, each answered, 7 results of
 about 2 KB, 2 small images, 3 tool schemas) as a Responses request body; real recorded responses
-and streams. Every figure is a median of 7 runs, against baselines timed in the same run:
+and streams. Ratios are against baselines timed in the same rounds: the cases of a table take
+turns within each round and a ratio is the median of the per-round ratios (other processes' load
+drifts over seconds, so it weighs on both sides of a ratio alike).
 
 - decode_request + encode_request against ``orjson.loads(orjson.dumps(body))`` (issue 5: under
   10x; PERF.md: 2.5x for a cross-vendor conversion), and encode_request against a plain-dict
-  restructure of the same body (PERF.md: at most 1.5x).
+  restructure of the same body (PERF.md: at most 1.5x). The core's share is printed apart: the
+  ``construct`` of the IR objects decode builds, and encode's handle scan and turn rules.
 - decode_response against the SDK's ``Response.model_validate`` of the same body (PERF.md: no
   slower). The installed SDK requires ``usage.input_tokens_details.cache_write_tokens``, which
   the recorded bodies predate, so both sides read a copy with it set to 0.
 - streams, raw bytes -> accumulated Response per event (PERF.md: at most 6 us), with the core's
-  SSE framing and the codec's own decode shown apart.
+  SSE framing and the codec's own decode shown apart; the recorded streams are short, so a long
+  one made from a recording (one delta repeated) shows the cost of a delta and its linearity.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ import copy
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import orjson
+from pydantic import BaseModel
 
 from interlingua import (
     Image,
@@ -36,6 +42,7 @@ from interlingua import (
     accumulate,
     parse_sse,
 )
+from interlingua.kit import construct, find_handles, normalize_request
 from interlingua.testing import load_body, real_fixtures
 from interlingua_openai.responses import OpenAIResponsesCodec
 
@@ -86,15 +93,52 @@ def restructure(body: dict[str, Any]) -> dict[str, Any]:
     return {"model": body["model"], "input": items, "tools": tools, "max_output_tokens": body["max_output_tokens"]}
 
 
-def timed(fn: Callable[[], Any], number: int = 50, repeat: int = 7) -> float:
-    """Median microseconds per call."""
-    runs = []
+def _run(fn: Callable[[], Any], number: int) -> float:
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number * 1e6
+
+
+def rounds(cases: dict[str, tuple[Callable[[], Any], int]], repeat: int = 9) -> dict[str, list[float]]:
+    """Microseconds per call of each case (with its loop count), one sample per round; the cases
+    take turns within each round."""
+    samples: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        runs.append((time.perf_counter() - start) / number * 1e6)
-    return statistics.median(runs)
+        for name, (fn, number) in cases.items():
+            samples[name].append(_run(fn, number))
+    return samples
+
+
+def ratio(samples: dict[str, list[float]], name: str, base: str) -> float:
+    """The median of the per-round ratios of ``name`` to ``base``."""
+    return statistics.median(a / b for a, b in zip(samples[name], samples[base], strict=True))
+
+
+def us(samples: dict[str, list[float]], name: str) -> float:
+    return statistics.median(samples[name])
+
+
+def ir_constructs(request: Request) -> Callable[[], None]:
+    """A function building, with the core's ``construct``, the same objects (classes and fields
+    set) as ``request`` holds: what decode cannot do with fewer than that many constructs."""
+    calls: list[tuple[type[BaseModel], dict[str, Any]]] = []
+
+    def visit(value: Any) -> Any:
+        if isinstance(value, BaseModel):
+            calls.append((type(value), {key: visit(getattr(value, key)) for key in value.model_fields_set}))
+        elif isinstance(value, list):
+            for item in value:
+                visit(item)
+        return value
+
+    visit(request)
+
+    def build() -> None:
+        for cls, values in calls:
+            construct(cls, **values)
+
+    return build
 
 
 def sdk_readable(body: dict[str, Any]) -> dict[str, Any]:
@@ -113,38 +157,89 @@ def main() -> None:
     raw = orjson.dumps(body)
     decoded = CODEC.decode_request(body)
     assert CODEC.encode_request(decoded).body == body
-    baseline = timed(lambda: orjson.loads(orjson.dumps(body)), 200)
-    plain = timed(lambda: restructure(body), 200)
-    decode = timed(lambda: CODEC.decode_request(body))
-    encode = timed(lambda: CODEC.encode_request(decoded))
-    both = timed(lambda: CODEC.encode_request(CODEC.decode_request(orjson.loads(raw))))
+    got = rounds(
+        {
+            "orjson loads(dumps) baseline": (lambda: orjson.loads(orjson.dumps(body)), 100),
+            "plain-dict restructure": (lambda: restructure(body), 100),
+            "decode_request": (lambda: CODEC.decode_request(body), 20),
+            "  of which the IR's constructs": (ir_constructs(decoded), 20),
+            "encode_request": (lambda: CODEC.encode_request(decoded), 20),
+            "  of which handles, turn rules": (lambda: encode_core(decoded), 20),
+            "bytes -> IR -> body round trip": (
+                lambda: CODEC.encode_request(CODEC.decode_request(orjson.loads(raw))),
+                20,
+            ),
+        }
+    )
+    base, floor = "orjson loads(dumps) baseline", "plain-dict restructure"
+    notes = {
+        "  of which the IR's constructs": "  (core construct of the same objects)",
+        "encode_request": f"  {ratio(got, 'encode_request', floor):5.2f}x restructure (PERF.md: <= 1.5x)",
+        "  of which handles, turn rules": "  (core find_handles + normalize_request)",
+        "bytes -> IR -> body round trip": "  (issue: < 10x, PERF.md: 2.5x)",
+    }
     print(f"transcript: {len(request.messages)} messages, {len(body['input'])} items, {len(raw) / 1024:.1f} KB")
-    print(f"orjson loads(dumps) baseline   {baseline:8.1f} us")
-    print(f"plain-dict restructure         {plain:8.1f} us  {plain / baseline:5.2f}x")
-    print(f"decode_request                 {decode:8.1f} us  {decode / baseline:5.2f}x")
-    ratio = f"{encode / baseline:5.2f}x  {encode / plain:5.2f}x restructure (PERF.md: <= 1.5x)"
-    print(f"encode_request                 {encode:8.1f} us  {ratio}")
-    print(f"bytes -> IR -> body round trip {both:8.1f} us  {both / baseline:5.2f}x  (issue: < 10x, PERF.md: 2.5x)")
+    for name in got:
+        print(f"{name:31s} {us(got, name):8.1f} us  {ratio(got, name, base):5.2f}x{notes.get(name, '')}")
 
     from openai.types.responses import Response as SDKResponse
 
     for stem in RESPONSES:
         answer = sdk_readable(load_body(real_fixtures("openai-responses", "response", f"{stem}.json")[0]))
-        ours = timed(lambda answer=answer: CODEC.decode_response(answer), 200)
-        sdk = timed(lambda answer=answer: SDKResponse.model_validate(answer), 200)
-        print(f"decode_response {stem:36s} {ours:6.1f} us; SDK model_validate {sdk:6.1f} us  {ours / sdk:4.2f}x")
+        pair = rounds(
+            {
+                "sdk": (partial(SDKResponse.model_validate, answer), 100),
+                "ours": (partial(CODEC.decode_response, answer), 100),
+            }
+        )
+        print(
+            f"decode_response {stem:36s} {us(pair, 'ours'):6.1f} us; SDK model_validate {us(pair, 'sdk'):6.1f} us  "
+            f"{ratio(pair, 'ours', 'sdk'):4.2f}x"
+        )
 
     for path in real_fixtures("openai-responses", "stream", "*.sse.txt"):
-        data = path.read_bytes()
-        events = list(parse_sse([data]))
-        total = timed(lambda data=data: accumulate(CODEC.decode_stream(parse_sse([data]))), 20)
-        framing = timed(lambda data=data: list(parse_sse([data])), 20)
-        own = timed(lambda events=events: accumulate(CODEC.decode_stream(events)), 20)
-        n = len(events)
-        print(
-            f"stream {path.name:40s} {n:3d} events, us/event: bytes->Response {total / n:5.2f} (target <= 6); "
-            f"SSE framing {framing / n:5.2f}, decode+accumulate {own / n:5.2f}"
-        )
+        stream(path.name, list(parse_sse([path.read_bytes()])))
+    long_streams()
+
+
+def encode_core(request: Request) -> None:
+    """What encode_request runs in the core before the codec writes a key: the handle scan and
+    the turn rules (a request that keeps them comes back as it is)."""
+    find_handles(request)
+    normalize_request(request, CODEC.rules, codec=CODEC.name, reasoning="drop")
+
+
+def stream(name: str, events: list[Any], repeat: int = 9) -> float:
+    """Per event: raw bytes -> Response, the SSE framing alone, decode + accumulate alone."""
+    data = "".join(f"event: {e.event}\ndata: {e.data}\n\n" for e in events).encode()
+    number = max(1, 400 // len(events))
+    got = rounds(
+        {
+            "total": (lambda: accumulate(CODEC.decode_stream(parse_sse([data]))), number),
+            "framing": (lambda: list(parse_sse([data])), number),
+            "own": (lambda: accumulate(CODEC.decode_stream(events)), number),
+        },
+        repeat,
+    )
+    n = len(events)
+    print(
+        f"stream {name:47s} {n:4d} events, us/event: bytes->Response {us(got, 'total') / n:5.2f} (target <= 6); "
+        f"SSE framing {us(got, 'framing') / n:5.2f}, decode+accumulate {us(got, 'own') / n:5.2f}"
+    )
+    return us(got, "total")
+
+
+def long_streams() -> None:
+    """The recorded function-call stream with its first arguments delta sent ``k`` times: the
+    cost of a delta, and whether it stays linear."""
+    path = real_fixtures("openai-responses", "stream", "function-call-stream.sse.txt")[0]
+    events = list(parse_sse([path.read_bytes()]))
+    at = [event.event for event in events].index("response.function_call_arguments.delta")
+    times = {}
+    for k in (100, 1000):
+        longer = [*events[:at], *[events[at]] * k, *events[at + 1 :]]
+        times[k] = stream(f"of that recording, its delta x{k}", longer, repeat=5)
+    print(f"10x the deltas: {times[1000] / times[100]:.1f}x the time (PERF.md: at most 12x)")
 
 
 if __name__ == "__main__":

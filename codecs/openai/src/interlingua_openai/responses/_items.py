@@ -34,8 +34,15 @@ from interlingua import (
 from interlingua.kit import dumps, expect, join, require, tool_arguments
 
 from .._shared import PROVIDER
-from . import _echo
-from ._parts import decode_content_block, encode_input_part, encode_native_block, encode_output_text
+from . import _echo, _fast
+from ._parts import (
+    canonical_arguments,
+    decode_content_block,
+    encode_function_call,
+    encode_input_part,
+    encode_native_block,
+    encode_output_text,
+)
 
 Item = dict[str, Any]
 NAME = "openai-responses"
@@ -117,11 +124,6 @@ def _function_call(item: Item, at: str) -> ToolUse:
     if raw is None and canonical_arguments(value) != arguments:
         data["arguments"] = arguments  # the model's own spacing, e.g. encrypted-reasoning-roundtrip
     return _echo.build(ToolUse, id=call_id, name=name, input=value, raw_input=raw, provider_echoes=_echo.make(data))
-
-
-# The arguments text encode writes for an input when none was recorded: compact JSON, the same
-# function both ways, so a decoded text that equals it needs no echo (and 1.5e-7 stays 1.5e-7).
-canonical_arguments = dumps
 
 
 _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "name"})
@@ -241,34 +243,54 @@ def decode_user_message(item: Item, at: str) -> Message:
 
 
 def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
+    """The input items -> messages. A common shape is read by ``_fast``; anything else, by the
+    careful readers (an item's path is only spelled out for those)."""
     out = _Messages()
     names: dict[str, str] = {}
     for i, item in enumerate(items):
-        where = f"{at}[{i}]"
         if type(item) is not dict:
-            item = expect(item, dict, where)
+            item = expect(item, dict, f"{at}[{i}]")
         kind = item.get("type", "message")
         if kind == "function_call":  # the common case first; decode_output_item would do the same
-            call = _function_call(item, where)
+            call = _function_call(item, f"{at}[{i}]")
             names[call.id] = call.name
             out.run("assistant").append(call)
-        elif kind == "message" and item.get("role") in _OWN_ROLES:
-            out.own(decode_user_message(item, where))
-        elif kind == "function_call_output":
-            out.run("tool").append(decode_function_call_output(item, where, names))
-        elif isinstance(kind, str) and _is_output_side(kind):
-            out.run("tool").append(decode_native_item(item, where))
-        else:
-            typed = "type" in item
-            parts = (
-                decode_output_item(item, where, model) if typed else _assistant_message(item, where, model, typed=False)
-            )
-            for part in parts:
-                if isinstance(part, ToolUse):
-                    names[part.id] = part.name
-            out.run("assistant").extend(parts)
+            continue
+        if kind == "function_call_output":
+            result = _fast.decode_call_output(item, names)
+            if result is not None:
+                out.run("tool").append(result)
+                continue
+        elif kind == "message" and item.get("role") == "assistant":
+            text = _fast.decode_assistant_string(item)
+            if text is not None:
+                out.run("assistant").append(text)
+                continue
+        elif kind == "message":
+            message = _fast.decode_own_message(item)
+            if message is not None:
+                out.own(message)
+                continue
+        _decode_careful(item, kind, f"{at}[{i}]", model, out, names)
     out.flush()
     return out.done
+
+
+def _decode_careful(item: Item, kind: Any, at: str, model: str | None, out: _Messages, names: dict[str, str]) -> None:
+    """One item, read field by field: its own message, a tool output, or assistant-side parts."""
+    if kind == "message" and item.get("role") in _OWN_ROLES:
+        out.own(decode_user_message(item, at))
+    elif kind == "function_call_output":
+        out.run("tool").append(decode_function_call_output(item, at, names))
+    elif isinstance(kind, str) and _is_output_side(kind):
+        out.run("tool").append(decode_native_item(item, at))
+    else:
+        typed = "type" in item
+        parts = decode_output_item(item, at, model) if typed else _assistant_message(item, at, model, typed=False)
+        for part in parts:
+            if isinstance(part, ToolUse):
+                names[part.id] = part.name
+        out.run("assistant").extend(parts)
 
 
 def _string_form(parts: list[ContentPart]) -> bool:
@@ -447,27 +469,6 @@ def _easy_assistant(part: Text, at: str, out: WarningSink) -> Item:
     return {"role": "assistant", "content": part.text}
 
 
-def encode_function_call(part: ToolUse) -> Item:
-    data = _echo.own(part) if part.provider_echoes else {}
-    item: Item = {"type": "function_call", "call_id": part.id, "name": part.name}
-    item["arguments"] = encode_arguments(part, data)
-    own = _echo.object_at(data, "item") if data else None
-    if own:
-        item.update(own)
-    return item
-
-
-def encode_arguments(part: ToolUse, data: dict[str, Any]) -> str:
-    """The kept raw text, the recorded arguments text while it still says ``input``, else the
-    canonical compact JSON (what decode compared the wire's text with)."""
-    if part.raw_input is not None:
-        return part.raw_input
-    recorded = data.get("arguments")
-    if isinstance(recorded, str) and tool_arguments(recorded) == (part.input, None):
-        return recorded
-    return canonical_arguments(part.input)
-
-
 def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> Item:
     data = _echo.own(part) if part.provider_echoes else {}
     content = part.content
@@ -499,25 +500,36 @@ _CONTENT_PARTS = (Text, Image, Audio, Video, Document)
 def encode_messages(
     messages: list[Message], model: str | None, out: WarningSink, *, at: str = "messages"
 ) -> tuple[str | None, list[Item]]:
-    """The ``instructions`` (a system message that came from there) and the input items."""
+    """The ``instructions`` (a system message that came from there) and the input items. A
+    message of a common shape is written by ``_fast`` (no echo, so never the instructions)."""
     instructions: str | None = None
     writer = ItemWriter(out, model, synthesize=False)
     for i, message in enumerate(messages):
-        where = f"{at}[{i}]"
-        data = _echo.own(message) if message.provider_echoes else {}
-        role = message.role
-        if instructions is None and data and role in ("system", "developer") and _echo.flag(data, "instructions"):
-            instructions = _instructions(message, where, out)
-            continue
-        start = writer.begin()
-        if role == "assistant":
-            for j, part in enumerate(message.parts):
-                writer.assistant_part(part, f"{where}.parts[{j}]", j)
-            if writer.items and writer.items[-1].get("type") == "reasoning":
-                _check_reasoning_followed(writer.items, start, where, out)
+        common = _fast.encode_message(message)
+        if common is not None:
+            writer.items.extend(common)
+        elif instructions is None and _is_instructions(message):
+            instructions = _instructions(message, f"{at}[{i}]", out)
         else:
-            _encode_other(message, where, data, writer)
+            encode_careful(message, f"{at}[{i}]", writer)
     return instructions, writer.items
+
+
+def _is_instructions(message: Message) -> bool:
+    return message.role in ("system", "developer") and _echo.flag(_echo.own(message), "instructions")
+
+
+def encode_careful(message: Message, at: str, writer: ItemWriter) -> None:
+    """One message's items, every part through its own encoder, warnings at their paths."""
+    data = _echo.own(message) if message.provider_echoes else {}
+    start = writer.begin()
+    if message.role == "assistant":
+        for j, part in enumerate(message.parts):
+            writer.assistant_part(part, f"{at}.parts[{j}]", j)
+        if writer.items and writer.items[-1].get("type") == "reasoning":
+            _check_reasoning_followed(writer.items, start, at, writer.out)
+    else:
+        _encode_other(message, at, data, writer)
 
 
 def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemWriter) -> None:

@@ -1,5 +1,5 @@
 """Content parts <-> the blocks inside Responses items (input_text, input_image, input_file,
-output_text with annotations, refusal), both directions."""
+output_text with annotations, refusal), both directions; a tool call -> its function_call item."""
 
 from __future__ import annotations
 
@@ -29,7 +29,17 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import data_url, expect, join, optional, parse_data_url, require, unresolved_handle
+from interlingua.kit import (
+    data_url,
+    dumps,
+    expect,
+    join,
+    optional,
+    parse_data_url,
+    require,
+    tool_arguments,
+    unresolved_handle,
+)
 
 from .._shared import PROVIDER
 from . import _echo
@@ -330,3 +340,40 @@ def encode_output_text(part: Text, at: str, out: WarningSink) -> Block:
         if block is not None:
             annotations.append(block)
     return _echo.apply({"type": "output_text", "text": part.text, "annotations": annotations}, data)
+
+
+# --- encoding: a tool call -> its function_call item ----------------------------------------------
+
+# The arguments text encode writes for an input when none was recorded: compact JSON, the same
+# function both ways, so a decoded text that equals it needs no echo (and 1.5e-7 stays 1.5e-7).
+canonical_arguments = dumps
+
+
+def encode_function_call(part: ToolUse) -> Block:
+    """A ``function_call`` item; the keys of the item it was decoded from (``id``, ``status``)
+    come back over it. Never a warning: every ToolUse has this form."""
+    if not part.provider_echoes and part.raw_input is None:  # the common case, spelled out
+        return {
+            "type": "function_call",
+            "call_id": part.id,
+            "name": part.name,
+            "arguments": canonical_arguments(part.input),
+        }
+    data = _echo.own(part) if part.provider_echoes else {}
+    item: Block = {"type": "function_call", "call_id": part.id, "name": part.name}
+    item["arguments"] = encode_arguments(part, data)
+    own = _echo.object_at(data, "item") if data else None
+    if own:
+        item.update(own)
+    return item
+
+
+def encode_arguments(part: ToolUse, data: dict[str, Any]) -> str:
+    """The kept raw text, the recorded arguments text while it still says ``input``, else the
+    canonical compact JSON (what decode compared the wire's text with)."""
+    if part.raw_input is not None:
+        return part.raw_input
+    recorded = data.get("arguments")
+    if isinstance(recorded, str) and tool_arguments(recorded) == (part.input, None):
+        return recorded
+    return canonical_arguments(part.input)

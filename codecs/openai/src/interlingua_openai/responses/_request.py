@@ -13,6 +13,7 @@ from interlingua import (
     Request,
     ResponseFormat,
     Text,
+    ThinkingBudgets,
     ThinkingConfig,
     Tool,
     ToolChoice,
@@ -29,9 +30,11 @@ NAME = "openai-responses"
 _EFFORT = {"off": "none", "minimal": "minimal", "low": "low", "medium": "medium", "high": "high", "xhigh": "xhigh"}
 _LEVEL = {effort: level for level, effort in _EFFORT.items()}
 
-# budget_tokens -> effort when only a budget is given (OpenAI takes no token budget):
-# under 4096 -> low, under 16384 -> medium, else high.
-_BUDGET_STEPS = ((4096, "low"), (16384, "medium"))
+# model_construct: a constant its tests validate, so importing the codec builds no validator.
+BUDGETS = ThinkingBudgets.model_construct(low=2048, medium=8192, high=32768)
+"""Level -> tokens, read backwards when only a budget is given (OpenAI takes no token budget;
+nearest by ratio): under 4096 -> low, under 16384 -> medium, else high, which every reasoning
+model accepts. A caller's table passed as ``budgets=`` replaces it."""
 
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 _MERGED = ("reasoning", "text")
@@ -42,7 +45,7 @@ _UNSUPPORTED = ("top_k", "stop", "seed", "presence_penalty", "frequency_penalty"
 # --- encode ------------------------------------------------------------------------------------
 
 
-def encode_request(request: Request, *, strict: bool = False) -> Encoded:
+def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingBudgets = BUDGETS) -> Encoded:
     """IR -> a ``POST /responses`` body."""
     out = WarningSink(NAME)
     body: dict[str, Any] = {}
@@ -56,7 +59,7 @@ def encode_request(request: Request, *, strict: bool = False) -> Encoded:
         body["tools"] = [t for i, tool in enumerate(request.tools) if (t := _encode_tool(tool, i, out)) is not None]
     if request.tool_choice is not None:
         body["tool_choice"] = _encode_tool_choice(request.tool_choice)
-    _encode_settings(request, body, out)
+    _encode_settings(request, body, out, budgets)
     options = own_options(
         request.options(PROVIDER), CHAT_ONLY_FIELDS, out, "the Responses API", CHAT_ONLY_STREAM_OPTIONS
     )
@@ -99,7 +102,7 @@ def _encode_tool_choice(choice: str | ToolChoice) -> Any:
     return choice
 
 
-def _encode_settings(request: Request, body: dict[str, Any], out: WarningSink) -> None:
+def _encode_settings(request: Request, body: dict[str, Any], out: WarningSink, budgets: ThinkingBudgets) -> None:
     if request.parallel_tool_calls is not None:
         body["parallel_tool_calls"] = request.parallel_tool_calls
     if request.max_tokens is not None:
@@ -112,21 +115,21 @@ def _encode_settings(request: Request, body: dict[str, Any], out: WarningSink) -
         if getattr(request, setting) is not None:
             out.unsupported(setting, setting, f"the Responses API has no {setting}")
     if request.thinking is not None:
-        reasoning = _encode_thinking(request.thinking, out)
+        reasoning = _encode_thinking(request.thinking, out, budgets)
         if reasoning:
             body["reasoning"] = reasoning
     if request.response_format is not None:
         body["text"] = {"format": _encode_format(request.response_format)}
 
 
-def _encode_thinking(thinking: ThinkingConfig, out: WarningSink) -> dict[str, Any]:
+def _encode_thinking(thinking: ThinkingConfig, out: WarningSink, budgets: ThinkingBudgets = BUDGETS) -> dict[str, Any]:
     reasoning: dict[str, Any] = {}
     if thinking.level is not None:
         reasoning["effort"] = _EFFORT[thinking.level]
         if thinking.budget_tokens is not None:
             out.unsupported("thinking.budget_tokens", "thinking", "OpenAI takes an effort level, not a token budget")
     elif thinking.budget_tokens is not None:
-        effort = next((e for limit, e in _BUDGET_STEPS if thinking.budget_tokens < limit), "high")
+        effort = _EFFORT[budgets.level(thinking.budget_tokens)]
         out.unsupported("thinking.budget_tokens", "thinking", f"token budget sent as reasoning effort {effort!r}")
         reasoning["effort"] = effort
     if thinking.summary:
@@ -168,12 +171,15 @@ def decode_request(body: Mapping[str, Any]) -> Request:
     instructions = body.get("instructions")
     if isinstance(instructions, str):
         marker = _echo.make({"instructions": True})
-        messages.append(Message(role="system", parts=[Text(text=instructions)], provider_echoes=marker))
+        messages.append(
+            _echo.build(Message, role="system", parts=[_echo.build(Text, text=instructions)], provider_echoes=marker)
+        )
     elif "instructions" in body:
         options["instructions"] = instructions
     given = body.get("input")
     if isinstance(given, str):
-        messages.append(Message(role="user", parts=[Text(text=given)], provider_echoes=_echo.make({"bare": True})))
+        bare = _echo.make({"bare": True})
+        messages.append(_echo.build(Message, role="user", parts=[_echo.build(Text, text=given)], provider_echoes=bare))
     elif given is not None:
         messages.extend(decode_input(expect(given, list, "input"), "input", model))
     fields["messages"] = messages
@@ -185,7 +191,7 @@ def decode_request(body: Mapping[str, Any]) -> Request:
             options[key] = value
     if options:
         fields["provider_options"] = {PROVIDER: options}
-    return Request(**fields)
+    return _echo.build(Request, **fields)  # every field was read and checked above
 
 
 _MAPPED = frozenset(
@@ -238,11 +244,11 @@ def _decode_tool_choice(choice: Any, fields: dict[str, Any], options: dict[str, 
 def _decode_settings(body: Mapping[str, Any], fields: dict[str, Any], options: dict[str, Any]) -> None:
     fields["parallel_tool_calls"] = optional(body, "parallel_tool_calls", bool, "")
     fields["max_tokens"] = optional(body, "max_output_tokens", int, "")
-    fields["temperature"] = optional(body, "temperature", float, "")
-    fields["top_p"] = optional(body, "top_p", float, "")
-    for key in _NUMBERS:
-        if type(body.get(key)) is int:
-            options[key] = body[key]
+    for key in _NUMBERS:  # the IR holds a float; an integer on the wire is also kept as written
+        value = optional(body, key, float, "")
+        fields[key] = None if value is None else float(value)
+        if type(value) is int:
+            options[key] = value
     reasoning = body.get("reasoning")
     if reasoning is not None:
         reasoning = expect(reasoning, dict, "reasoning")

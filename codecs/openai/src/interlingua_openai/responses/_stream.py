@@ -45,8 +45,8 @@ from interlingua.kit import decoding, dumps, expect, loads, optional, require
 from .._shared import PROVIDER
 from . import _echo
 from ._errors import decode_stream_error
-from ._items import ItemWriter, decode_output_item, encode_arguments
-from ._parts import decode_content_block, encode_output_text
+from ._items import ItemWriter, decode_output_item
+from ._parts import decode_content_block, encode_arguments, encode_output_text
 from ._response import decode_status, response_echo, response_shell
 from ._usage import decode_usage
 

@@ -1,0 +1,235 @@
+"""The common input items and messages, both directions, without path bookkeeping (PERF.md).
+
+Most request traffic is a handful of shapes: a user, system or developer message of a string or
+of plain text and image blocks, an assistant string, a function call and its string output.
+These functions read and write exactly those shapes and return None for anything else (another
+key, a wrong type, an echo they do not know, a warning to give); the careful functions of
+``_items.py`` and ``_parts.py`` then handle it, with every wire detail and a DecodeError naming
+the path of anything malformed. Both give the same result wherever the fast ones answer
+(``test_responses_fast.py`` checks the real corpus and generated IR).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interlingua import (
+    Base64Source,
+    ContentPart,
+    Image,
+    Message,
+    ProviderEcho,
+    Text,
+    ToolResult,
+    ToolUse,
+    UrlSource,
+)
+from interlingua.kit import data_url, parse_data_url
+
+from .._shared import PROVIDER
+from ._echo import build
+from ._parts import encode_function_call
+
+Item = dict[str, Any]
+
+_PLAIN = frozenset({"role", "content"})
+_OWN_ROLES = frozenset({"user", "system", "developer"})
+_TEXT = frozenset({"type", "text"})
+_IMAGE = frozenset({"type", "image_url", "detail"})
+_OUTPUT = frozenset({"type", "call_id", "output"})
+_EASY_DATA: dict[str, Any] = {"item": {}, "string": True}
+_EXTRA = frozenset({"extra"})
+_DETAIL = frozenset({"detail"})
+_NO_DETAIL = {"omit": ["detail"]}
+
+# --- decoding ------------------------------------------------------------------------------------
+
+
+def _echo(data: dict[str, Any]) -> list[ProviderEcho]:
+    return [build(ProviderEcho, provider=PROVIDER, data=data, model=None)]
+
+
+def _decode_image(block: Item) -> Image | None:
+    """``input_image`` with an ``image_url`` (data or web URL) and maybe a ``detail``."""
+    url = block.get("image_url")
+    if type(url) is not str or not block.keys() <= _IMAGE:
+        return None
+    inline = parse_data_url(url)
+    source: Base64Source | UrlSource
+    if inline is not None:
+        source = build(Base64Source, media_type=inline[0], data=inline[1])
+    else:
+        source = build(UrlSource, url=url)
+    data: dict[str, Any] = {"extra": {"detail": block["detail"]}} if "detail" in block else {"omit": ["detail"]}
+    return build(Image, source=source, provider_echoes=_echo(data))
+
+
+def _decode_blocks(content: list[Any]) -> list[ContentPart] | None:
+    """Plain ``input_text`` and ``input_image`` blocks."""
+    parts: list[ContentPart] = []
+    for block in content:
+        if type(block) is not dict:
+            return None
+        kind = block.get("type")
+        part: ContentPart | None
+        if kind == "input_text" and block.keys() == _TEXT and type(text := block["text"]) is str:
+            part = build(Text, text=text, provider_echoes=[])
+        elif kind == "input_image":
+            part = _decode_image(block)
+        else:
+            return None
+        if part is None:
+            return None
+        parts.append(part)
+    return parts
+
+
+def decode_own_message(item: Item) -> Message | None:
+    """``{"role": "user" | "system" | "developer", "content": ...}`` with a string or plain blocks."""
+    role = item.get("role")
+    if role not in _OWN_ROLES or not item.keys() <= _PLAIN:
+        return None
+    content = item.get("content")
+    echoes: list[ProviderEcho] = []
+    if type(content) is str:
+        parts: list[ContentPart] = [build(Text, text=content)]
+    elif type(content) is list:
+        blocks = _decode_blocks(content)
+        if blocks is None:
+            return None
+        parts = blocks
+        if len(parts) == 1 and type(parts[0]) is Text:
+            echoes = _echo({"list": True})  # one text that came as a list stays a list
+    else:
+        return None
+    return build(Message, role=role, parts=parts, provider_echoes=echoes)
+
+
+def decode_assistant_string(item: Item) -> Text | None:
+    """``{"role": "assistant", "content": "..."}``: an EasyInputMessage, marked to stay one."""
+    content = item.get("content")
+    if type(content) is not str or item.get("role") != "assistant" or not item.keys() <= _PLAIN:
+        return None
+    return build(Text, text=content, provider_echoes=_echo({"item": {}, "string": True}))
+
+
+def decode_call_output(item: Item, names: dict[str, str]) -> ToolResult | None:
+    """``{"type": "function_call_output", "call_id", "output": "..."}`` and nothing more."""
+    call_id, output = item.get("call_id"), item.get("output")
+    if type(call_id) is not str or type(output) is not str or item.keys() != _OUTPUT:
+        return None
+    return build(ToolResult, tool_use_id=call_id, name=names.get(call_id, ""), content=output, provider_echoes=[])
+
+
+# --- encoding ------------------------------------------------------------------------------------
+
+
+def _plain(part: Text) -> bool:
+    """A part with nothing an echo or a warning would have to say."""
+    return not part.provider_echoes and part.cache_control is None
+
+
+def _encode_image(part: Image) -> Item | None:
+    """An image from a data or web URL, with no echo or only the ``detail`` decode kept."""
+    source = part.source
+    if type(source) is Base64Source:
+        url = data_url(source.media_type, source.data)
+    elif type(source) is UrlSource:
+        url = source.url
+    else:
+        return None
+    block: Item = {"type": "input_image", "detail": "auto", "image_url": url}
+    echoes = part.provider_echoes
+    if not echoes:
+        return block
+    if len(echoes) != 1 or echoes[0].provider != PROVIDER:
+        return None
+    data = echoes[0].data
+    if data == _NO_DETAIL:
+        del block["detail"]
+        return block
+    extra = data.get("extra")
+    if data.keys() == _EXTRA and type(extra) is dict and extra.keys() == _DETAIL:
+        block["detail"] = extra["detail"]
+        return block
+    return None
+
+
+def _encode_blocks(parts: list[ContentPart]) -> list[Item] | None:
+    blocks: list[Item] = []
+    for part in parts:
+        block: Item | None = None
+        if type(part) is Text:
+            if _plain(part) and not part.citations:
+                block = {"type": "input_text", "text": part.text}
+        elif type(part) is Image and part.cache_control is None:
+            block = _encode_image(part)
+        if block is None:
+            return None
+        blocks.append(block)
+    return blocks
+
+
+def _encode_own(message: Message) -> list[Item] | None:
+    """A user, system or developer message of plain text and image parts: one message item."""
+    parts = message.parts
+    if len(parts) == 1 and type(text := parts[0]) is Text and _plain(text) and not text.citations:
+        return [{"role": message.role, "content": text.text}]
+    blocks = _encode_blocks(parts)
+    if not blocks:
+        return None
+    return [{"role": message.role, "content": blocks}]
+
+
+def _encode_tool(message: Message) -> list[Item] | None:
+    """A tool message of string results: one ``function_call_output`` item each."""
+    items: list[Item] = []
+    for part in message.parts:
+        if type(part) is not ToolResult or part.provider_echoes or part.cache_control is not None:
+            return None
+        if part.is_error or type(part.content) is not str:
+            return None
+        items.append({"type": "function_call_output", "call_id": part.tool_use_id, "output": part.content})
+    return items or None
+
+
+def _easy_text(part: Text) -> bool:
+    """Assistant text that goes as an EasyInputMessage: no echo, or the one decode gives it."""
+    if part.cache_control is not None or part.citations:
+        return False
+    echoes = part.provider_echoes
+    if not echoes:
+        return True
+    if len(echoes) != 1 or echoes[0].provider != PROVIDER:
+        return False
+    data = echoes[0].data
+    return data == _EASY_DATA and data["string"] is True  # a flag is true only as JSON true
+
+
+def _encode_assistant(message: Message) -> list[Item] | None:
+    """An assistant turn of texts (each an EasyInputMessage) and function calls."""
+    items: list[Item] = []
+    for part in message.parts:
+        if type(part) is ToolUse:
+            items.append(encode_function_call(part))
+        elif type(part) is Text and _easy_text(part):
+            items.append({"role": "assistant", "content": part.text})
+        else:
+            return None
+    if not items or items[-1].get("type") == "reasoning":
+        return None  # an echo that made a call a reasoning item: the careful writer warns
+    return items
+
+
+def encode_message(message: Message) -> list[Item] | None:
+    """``message`` as its input items when it has a common shape, else None (for the careful
+    writer). A message with an echo of its own (``instructions``, ``list``, an item's keys) is
+    never common."""
+    if message.provider_echoes:
+        return None
+    role = message.role
+    if role == "assistant":
+        return _encode_assistant(message)
+    if role == "tool":
+        return _encode_tool(message)
+    return _encode_own(message)
