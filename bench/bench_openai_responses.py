@@ -42,7 +42,7 @@ from interlingua import (
     accumulate,
     parse_sse,
 )
-from interlingua.kit import construct, find_handles, normalize_request
+from interlingua.kit import construct, normalize_request
 from interlingua.testing import load_body, real_fixtures
 from interlingua_openai.responses import OpenAIResponsesCodec
 
@@ -164,7 +164,7 @@ def main() -> None:
             "decode_request": (lambda: CODEC.decode_request(body), 20),
             "  of which the IR's constructs": (ir_constructs(decoded), 20),
             "encode_request": (lambda: CODEC.encode_request(decoded), 20),
-            "  of which handles, turn rules": (lambda: encode_core(decoded), 20),
+            "  of which the turn rules": (lambda: encode_core(decoded), 20),
             "bytes -> IR -> body round trip": (
                 lambda: CODEC.encode_request(CODEC.decode_request(orjson.loads(raw))),
                 20,
@@ -175,7 +175,7 @@ def main() -> None:
     notes = {
         "  of which the IR's constructs": "  (core construct of the same objects)",
         "encode_request": f"  {ratio(got, 'encode_request', floor):5.2f}x restructure (PERF.md: <= 1.5x)",
-        "  of which handles, turn rules": "  (core find_handles + normalize_request)",
+        "  of which the turn rules": "  (core normalize_request, handle check included)",
         "bytes -> IR -> body round trip": "  (issue: < 10x, PERF.md: 2.5x)",
     }
     print(f"transcript: {len(request.messages)} messages, {len(body['input'])} items, {len(raw) / 1024:.1f} KB")
@@ -203,9 +203,8 @@ def main() -> None:
 
 
 def encode_core(request: Request) -> None:
-    """What encode_request runs in the core before the codec writes a key: the handle scan and
-    the turn rules (a request that keeps them comes back as it is)."""
-    find_handles(request)
+    """What encode_request runs in the core before the codec writes a key: the turn rules, whose
+    one walk also finds unresolved handles (a request that keeps them comes back as it is)."""
     normalize_request(request, CODEC.rules, codec=CODEC.name, reasoning="drop")
 
 
