@@ -61,6 +61,13 @@ def _handles_in(parts: list[ContentPart], at: str, found: list[tuple[str, Handle
             _handles_in(part.content, f"{at}[{j}].content", found)  # type: ignore[union-attr]
 
 
+def holds_handle(parts: list[ContentPart]) -> bool:
+    """Whether these parts (a tool result's, say) hold a handle at any depth."""
+    found: list[tuple[str, HandleSource]] = []
+    _handles_in(parts, "", found)
+    return bool(found)
+
+
 def find_handles(request: Request) -> list[tuple[str, HandleSource]]:
     """Every handle in ``request`` with its JSON path, in order. Called on every encode without
     a resolver, so it tests classes, not attributes (a missing pydantic attribute is slow)."""
@@ -87,28 +94,28 @@ def _accept(codec: str, path: str, handle: HandleSource, value: Any) -> MediaSou
 
 
 def _failed(codec: str, path: str, handle: HandleSource, exc: BaseException) -> EncodeError:
-    error = EncodeError(codec, path, f"artifact handle {handle.id!r}: the resolver failed: {exc!r}")
-    error.__cause__ = exc
-    return error
+    return EncodeError(codec, path, f"artifact handle {handle.id!r}: the resolver failed: {exc!r}")
 
 
 def _swap_parts(parts: list[ContentPart], done: dict[str, MediaSource]) -> list[ContentPart]:
     swapped: list[ContentPart] = []
     for part in parts:
-        source = getattr(part, "source", None)
-        if isinstance(source, HandleSource):
-            part = part.model_copy(update={"source": done[source.id]})
-        elif isinstance(part, ToolResult) and isinstance(part.content, list):
-            part = part.model_copy(update={"content": _swap_parts(part.content, done)})
+        kind = type(part)
+        if kind in WITH_SOURCE and type(part.source) is HandleSource:  # type: ignore[union-attr]
+            part = part.model_copy(update={"source": done[part.source.id]})  # type: ignore[union-attr]
+        elif kind is ToolResult and type(part.content) is list:  # type: ignore[union-attr]
+            part = part.model_copy(update={"content": _swap_parts(part.content, done)})  # type: ignore[union-attr]
         swapped.append(part)
     return swapped
 
 
-def _swap(request: Request, found: list[tuple[str, HandleSource]], done: dict[str, MediaSource]) -> Request:
-    touched = {int(path[len("messages[") : path.index("]")]) for path, _ in found}
+def _swap(request: Request, done: dict[str, MediaSource]) -> Request:
+    """``request`` with its handles replaced; messages without one stay the same objects."""
     messages: list[Message] = [
-        m.model_copy(update={"parts": _swap_parts(m.parts, done)}) if i in touched else m
-        for i, m in enumerate(request.messages)
+        m
+        if _MAY_HOLD.isdisjoint(map(type, m.parts)) or not holds_handle(m.parts)
+        else m.model_copy(update={"parts": _swap_parts(m.parts, done)})
+        for m in request.messages
     ]
     return request.model_copy(update={"messages": messages})
 
@@ -127,7 +134,7 @@ def resolve_handles(request: Request, resolve: Resolver, *, codec: str = "") -> 
             except Exception as exc:
                 raise _failed(codec, path, handle, exc) from exc
             done[handle.id] = _accept(codec, path, handle, value)
-    return _swap(request, found, done)
+    return _swap(request, done)
 
 
 async def aresolve_handles(request: Request, resolve: AsyncResolver | Resolver, *, codec: str = "") -> Request:
@@ -154,4 +161,4 @@ async def aresolve_handles(request: Request, resolve: AsyncResolver | Resolver, 
                 raise value
             raise _failed(codec, path, handle, value) from value
         done[handle.id] = _accept(codec, path, handle, value)
-    return _swap(request, found, done)
+    return _swap(request, done)

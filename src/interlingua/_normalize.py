@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Literal, NamedTuple, TypeAlias
 
-from ._handles import WITH_SOURCE, Resolver, find_handles, resolve_handles, unresolved_handle
+from ._handles import WITH_SOURCE, Resolver, find_handles, holds_handle, resolve_handles, unresolved_handle
 from ._message import Message, Role
 from ._model import construct, replace
 from ._parts import ContentPart, HandleSource, RedactedThinking, Text, Thinking, ToolResult, ToolUse
@@ -323,7 +323,7 @@ class _Fixer:
             for part in message.parts:
                 kind = kind_of(type(part)) or _kind_of(part)
                 if kind == _RESULT:
-                    if type(part.content) is list and _holds_handle(part.content):  # type: ignore[union-attr]
+                    if type(part.content) is list and holds_handle(part.content):  # type: ignore[union-attr]
                         return False  # normalize_request reports it
                     if leading:
                         answers.append(part.tool_use_id)  # type: ignore[union-attr]  # a ToolResult
@@ -542,16 +542,6 @@ def _kind_of(part: ContentPart) -> int:
         kind = _OTHER
     _KINDS[type(part)] = kind
     return kind
-
-
-def _holds_handle(parts: list[ContentPart]) -> bool:
-    """Whether a tool result's parts hold an artifact handle (at any depth)."""
-    for part in parts:
-        if type(part) in WITH_SOURCE and type(part.source) is HandleSource:  # type: ignore[union-attr]
-            return True
-        if type(part) is ToolResult and type(part.content) is list and _holds_handle(part.content):
-            return True
-    return False
 
 
 def _answer_run_at(messages: Sequence[Message], start: int) -> list[tuple[int, int]]:
