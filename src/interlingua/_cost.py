@@ -58,7 +58,7 @@ class Cost(IRModel):
     cache_write: Amount | None = None
     total: Amount = _ZERO
     currency: str = Field(default="USD", pattern=r"^[A-Z]{3}$")
-    extra: dict[str, Amount] = {}
+    extra: dict[str, Amount] = Field(default_factory=dict)
 
     def __add__(self, other: Cost) -> Cost:
         if not isinstance(other, Cost):

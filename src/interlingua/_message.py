@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeAlias
 
+from pydantic import Field
+
 from ._parts import ContentPart, Text, _Echoing
 
 Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
@@ -22,7 +24,7 @@ class Message(_Echoing):
     """
 
     role: Role
-    parts: list[ContentPart] = []
+    parts: list[ContentPart] = Field(default_factory=list)
     id: str | None = None
     name: str | None = None
 

@@ -76,8 +76,8 @@ class Request(Hosted):
     """
 
     model: str | None = None
-    messages: list[Message] = []
-    tools: list[AnyTool] = []
+    messages: list[Message] = Field(default_factory=list)
+    tools: list[AnyTool] = Field(default_factory=list)
     tool_choice: ToolChoiceMode | ToolChoice | None = None
     parallel_tool_calls: bool | None = None
     max_tokens: int | None = None
@@ -90,7 +90,7 @@ class Request(Hosted):
     frequency_penalty: float | None = None
     thinking: ThinkingConfig | None = None
     response_format: ResponseFormat | None = None
-    provider_options: dict[str, JsonObject] = {}
+    provider_options: dict[str, JsonObject] = Field(default_factory=dict)
 
     def options(self, provider: str) -> JsonObject:
         """``provider``'s options, empty when there are none."""

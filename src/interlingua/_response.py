@@ -62,7 +62,7 @@ class Usage(IRModel):
     cache_read_tokens: int | None = None
     cache_write_tokens: int | None = None
     reasoning_tokens: int | None = None
-    extra: dict[str, int] = {}
+    extra: dict[str, int] = Field(default_factory=dict)
 
     @property
     def total_tokens(self) -> int:
@@ -106,4 +106,4 @@ class Response(_Echoing):
     raw_stop_reason: str | None = None
     usage: Usage = Field(default_factory=Usage)
     cost: Cost | None = None
-    warnings: list[AnyWarning] = []
+    warnings: list[AnyWarning] = Field(default_factory=list)

@@ -43,7 +43,7 @@ class HostEntry(_Tagged):
 
     type: Literal["host_entry"] = "host_entry"
     kind: str
-    data: JsonObject = {}
+    data: JsonObject = Field(default_factory=dict)
     at: datetime | None = None
     position: int = Field(default=0, ge=0)
 
@@ -57,9 +57,9 @@ class Transcript(IRModel):
 
     format: Literal["interlingua.transcript"] = FORMAT
     version: Literal[1] = VERSION
-    metadata: JsonObject = {}
-    messages: list[Message] = []
-    entries: list[HostEntry] = []
+    metadata: JsonObject = Field(default_factory=dict)
+    messages: list[Message] = Field(default_factory=list)
+    entries: list[HostEntry] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _entries_in_order(self) -> Transcript:
