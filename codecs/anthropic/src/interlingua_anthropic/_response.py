@@ -14,7 +14,7 @@ from interlingua.kit import construct, each, optional, require
 
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
 from ._stop_reason import decode_stop_reason, encode_stop_reason
-from ._usage import decode_usage, encode_usage
+from ._usage import RECORDED, decode_usage, encode_usage, recorded_counters
 
 _MAPPED = frozenset({"id", "type", "role", "model", "content", "stop_reason", "usage"})
 
@@ -29,6 +29,8 @@ def decode_response(body: Mapping[str, Any]) -> Response:
     usage, usage_rest = decode_usage(optional(body, "usage", dict, "", {}), "usage")
     if usage_rest:
         echo["usage"] = usage_rest
+    if recorded := recorded_counters(usage):
+        echo[RECORDED] = recorded
     return construct(
         Response,
         id=optional(body, "id", str, ""),
@@ -70,7 +72,7 @@ def encode_response(response: Response, codec: str, *, strict: bool) -> Encoded:
         "content": content,
         "stop_reason": stop,
         "stop_sequence": extra.pop("stop_sequence", None),
-        "usage": encode_usage(response.usage, extra.pop("usage", None)),
+        "usage": encode_usage(response.usage, extra.pop("usage", None), extra.pop(RECORDED, None), out),
     }
     body.update(extra)
     return out.finish(body, strict=strict)

@@ -39,7 +39,7 @@ from ._errors import error_from_json
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
 from ._response import response_echo
 from ._stop_reason import decode_stop_reason, encode_stop_reason
-from ._usage import decode_usage, encode_usage, merge_usage
+from ._usage import RECORDED, decode_usage, encode_usage, merge_usage, recorded_counters
 
 CODEC = "anthropic-messages"
 _LIVE = frozenset({"thinking", "redacted_thinking", "tool_use"})
@@ -75,6 +75,7 @@ class _Decoder:
         self.stray_citations: dict[int, list[Any]] = {}
         self.usage: dict[str, Any] = {}
         self.usage_rest: dict[str, Any] = {}
+        self.recorded: list[str] = []
         self.raw_stop: str | None = None
         self.handlers: dict[str, Callable[[dict[str, Any]], Iterable[StreamEvent]]] = {
             "message_start": self.message_start,
@@ -103,6 +104,9 @@ class _Decoder:
         usage, self.usage_rest = decode_usage(self.usage, "message.usage")
         if self.usage_rest:
             extra["usage"] = self.usage_rest
+        self.recorded = recorded_counters(usage)
+        if self.recorded:
+            extra[RECORDED] = self.recorded
         yield MessageStart(
             id=optional(message, "id", str, "message"),
             model=self.ctx.model,
@@ -171,6 +175,8 @@ class _Decoder:
         usage, rest = decode_usage(self.usage, "usage")
         if rest != self.usage_rest:
             yield Echo(None, self._echo({"usage": rest}))
+        if (recorded := recorded_counters(usage)) != self.recorded:
+            yield Echo(None, self._echo({RECORDED: recorded}))
         yield MessageEnd(decode_stop_reason(self.raw_stop), self.raw_stop, usage)
 
     def error(self, data: dict[str, Any]) -> Iterable[StreamEvent]:
@@ -230,7 +236,7 @@ class _Encoder:
             return
         self.started = True
         start = self.start or MessageStart()
-        extra = {k: v for k, v in self.echo.items() if k not in ("usage", "stop_sequence")}
+        extra = {k: v for k, v in self.echo.items() if k not in ("usage", "stop_sequence", RECORDED)}
         message = {
             "id": start.id or "",
             "type": "message",
@@ -239,7 +245,7 @@ class _Encoder:
             "content": [],
             "stop_reason": None,
             "stop_sequence": None,
-            "usage": encode_usage(self.usage, self.echo.get("usage")),
+            "usage": encode_usage(self.usage, self.echo.get("usage"), self.echo.get(RECORDED)),
             **extra,
         }
         yield _sse({"type": "message_start", "message": message})
@@ -332,7 +338,7 @@ class _Encoder:
         for key in ("container", "stop_details"):
             if key in self.echo:
                 delta[key] = self.echo[key]
-        usage = encode_usage(self.usage)
+        usage = encode_usage(self.usage, recorded=self.echo.get(RECORDED))
         usage = {k: v for k, v in usage.items() if k in _DELTA_USAGE}
         yield _sse({"type": "message_delta", "delta": delta, "usage": usage})
         yield _sse({"type": "message_stop"})

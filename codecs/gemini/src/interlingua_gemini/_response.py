@@ -169,7 +169,7 @@ def encode_response(response: Response, *, strict: bool) -> Encoded:
     if response.usage.cache_write_tokens:
         out.unsupported("usage.cache_write_tokens", "usage", "Gemini reports no cache writes")
     if usage_rest is not None or response.usage != Usage():
-        body["usageMetadata"] = _usage.encode(response.usage, usage_rest if isinstance(usage_rest, dict) else None)
+        body["usageMetadata"] = _usage.encode(response.usage, usage_rest if isinstance(usage_rest, dict) else None, out)
     return out.finish(body, strict=strict)
 
 

@@ -5,13 +5,20 @@
 - ``cache_read_tokens`` = cachedContentTokenCount; Gemini reports no cache writes;
 - ``extra``: toolUsePromptTokenCount and totalTokenCount, by their wire names.
 Non-counter fields (per-modality details, trafficType, serviceTier) ride in the response echo.
+
+Gemini's own counters in ``extra`` are known by name: the two above, which the SDK's
+``GenerateContentResponseUsageMetadata`` declares and the only ones this decoder reads into
+``extra`` (an unknown key stays in the echo), so no record at decode is needed. ``encode`` writes
+those two and leaves out every other counter, with a ``LossyEncode`` at ``usage.extra.<key>``: a
+gateway answering in Gemini's format a Response another codec decoded must not send that
+vendor's counters (``cache_creation.ephemeral_5m_input_tokens``), which google-genai rejects.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from interlingua import Usage
+from interlingua import Usage, WarningSink
 from interlingua.kit import construct, expect, join
 
 EXTRA = ("toolUsePromptTokenCount", "totalTokenCount")
@@ -49,9 +56,14 @@ def decode(meta: dict[str, Any], at: str) -> tuple[Usage, dict[str, Any]]:
     return usage, rest
 
 
-def encode(usage: Usage, rest: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The usageMetadata object; zero counters are left out, as the API leaves them out."""
+def encode(usage: Usage, rest: dict[str, Any] | None = None, out: WarningSink | None = None) -> dict[str, Any]:
+    """The usageMetadata object; zero counters are left out, as the API leaves them out. Another
+    vendor's counter in ``extra`` is reported to ``out`` (when given) and left out."""
     meta: dict[str, Any] = dict(rest or {})
+    if out is not None:
+        for key in usage.extra:
+            if key not in EXTRA:
+                out.lossy(f"usage.extra.{key}", "usage", f"Gemini's usageMetadata has no counter {key!r}")
     candidates = usage.output_tokens - (usage.reasoning_tokens or 0)
     for key, value in (
         ("promptTokenCount", usage.input_tokens),

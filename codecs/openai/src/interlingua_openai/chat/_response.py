@@ -20,7 +20,7 @@ from ._fast import decode_answer
 from ._messages import decode_assistant_parts, encode_assistant
 from ._parts import Block
 from ._stop_reason import decode_finish_reason, encode_finish_reason
-from ._usage import decode_usage, encode_usage
+from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
 _TOP = frozenset({"id", "object", "model", "choices", "usage"})
 _CHOICE = frozenset({"index", "message", "finish_reason"})
@@ -110,6 +110,8 @@ def decode_response(body: Mapping[str, Any], ctx: Ctx) -> Response:
         fields["usage"], fields["cost"], leftovers = decode_usage(expect(usage, dict, "usage"), "usage")
         if leftovers:
             data["_usage"] = leftovers
+        if recorded := recorded_counters(fields["usage"]):
+            data[COUNTERS] = recorded
     if warnings:
         fields["warnings"] = warnings
     return build(
@@ -136,7 +138,9 @@ def encode_response(response: Response, ctx: Ctx) -> Block:
         "created": int(time.time()),
         "model": response.model or "",
         "choices": [choice],
-        "usage": encode_usage(response.usage or Usage(), part_of(data, "_usage"), response.cost, ctx.out),
+        "usage": encode_usage(
+            response.usage or Usage(), part_of(data, "_usage"), response.cost, ctx.out, data.get(COUNTERS)
+        ),
     }
     more = data.get("_choices")
     if isinstance(more, list):

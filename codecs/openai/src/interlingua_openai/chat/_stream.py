@@ -46,7 +46,7 @@ from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
 from ._parts import Block, audio_answer, call_arguments, respelled
 from ._stop_reason import decode_finish_reason, encode_finish_reason
-from ._usage import decode_usage, encode_usage
+from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
 _CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
 
@@ -260,6 +260,8 @@ class StreamDecoder:
             tail["_choice"] = {"logprobs": self.logprobs}
         if self.leftovers:
             tail["_usage"] = self.leftovers
+        if self.usage is not None and (recorded := recorded_counters(self.usage)):
+            tail[COUNTERS] = recorded
         if tail:
             out.append(Echo(None, build(ProviderEcho, provider=self.provider, data=tail, model=None)))
         out.append(MessageEnd(decode_finish_reason(self.finish), self.finish, self.usage, self.cost))
@@ -279,6 +281,7 @@ class StreamEncoder:
         self.tool_index: dict[int, int] = {}
         self.usage: Usage | None = None
         self.leftovers: Block = {}
+        self.recorded: Any = None
         self.handlers: dict[type, Callable[[Any], Iterator[Block]]] = {
             MessageStart: self._start,
             PartStart: self._part_start,
@@ -371,6 +374,7 @@ class StreamEncoder:
         if event.index is None and event.echo.provider == self.ctx.provider:
             usage = event.echo.data.get("_usage")
             self.leftovers = usage if isinstance(usage, dict) else self.leftovers
+            self.recorded = event.echo.data.get(COUNTERS, self.recorded)
         return iter(())
 
     def _usage(self, event: UsageUpdate) -> Iterator[Block]:
@@ -382,7 +386,11 @@ class StreamEncoder:
         yield self._chunk({}, finish)
         usage = event.usage or self.usage
         if usage is not None:
-            yield {**self.head, "choices": [], "usage": encode_usage(usage, self.leftovers, event.cost)}
+            yield {
+                **self.head,
+                "choices": [],
+                "usage": encode_usage(usage, self.leftovers, event.cost, recorded=self.recorded),
+            }
         yield DONE
 
     def _error(self, event: ErrorEvent) -> Iterator[Block]:

@@ -7,6 +7,22 @@ wire name in ``extra`` (``prompt_tokens_details.audio_tokens``, Mistral's ``num_
 ``total_tokens`` goes there only when it is not the sum (Gemini's endpoint adds thinking to it).
 What is not an integer comes back in ``leftovers`` for the response echo.
 
+Which counters of ``extra`` are Chat's, so that ``encode_usage`` writes them and nothing else: a
+gateway that answers in Chat's format a Response another codec decoded must not turn that
+vendor's counters (``cache_creation.ephemeral_5m_input_tokens``, ``toolUsePromptTokenCount``) into
+top-level keys of a Chat ``usage``. Two sources, both from this wire only (the codecs know
+nothing of each other):
+
+- a name rule: ``total_tokens`` and any counter inside ``prompt_tokens_details`` /
+  ``completion_tokens_details``, the objects ``CompletionUsage`` declares. Servers add counters
+  there that the SDK does not list yet (OpenRouter's ``prompt_tokens_details.video_tokens``), and
+  they are still Chat counters;
+- a record kept at decode: a top-level integer a server adds (Mistral's ``num_cached_tokens``) is
+  named in the response echo's ``_counters`` flag (absent when there is none). Such names are
+  too plain for a name rule, and only this decode can vouch that the wire had them.
+
+Every other counter is left out with a ``LossyEncode`` at ``usage.extra.<key>``.
+
 Cost: OpenRouter's usage accounting adds ``usage.cost`` (what the request charged to the
 account, in credits, which OpenRouter sells at one US dollar each) and ``usage.cost_details``
 (``upstream_inference_cost``, what the upstream provider billed, set on BYOK requests;
@@ -41,6 +57,7 @@ _SUBSETS = {
 _DETAILS = ("prompt_tokens_details", "completion_tokens_details")
 _TOTALS = ("prompt_tokens", "completion_tokens")
 _COST, _COST_DETAILS = "cost", "cost_details"
+COUNTERS = "_counters"  # the echo flag naming counters this decode read beyond the name rule
 _COST_EXTRA = _COST_DETAILS + "."
 
 
@@ -108,7 +125,28 @@ def _number(amount: Decimal) -> int | float:
     return int(amount) if amount.as_tuple().exponent == 0 else float(amount)
 
 
-def encode_usage(usage: Usage, leftovers: Block, cost: Cost | None = None, out: WarningSink | None = None) -> Block:
+def is_own(key: str) -> bool:
+    """A counter by the name rule: ``total_tokens`` or inside one of the two details objects."""
+    outer, dot, inner = key.partition(".")
+    return key == "total_tokens" if not dot else bool(inner) and outer in _DETAILS
+
+
+def recorded_counters(usage: Usage) -> list[str]:
+    """The counters a decode read that the name rule does not vouch for, for the ``_counters``
+    flag."""
+    return [key for key in usage.extra if not is_own(key)]
+
+
+def encode_usage(
+    usage: Usage,
+    leftovers: Block,
+    cost: Cost | None = None,
+    out: WarningSink | None = None,
+    recorded: Any = None,
+) -> Block:
+    """The wire ``usage``; ``recorded`` is the echo's ``_counters`` flag. A counter neither the
+    name rule nor the record vouches for is left out, reported to ``out`` when given."""
+    mine = frozenset(key for key in recorded if isinstance(key, str)) if isinstance(recorded, list) else frozenset()
     block: Block = {
         "prompt_tokens": usage.input_tokens,
         "completion_tokens": usage.output_tokens,
@@ -120,10 +158,12 @@ def encode_usage(usage: Usage, leftovers: Block, cost: Cost | None = None, out: 
             block.setdefault(outer, {})[inner] = value
     for key, count in usage.extra.items():
         outer, dot, inner = key.partition(".")
-        if dot and outer in _DETAILS:
+        if dot and inner and outer in _DETAILS:
             block.setdefault(outer, {})[inner] = count
-        else:
+        elif key == "total_tokens" or key in mine:
             block[key] = count
+        elif out is not None:
+            out.lossy(f"usage.extra.{key}", "usage", f"Chat's usage has no counter {key!r}")
     if cost is not None:
         _encode_cost(cost, block, out)
     for key, value in leftovers.items():

@@ -41,6 +41,7 @@ _EASY_DATA: dict[str, Any] = {"item": {}, "string": True}
 _EXTRA = frozenset({"extra"})
 _DETAIL = frozenset({"detail"})
 _NO_DETAIL = {"omit": ["detail"]}
+_OMITTED = object()
 
 # --- decoding ------------------------------------------------------------------------------------
 
@@ -60,7 +61,10 @@ def _decode_image(block: Item) -> Image | None:
         source = build(Base64Source, media_type=inline[0], data=inline[1])
     else:
         source = build(UrlSource, url=url)
-    data: dict[str, Any] = {"extra": {"detail": block["detail"]}} if "detail" in block else {"omit": ["detail"]}
+    detail = block.get("detail", _OMITTED)
+    if detail == "auto":  # the encoder's default: no echo, as in _parts.decode_input_image
+        return build(Image, source=source, provider_echoes=[])
+    data: dict[str, Any] = {"omit": ["detail"]} if detail is _OMITTED else {"extra": {"detail": detail}}
     return build(Image, source=source, provider_echoes=_echo(data))
 
 

@@ -51,6 +51,7 @@ Block = dict[str, Any]
 _TEXT_KEYS = frozenset({"type", "text"})
 _FILE_KEYS = frozenset({"type", "file_data", "file_id", "file_url", "filename"})
 _OUTPUT_TEXT_KEYS = frozenset({"type", "text", "annotations"})
+_DETAIL = frozenset({"detail"})
 
 
 def decode_input_text(block: Block, at: str) -> ContentPart:
@@ -60,6 +61,13 @@ def decode_input_text(block: Block, at: str) -> ContentPart:
 
 
 def decode_input_image(block: Block, at: str) -> ContentPart:
+    """An ``input_image``; its ``detail`` is kept in the echo unless it is ``"auto"``.
+
+    The SDK's ``ResponseInputImageParam`` requires ``detail`` and documents ``"auto"`` as the
+    default, so the encoder writes ``"auto"`` for an image without an echo: reading that value back
+    as "no echo" makes IR -> wire -> IR exact, and a recorded ``"detail": "auto"`` still
+    re-encodes as it came. Only an absent detail (``omit``) or another value needs the echo.
+    """
     url = optional(block, "image_url", str, at)
     file_id = optional(block, "file_id", str, at)
     source: Base64Source | UrlSource | FileSource
@@ -71,6 +79,8 @@ def decode_input_image(block: Block, at: str) -> ContentPart:
         source, used = _echo.build(FileSource, file_id=file_id, provider=PROVIDER), frozenset({"type", "file_id"})
     else:
         return _decode_native_block(block, at)
+    if block.get("detail") == "auto":  # the default the encoder writes (_encode_image)
+        used |= _DETAIL
     data = _echo.with_extra({}, _echo.leftover(block, used))
     if "detail" not in block:
         data["omit"] = ["detail"]
@@ -272,7 +282,7 @@ def _encode_input_text(part: Text, at: str, out: WarningSink) -> Block:
 def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
     _cache_warning(part, at, out)
     source = part.source
-    block: Block = {"type": "input_image", "detail": "auto"}
+    block: Block = {"type": "input_image", "detail": "auto"}  # the default; decode keeps no echo for it
     match source:
         case Base64Source():
             block["image_url"] = data_url(source.media_type, source.data)

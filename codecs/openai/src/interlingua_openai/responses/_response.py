@@ -72,12 +72,15 @@ def encode_response(response: Response, *, strict: bool = False) -> Encoded:
     writer = ItemWriter(out, response.model, synthesize=True)
     for j, part in enumerate(response.message.parts):
         writer.assistant_part(part, f"message.parts[{j}]", j)
-    body = response_shell(response, writer.items)
+    body = response_shell(response, writer.items, out=out)
     return out.finish(body, strict=strict)
 
 
-def response_shell(response: Response, output: list[dict[str, Any]], *, status: str | None = None) -> dict[str, Any]:
-    """The Response object around ``output`` (``status`` overrides, for a stream's first event)."""
+def response_shell(
+    response: Response, output: list[dict[str, Any]], *, status: str | None = None, out: WarningSink | None = None
+) -> dict[str, Any]:
+    """The Response object around ``output`` (``status`` overrides, for a stream's first event);
+    ``out`` hears of usage counters left out."""
     data = _echo.own(response)
     state, reason = encode_stop_reason(response.stop_reason, response.raw_stop_reason)
     body: dict[str, Any] = {
@@ -93,5 +96,5 @@ def response_shell(response: Response, output: list[dict[str, Any]], *, status: 
             details = data.get("incomplete_details")
             body["incomplete_details"] = details if isinstance(details, dict) else {"reason": reason}
         if "usage" not in data or data["usage"] is not None:
-            body["usage"] = encode_usage_like(response.usage, data.get("usage"))
+            body["usage"] = encode_usage_like(response.usage, data.get("usage"), out)
     return _echo.apply(body, data)
