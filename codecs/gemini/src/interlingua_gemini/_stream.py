@@ -41,7 +41,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import construct, dumps, expect, loads, optional
+from interlingua.kit import construct, dumps, expect, loads, optional, tool_arguments
 
 from . import _stop_reason, _usage
 from ._errors import decode_status
@@ -452,8 +452,10 @@ class _Encoder:
             return []
         pieces = self.args.pop(index, None)
         if isinstance(part, ToolUse) and pieces:
-            value = loads("".join(pieces))
-            part = part.model_copy(update={"input": value if isinstance(value, dict) else {}})
+            # Empty or malformed arguments (another vendor's model wrote them) must not crash
+            # the stream: Gemini's functionCall.args is an object, so they go as {}.
+            value, _ = tool_arguments("".join(pieces))
+            part = part.model_copy(update={"input": value})
         block = encode_part(part, "part", self.ctx)
         return [self._chunk([block])] if block is not None else []
 

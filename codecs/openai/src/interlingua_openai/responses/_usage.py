@@ -8,14 +8,18 @@ dotted (``cache_write_tokens_details.ttl_12h_tokens``, the key the price table r
 (``output_tokens_details.audio_tokens``) so the two sides never collide. The encoder writes back
 what the SDK's ``ResponseUsage`` declares (``cache_write_tokens_details``); any other counter
 is written only from the recorded usage of this codec's own decode (``encode_usage_like``), so
-another vendor's counters never land in a Responses body.
+another vendor's counters never land in a Responses body. The record is the wire usage itself,
+kept in the response echo when the canonical form would differ: Responses counters have plain
+names (``audio_tokens`` from ``input_tokens_details``) that no name rule could tell from another
+vendor's, and the recorded usage is needed anyway for details the vendor left out. A counter left
+out is reported with a ``LossyEncode`` at ``usage.extra.<key>`` when a sink is given.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from interlingua import Usage
+from interlingua import Usage, WarningSink
 from interlingua.kit import construct, expect, optional, require
 
 _INPUT_MAPPED = frozenset({"cached_tokens", "cache_write_tokens"})
@@ -55,10 +59,19 @@ def decode_usage(block: Any, at: str = "usage") -> Usage:
     )
 
 
-def encode_usage(usage: Usage) -> dict[str, Any]:
-    inputs: dict[str, Any] = {"cached_tokens": usage.cache_read_tokens or 0}
-    if usage.cache_write_tokens is not None:
-        inputs["cache_write_tokens"] = usage.cache_write_tokens
+def encode_usage(usage: Usage, out: WarningSink | None = None) -> dict[str, Any]:
+    """The canonical usage: the Usage fields and the counters ``ResponseUsage`` declares; any
+    other counter is reported to ``out`` (when given) and left out."""
+    if out is not None:
+        for key in usage.extra:
+            if not key.startswith(_WRITE_DETAILS + "."):
+                out.lossy(f"usage.extra.{key}", "usage", f"Responses usage has no counter {key!r}")
+    # Both required by the SDK's InputTokensDetails (so its Response parses what a gateway
+    # writes); an unknown count is 0, as the API reports one.
+    inputs: dict[str, Any] = {
+        "cached_tokens": usage.cache_read_tokens or 0,
+        "cache_write_tokens": usage.cache_write_tokens or 0,
+    }
     written = {
         key[len(_WRITE_DETAILS) + 1 :]: count
         for key, count in usage.extra.items()
@@ -75,7 +88,7 @@ def encode_usage(usage: Usage) -> dict[str, Any]:
     }
 
 
-def encode_usage_like(usage: Usage, recorded: Any) -> dict[str, Any]:
+def encode_usage_like(usage: Usage, recorded: Any, out: WarningSink | None = None) -> dict[str, Any]:
     """The recorded wire usage when it still says exactly ``usage`` (exact re-encoding keeps its
     shape, e.g. details the vendor left out or counters the SDK does not declare); else the
     canonical form."""
@@ -85,4 +98,4 @@ def encode_usage_like(usage: Usage, recorded: Any) -> dict[str, Any]:
                 return recorded
         except ValueError:
             pass
-    return encode_usage(usage)
+    return encode_usage(usage, out)
