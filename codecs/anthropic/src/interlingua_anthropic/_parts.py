@@ -8,6 +8,7 @@ block decodes and re-encodes exactly. Blocks the IR has no type for become ``Nat
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, assert_never
 
@@ -42,6 +43,7 @@ PROVIDER = "anthropic"
 Block = dict[str, Any]
 
 IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+_TOOL_ID = re.compile(r"[a-zA-Z0-9_-]+")
 
 
 class Context:
@@ -367,21 +369,21 @@ class Encoder:
 
     def part(self, part: ContentPart, at: str) -> Block | None:
         out = self.out
-        match part:
+        match part:  # the commonest types first: each arm is one isinstance check
             case Text():
                 return self._text(part, at)
-            case Image():
-                return self._media(part, at, "image")
-            case Document():
-                return self._media(part, at, "document")
-            case Thinking():
-                return self._thinking(part, at)
-            case RedactedThinking():
-                return self._redacted(part, at)
             case ToolUse():
                 return self._tool_use(part, at)
             case ToolResult():
                 return self._tool_result(part, at)
+            case Thinking():
+                return self._thinking(part, at)
+            case Image():
+                return self._media(part, at, "image")
+            case Document():
+                return self._media(part, at, "document")
+            case RedactedThinking():
+                return self._redacted(part, at)
             case Native():
                 return self._native(part, at)
             case Audio():
@@ -397,7 +399,7 @@ class Encoder:
 
     def _finish(self, block: Block, part: Text | Image | Document | ToolResult, at: str) -> Block:
         """Merge the part's echo back in, then its cache mark."""
-        echo = part.echo(PROVIDER)
+        echo = part.echo(PROVIDER) if part.provider_echoes else None
         if echo is not None:
             for key, value in echo.data.items():
                 block.setdefault(key, value)
@@ -484,7 +486,7 @@ class Encoder:
         if part.raw_input is not None:
             self.out.lossy(at, "tool_use", "arguments that are not a JSON object are sent as {}", action="converted")
         block: Block = {"type": "tool_use", "id": self.tool_id(part.id, at), "name": part.name, "input": tool_input}
-        echo = part.echo(PROVIDER)
+        echo = part.echo(PROVIDER) if part.provider_echoes else None
         if echo is not None:
             for key, value in echo.data.items():
                 block.setdefault(key, value)
@@ -496,6 +498,9 @@ class Encoder:
         known = self.ids.get(call_id)
         if known is not None:
             return known
+        if _TOOL_ID.fullmatch(call_id):  # nearly every id: one regex call, not a loop per character
+            self.ids[call_id] = call_id
+            return call_id
         fixed = "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in call_id) or "call"
         if fixed != call_id:
             self.out.lossy(at, "tool_use", f"tool id {call_id!r} sent as {fixed!r}", action="converted")

@@ -43,6 +43,7 @@ from interlingua import (
 )
 from interlingua.kit import ToolIds, construct, each, expect, join, optional, require
 
+from . import _fast
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
 
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
@@ -51,7 +52,7 @@ BUDGETS = ThinkingBudgets.model_construct(minimal=1024, low=2048, medium=8192, h
 passed as ``budgets=`` replaces it."""
 
 MIN_BUDGET = 1024
-_STRING = "content_string"  # message echo: the wire sent ``content`` as a bare string
+_STRING = _fast.STRING  # message echo: the wire sent ``content`` as a bare string
 _THINKING_TYPES = ("thinking", "redacted_thinking")
 
 # --- decoding ----------------------------------------------------------------------------------
@@ -63,13 +64,15 @@ _MAPPED = frozenset(
 
 
 def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Request:
-    """Every field without an IR home goes to ``provider_options["anthropic"]`` verbatim."""
+    """Every field without an IR home goes to ``provider_options["anthropic"]`` verbatim.
+
+    Common messages take ``_fast.decode_message``; the rest (and anything malformed, for its
+    DecodeError path) the careful ``_decode_message``."""
     model = optional(body, "model", str, "")
     ctx = Context(model, ids)
     options = {k: v for k, v in body.items() if k not in _MAPPED}
     messages = _decode_system(body)
-    messages += [_decode_message(m, at, ctx) for at, m in each(body, "messages", "")]
-    require(body, "messages", list, "")
+    messages += _decode_messages(body, ctx)
     fields: dict[str, Any] = {
         "model": model,
         "messages": messages,
@@ -98,7 +101,16 @@ def _decode_content(raw: Any, at: str, ctx: Context) -> tuple[list[ContentPart],
         text = construct(Text, text=raw, citations=[], cache_control=None, provider_echoes=[])
         return [text], {_STRING: True}
     items = expect(raw, list, at)
-    return [decode_block(block, f"{at}[{i}]", ctx) for i, block in enumerate(items)], {}
+    parts = _fast.decode_blocks(items, ctx)
+    if parts is None:
+        parts = [decode_block(block, f"{at}[{i}]", ctx) for i, block in enumerate(items)]
+    return parts, {}
+
+
+def _decode_messages(body: Mapping[str, Any], ctx: Context) -> list[Message]:
+    fast = _fast.decode_message
+    items = require(body, "messages", list, "")
+    return [fast(m, ctx) or _decode_message(m, f"messages[{i}]", ctx) for i, m in enumerate(items)]
 
 
 def _decode_system(body: Mapping[str, Any]) -> list[Message]:
@@ -262,14 +274,18 @@ class _Turn:
         self.string = string
 
 
+_WIRE_ROLES = {"tool": "user", "developer": "system"}
+_PLAIN_TEXT = frozenset({"type", "text"})
+
+
 def _encode_messages(messages: list[Message], encoder: Encoder) -> tuple[Any, list[Block]]:
     system: _Turn | None = None
     turns: list[_Turn] = []
     for i, message in enumerate(messages):
         at = f"messages[{i}]"
-        echo = message.echo(PROVIDER)
+        echo = message.echo(PROVIDER) if message.provider_echoes else None
         string = bool(echo and echo.data.get(_STRING))
-        role = {"tool": "user", "developer": "system"}.get(message.role, message.role)
+        role = _WIRE_ROLES.get(message.role, message.role)
         if message.role == "developer":
             encoder.out.unsupported(at, "developer", "Anthropic has no developer role: sent as system")
         if message.name is not None:
@@ -300,7 +316,7 @@ def _encode_messages(messages: list[Message], encoder: Encoder) -> tuple[Any, li
 
 
 def _content(turn: _Turn) -> Any:
-    if turn.string and len(turn.blocks) == 1 and turn.blocks[0].keys() == {"type", "text"}:
+    if turn.string and len(turn.blocks) == 1 and turn.blocks[0].keys() == _PLAIN_TEXT:
         return turn.blocks[0]["text"]
     return turn.blocks
 
@@ -313,6 +329,14 @@ def _wire_message(turn: _Turn, out: WarningSink) -> Block:
 
 def _thinking_first(turn: _Turn, out: WarningSink) -> None:
     """The API wants an assistant turn's thinking blocks before everything else."""
+    seen_other = False
+    for block in turn.blocks:
+        thinking = block["type"] in _THINKING_TYPES
+        if thinking and seen_other:
+            break
+        seen_other = seen_other or not thinking
+    else:
+        return  # already in order: the common case, nothing to rebuild
     seen_other = False
     blocks, paths = [], []
     for block, at in zip(turn.blocks, turn.paths, strict=True):
