@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.testing import load_body, real_fixtures, strategies
+from interlingua.testing import assert_decodes_alike, load_body, real_fixtures, strategies
 from interlingua_anthropic import AnthropicMessagesCodec, _fast
 from interlingua_anthropic._parts import Context
 
@@ -64,27 +64,8 @@ def _bench_transcript() -> dict[str, Any]:
     return body
 
 
-def _exact(request: Request) -> str:
-    """The IR with what ``==`` leaves out: number types and which fields were set, at every level."""
-    return json.dumps(request.model_dump(mode="json", exclude_unset=True))
-
-
-def _outcome(run: Callable[[], Any]) -> Any:
-    try:
-        return run()
-    except DecodeError as error:
-        return ("DecodeError", error.codec, error.path, error.reason)
-
-
 def _assert_decodes_alike(body: Any) -> Request | None:
-    fast = _outcome(lambda: CODEC.decode_request(body))
-    with careful_only():
-        careful = _outcome(lambda: CODEC.decode_request(body))
-    assert fast == careful
-    if isinstance(fast, Request):
-        assert _exact(fast) == _exact(careful)
-        return fast
-    return None
+    return assert_decodes_alike(CODEC.decode_request, careful_only, body)
 
 
 def _taken(body: dict[str, Any]) -> list[bool]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,6 @@ from interlingua import (
     CacheControl,
     Citation,
     CitationSource,
-    DecodeError,
     Encoded,
     FileSource,
     Image,
@@ -35,7 +34,13 @@ from interlingua import (
     UrlSource,
     WarningSink,
 )
-from interlingua.testing import assert_same_json, load_body, real_fixtures, strategies
+from interlingua.testing import (
+    assert_decodes_alike,
+    assert_same_json,
+    load_body,
+    real_fixtures,
+    strategies,
+)
 from interlingua_openai.responses import OpenAIResponsesCodec, _fast
 from interlingua_openai.responses._items import ItemWriter, encode_careful
 
@@ -65,27 +70,8 @@ def _transcript_body() -> dict[str, Any]:
     return body
 
 
-def _exact(request: Request) -> str:
-    """The IR with what ``==`` leaves out: number types and which fields were set, at every level."""
-    return json.dumps(request.model_dump(mode="json", exclude_unset=True))
-
-
-def _outcome(run: Callable[[], Any]) -> Any:
-    try:
-        return run()
-    except DecodeError as error:
-        return ("DecodeError", error.codec, error.path, error.reason)
-
-
 def _assert_decodes_alike(body: Any) -> Request | None:
-    fast = _outcome(lambda: CODEC.decode_request(body))
-    with careful_only():
-        careful = _outcome(lambda: CODEC.decode_request(body))
-    assert fast == careful
-    if isinstance(fast, Request):
-        assert _exact(fast) == _exact(careful)
-        return fast
-    return None
+    return assert_decodes_alike(CODEC.decode_request, careful_only, body)
 
 
 def _encoded(request: Request) -> tuple[Any, list[Any]]:

@@ -3,12 +3,14 @@
 - ``validate_wire`` / ``check_rules``: the SDK oracle (a body checked against the vendor SDK's own
   types, with lazy fields forced and unknown keys reported) and the vendor rules types miss.
 - Round trips on fixture files (invariants 1 and 6), and the capabilities walk (invariant 2).
+- ``assert_decodes_alike``: a codec's fast path against its general one.
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
 """
 
 from typing import Any
 
 from ._capabilities import assert_capabilities_hold, probe_requests
+from ._fast_paths import assert_decodes_alike, decode_outcome, exact_dump
 from ._fixtures import (
     assert_request_round_trip,
     assert_response_round_trip,
@@ -34,11 +36,14 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "assert_capabilities_hold",
+    "assert_decodes_alike",
     "assert_request_round_trip",
     "assert_response_round_trip",
     "assert_same_json",
     "assert_stream_agrees",
     "check_rules",
+    "decode_outcome",
+    "exact_dump",
     "first_difference",
     "load_body",
     "probe_requests",
