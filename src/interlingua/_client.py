@@ -151,12 +151,6 @@ class _Base:
         where = self._endpoint.base_url or "default URL"
         return f"{type(self).__name__}(codec={self.codec.name!r}, base_url={where!r})"
 
-    def _ready(self, request: Request) -> Request:
-        """The request with its artifact handles resolved (AsyncClient resolves in ``_aready``)."""
-        if self._resolver is None:
-            return request
-        return resolve_handles(request, self._resolver, codec=self.codec.name)  # type: ignore[arg-type]
-
     def _prepare(self, request: Request, *, stream: bool) -> HttpRequest:
         return self.codec.http_request(request, stream=stream, endpoint=self._endpoint)
 
@@ -246,6 +240,12 @@ class Client(_Base):
         """Events as they arrive: ``with client.stream(req) as events: for event in events: ...``
         Leaving the block early closes the connection; ``.response()`` accumulates the rest."""
         return EventStream(self, self._prepare(self._ready(request), stream=True))
+
+    def _ready(self, request: Request) -> Request:
+        """The request with its artifact handles resolved (``AsyncClient._aready`` for asyncio)."""
+        if self._resolver is None:
+            return request
+        return resolve_handles(request, self._resolver, codec=self.codec.name)  # type: ignore[arg-type]
 
     def _open(self, prepared: HttpRequest) -> httpx2.Response:
         """Send until an answer worth keeping: a success, or an error that is not retried."""

@@ -98,25 +98,29 @@ def _failed(codec: str, path: str, handle: HandleSource, exc: BaseException) -> 
 
 
 def _swap_parts(parts: list[ContentPart], done: dict[str, MediaSource]) -> list[ContentPart]:
+    """``parts`` with their handles replaced: the same list when none held one."""
     swapped: list[ContentPart] = []
+    changed = False
     for part in parts:
         kind = type(part)
         if kind in WITH_SOURCE and type(part.source) is HandleSource:  # type: ignore[union-attr]
             part = part.model_copy(update={"source": done[part.source.id]})  # type: ignore[union-attr]
+            changed = True
         elif kind is ToolResult and type(part.content) is list:  # type: ignore[union-attr]
-            part = part.model_copy(update={"content": _swap_parts(part.content, done)})  # type: ignore[union-attr]
+            content = _swap_parts(part.content, done)  # type: ignore[union-attr]
+            if content is not part.content:  # type: ignore[union-attr]
+                part = part.model_copy(update={"content": content})
+                changed = True
         swapped.append(part)
-    return swapped
+    return swapped if changed else parts
 
 
 def _swap(request: Request, done: dict[str, MediaSource]) -> Request:
     """``request`` with its handles replaced; messages without one stay the same objects."""
-    messages: list[Message] = [
-        m
-        if _MAY_HOLD.isdisjoint(map(type, m.parts)) or not holds_handle(m.parts)
-        else m.model_copy(update={"parts": _swap_parts(m.parts, done)})
-        for m in request.messages
-    ]
+    messages: list[Message] = []
+    for message in request.messages:
+        parts = _swap_parts(message.parts, done)
+        messages.append(message if parts is message.parts else message.model_copy(update={"parts": parts}))
     return request.model_copy(update={"messages": messages})
 
 

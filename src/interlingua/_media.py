@@ -30,6 +30,8 @@ _BRANDS = {
     b"qt  ": "video/quicktime",
 }
 _MPEG_AUDIO_SYNC = (b"\xff\xfb", b"\xff\xf3", b"\xff\xf2")
+# Our own table, not ``mimetypes``: its built-in map lacks .webp, .md, .flac, .ogg and .m4a and
+# says audio/x-wav, and with the system's files it differs from machine to machine.
 _SUFFIXES = {
     ".png": "image/png",
     ".jpg": "image/jpeg",

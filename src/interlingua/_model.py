@@ -93,7 +93,6 @@ _NAMESPACE: dict[str, Any] = {
     "_deepcopy": deepcopy,
 }
 _EMPTY: dict[type, str] = {list: "[]", dict: "{}", set: "set()"}
-_LITERALS: dict[Any, str] = {list: "[]", dict: "{}"}
 
 
 def construct(cls: type[_M], /, **values: Any) -> _M:
@@ -133,8 +132,8 @@ def _default(info: FieldInfo, slot: str, namespace: dict[str, Any]) -> str:
     """The expression that makes this field's default for one instance, as pydantic would: an
     empty collection built fresh, a filled one deep-copied, anything else shared as is."""
     factory = info.default_factory
-    if factory in _LITERALS:  # ``[]`` in the source, not a call to ``list``: three times cheaper
-        return _LITERALS[factory]
+    if factory in _EMPTY:  # ``[]`` in the source, not a call to ``list``: three times cheaper
+        return _EMPTY[factory]
     if factory is not None:
         namespace[slot] = factory
         return f"{slot}()"

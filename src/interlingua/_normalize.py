@@ -121,13 +121,13 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
         raise ValueError(f"reasoning must be one of {REASONING_POLICIES}, not {reasoning!r}")
     out = WarningSink(codec)
     fixer = _Fixer(request.messages, rules, reasoning, out)
-    messages = fixer.run()
-    # The fast check stops at a handle; a repair may have stopped it earlier, so look again.
-    if messages is not None and (found := find_handles(request)):
-        raise unresolved_handle(codec, *found[0])
-    if messages is None:
+    if fixer.keeps_rules():
         return Normalized(request, [], None)
-    return Normalized(replace(request, messages=messages), out.warnings, fixer.origins)
+    # The fast check stops at a handle, but also at the first part needing a fix, before any
+    # handle after it: look for one before doing the repair.
+    if found := find_handles(request):
+        raise unresolved_handle(codec, *found[0])
+    return Normalized(replace(request, messages=fixer.repair()), out.warnings, fixer.origins)
 
 
 def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, strict: bool) -> Encoded:
@@ -223,9 +223,8 @@ class _Fixer:
             + ((_CALL,) if rules.tool_ids is not None else ())
         )
 
-    def run(self) -> list[Message] | None:
-        if self._keeps_rules():
-            return None
+    def repair(self) -> list[Message]:
+        """The fixed messages, for a transcript ``keeps_rules`` turned down."""
         messages = self.messages
         taken: set[tuple[int, int]] = set()  # results moved up to their call
         kept: set[tuple[int, int]] = set()  # results already right after their call
@@ -298,7 +297,7 @@ class _Fixer:
 
     # -- the fast check -------------------------------------------------------------------
 
-    def _keeps_rules(self) -> bool:
+    def keeps_rules(self) -> bool:
         """True when nothing needs changing: the common case, checked in one walk without
         building anything (one dispatch on the part's class, not a chain of isinstance over
         unions). The results that follow an assistant turn are gathered as the walk passes them
