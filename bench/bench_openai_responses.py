@@ -9,7 +9,7 @@ drifts over seconds, so it weighs on both sides of a ratio alike).
 - decode_request + encode_request against ``orjson.loads(orjson.dumps(body))`` (issue 5: under
   10x; PERF.md: 2.5x for a cross-vendor conversion), and encode_request against a plain-dict
   restructure of the same body (PERF.md: at most 1.5x). The core's share is printed apart: the
-  ``construct`` of the IR objects decode builds, and encode's handle scan and turn rules.
+  building the IR objects decode builds (``maker``, one per shape), and encode's handle scan and turn rules.
 - decode_response against the SDK's ``Response.model_validate`` of the same body (PERF.md: no
   slower). The installed SDK requires ``usage.input_tokens_details.cache_write_tokens``, which
   the recorded bodies predate, so both sides read a copy with it set to 0.
@@ -42,7 +42,7 @@ from interlingua import (
     accumulate,
     parse_sse,
 )
-from interlingua.kit import construct, normalize_request
+from interlingua.kit import maker, normalize_request
 from interlingua.testing import load_body, real_fixtures
 from interlingua_openai.responses import OpenAIResponsesCodec
 
@@ -120,13 +120,14 @@ def us(samples: dict[str, list[float]], name: str) -> float:
 
 
 def ir_constructs(request: Request) -> Callable[[], None]:
-    """A function building, with the core's ``construct``, the same objects (classes and fields
-    set) as ``request`` holds: what decode cannot do with fewer than that many constructs."""
-    calls: list[tuple[type[BaseModel], dict[str, Any]]] = []
+    """A function building the same objects (classes and fields set) as ``request`` holds, each
+    with the core's ``maker`` for its shape made beforehand: what decode cannot do for less."""
+    calls: list[tuple[Callable[..., Any], dict[str, Any]]] = []
 
     def visit(value: Any) -> Any:
         if isinstance(value, BaseModel):
-            calls.append((type(value), {key: visit(getattr(value, key)) for key in value.model_fields_set}))
+            values = {key: visit(getattr(value, key)) for key in value.model_fields_set}
+            calls.append((maker(type(value), *values), values))
         elif isinstance(value, list):
             for item in value:
                 visit(item)
@@ -135,8 +136,8 @@ def ir_constructs(request: Request) -> Callable[[], None]:
     visit(request)
 
     def build() -> None:
-        for cls, values in calls:
-            construct(cls, **values)
+        for make, values in calls:
+            make(**values)
 
     return build
 
@@ -173,7 +174,7 @@ def main() -> None:
     )
     base, floor = "orjson loads(dumps) baseline", "plain-dict restructure"
     notes = {
-        "  of which the IR's constructs": "  (core construct of the same objects)",
+        "  of which the IR's constructs": "  (core maker of the same objects)",
         "encode_request": f"  {ratio(got, 'encode_request', floor):5.2f}x restructure (PERF.md: <= 1.5x)",
         "  of which the turn rules": "  (core normalize_request, handle check included)",
         "bytes -> IR -> body round trip": "  (issue: < 10x, PERF.md: 2.5x)",

@@ -1,5 +1,6 @@
-"""``construct`` (the decoders' unvalidated constructor) against ``model_validate``: same instance,
-same dump (key order included), same fields set, fresh mutable defaults, pickling, frozen-ness."""
+"""``construct`` and ``maker`` (the decoders' unvalidated constructors) against ``model_validate``:
+same instance, same dump (key order included), same fields set, fresh mutable defaults, pickling,
+frozen-ness."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 import interlingua as il
 from interlingua._model import replace
-from interlingua.kit import construct
+from interlingua.kit import construct, maker
 from interlingua.testing.strategies import json_objects, keys, messages, names, requests, responses, texts
 
 _APP = keys.map(lambda k: f"app.{k}")
@@ -40,7 +41,15 @@ def assert_constructs_like_validate(model: BaseModel) -> None:
     """The contract: construct of a model's own (checked) values is what model_validate makes."""
     cls = type(model)
     values = {name: getattr(model, name) for name in model.model_fields_set}
-    built = construct(cls, **values)
+    made = maker(cls, *values)
+    assert_built_like_validate(model, values, lambda: construct(cls, **values))
+    assert_built_like_validate(model, values, lambda: made(**values))
+    assert_built_like_validate(model, values, lambda: made(*values.values()))
+
+
+def assert_built_like_validate(model: BaseModel, values: dict[str, Any], build: Any) -> None:
+    cls = type(model)
+    built = build()
     validated = cls.model_validate(values)
     assert type(built) is cls
     assert built == validated == model
@@ -52,7 +61,7 @@ def assert_constructs_like_validate(model: BaseModel) -> None:
     )
     again = pickle.loads(pickle.dumps(built))
     assert again == built and again.model_fields_set == built.model_fields_set
-    twin = construct(cls, **values)
+    twin = build()
     for name, info in cls.model_fields.items():
         value = getattr(built, name)
         if name not in values and isinstance(value, list | dict):
@@ -258,3 +267,28 @@ def test_fields_named_like_the_parameters_pass_through() -> None:
     response = construct(il.Response, model="m1")
     assert response.model == "m1"
     assert replace(response, model="m2").model == "m2" and response.model == "m1"
+
+
+def test_a_maker_is_checked_when_it_is_made() -> None:
+    with pytest.raises(TypeError, match=r"maker\(ToolUse\): missing required fields \['name'\]"):
+        maker(il.ToolUse, "id")
+    with pytest.raises(TypeError, match=r"maker\(Text\): unknown fields \['txet'\]"):
+        maker(il.Text, "text", "txet")
+    with pytest.raises(TypeError, match=r"maker\(Text\): named twice \['text'\]"):
+        maker(il.Text, "text", "text")
+
+
+def test_a_maker_takes_exactly_its_fields_and_is_made_once_per_shape() -> None:
+    text = maker(il.Text, "text", "provider_echoes")
+    assert maker(il.Text, "text", "provider_echoes") is text
+    assert maker(il.Text, "provider_echoes", "text") is not text  # another order of positions
+    with pytest.raises(TypeError):
+        text(text="a")  # provider_echoes is one of its fields: no default for it
+    with pytest.raises(TypeError):
+        text(text="a", provider_echoes=[], citations=[])  # not one of its fields
+    assert maker(il.Usage)() == il.Usage() and maker(il.Usage)().model_fields_set == set()
+
+
+def test_a_maker_of_a_model_with_aliases_falls_back_to_model_construct() -> None:
+    made = maker(_Aliased, "value")
+    assert made(3) == made(value=3) == _Aliased.model_construct(value=3)

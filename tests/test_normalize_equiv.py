@@ -4,14 +4,16 @@ untouched messages as the same objects, and that its caches of tool ids change n
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from interlingua import LossyEncode, Message, Request, Text, Thinking, ToolResult, ToolUse
+from interlingua import LossyEncode, Message, Request, Text, Thinking, ToolResult, ToolUse, WarningSink
+from interlingua._normalize import _Fixer
 from interlingua.kit import (
     ReasoningPolicy,
     ToolIds,
     TurnRules,
+    find_handles,
     no_thinking,
     normalize_request,
     own_thinking,
@@ -110,6 +112,22 @@ def test_the_repair_is_valid_ir_final_and_keeps_the_callers_objects(
         for part, path in zip(message.parts, paths, strict=True):
             m, p = (int(n) for n in path.removeprefix("messages[").removesuffix("]").split("].parts["))
             _assert_comes_from(part, request.messages[m].parts[p])
+
+
+@fast
+@given(requests, rule_names, policies)
+def test_the_fast_check_passes_exactly_what_the_repair_leaves_alone(
+    request: Request, rules: str, reasoning: ReasoningPolicy
+) -> None:
+    """``keeps_rules`` writes the part tests of ``_fits`` out inline for speed: it must say yes
+    exactly where the repair, which uses ``_fits``, would change nothing and say nothing."""
+    assume(not find_handles(request))  # the fast check stops at those; normalize_request raises
+    out = WarningSink("acme-chat")
+    fixed = _Fixer(request.messages, RULES[rules], reasoning, out).repair()
+    same_length = len(fixed) == len(request.messages)
+    untouched = same_length and all(a is b for a, b in zip(fixed, request.messages, strict=True))
+    verdict = _Fixer(request.messages, RULES[rules], reasoning, WarningSink("acme-chat")).keeps_rules()
+    assert verdict == (untouched and not out.warnings)
 
 
 def _assert_comes_from(part: object, given: object) -> None:

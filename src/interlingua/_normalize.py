@@ -301,9 +301,13 @@ class _Fixer:
         """True when nothing needs changing: the common case, checked in one walk without
         building anything (one dispatch on the part's class, not a chain of isinstance over
         unions). The results that follow an assistant turn are gathered as the walk passes them
-        (the same run ``_answer_run_at`` finds) and compared with its calls where the run ends."""
-        checked = self.checked
-        fits = self._fits
+        (the same run ``_answer_run_at`` finds) and compared with its calls where the run ends.
+
+        The walk runs on every encode, so the tests of ``_fits`` are written out inline for the
+        common kinds (``test_normalize_equiv.py`` holds both to the same verdicts)."""
+        rules = self.rules
+        accepts = rules.tool_ids.accepts if rules.tool_ids is not None else None
+        drop_empty = rules.drop_empty_text
         kind_of = _KINDS.get
         answered: set[str] = set()  # the calls of the latest assistant turn
         expected: list[str] | None = None  # the calls of the turn whose results are being read
@@ -321,21 +325,28 @@ class _Fixer:
             before = len(answers)
             for part in message.parts:
                 kind = kind_of(type(part)) or _kind_of(part)
-                if kind == _RESULT:
+                if kind == _TEXT:
+                    if drop_empty and self._empty(part):  # type: ignore[arg-type]  # kind says Text
+                        return False
+                elif kind == _RESULT:
+                    tool_id = part.tool_use_id  # type: ignore[union-attr]  # a ToolResult
                     if type(part.content) is list and holds_handle(part.content):  # type: ignore[union-attr]
                         return False  # normalize_request reports it
-                    if leading:
-                        answers.append(part.tool_use_id)  # type: ignore[union-attr]  # a ToolResult
-                    if not fits(part, kind, part.tool_use_id in answered):  # type: ignore[union-attr]
+                    if tool_id not in answered or (accepts is not None and not accepts(tool_id)):
                         return False
+                    if leading:
+                        answers.append(tool_id)
                     continue
-                leading = False
-                if kind == _MEDIA and type(part.source) is HandleSource:  # type: ignore[union-attr]  # media
-                    return False  # normalize_request reports it
-                if kind in checked and not fits(part, kind, False):
+                elif kind == _CALL:
+                    if accepts is not None and not accepts(part.id):  # type: ignore[union-attr]  # a ToolUse
+                        return False
+                    calls.append(part.id)  # type: ignore[union-attr]
+                elif kind == _MEDIA:
+                    if type(part.source) is HandleSource:  # type: ignore[union-attr]  # media
+                        return False  # normalize_request reports it
+                elif kind == _REASONING and not rules.accepts_thinking(part):  # type: ignore[arg-type]
                     return False
-                if kind == _CALL:
-                    calls.append(part.id)  # type: ignore[union-attr]  # a ToolUse
+                leading = False
             if reading:
                 holders += len(answers) > before
                 if not leading or not message.parts:  # something else follows the results: the run ends

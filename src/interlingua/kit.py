@@ -2,7 +2,7 @@
 wire conversions every codec shares. Codecs import these instead of writing their own."""
 
 from ._handles import find_handles, unresolved_handle
-from ._model import construct
+from ._model import construct, maker
 from ._normalize import (
     REASONING_POLICIES,
     ReasoningPolicy,
@@ -34,6 +34,7 @@ __all__ = [
     "WarningSink",
     "arguments_text",
     "construct",
+    "maker",
     "as_object",
     "data_url",
     "decode_with",

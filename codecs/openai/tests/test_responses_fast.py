@@ -56,7 +56,7 @@ def careful_only() -> Iterator[None]:
     """Every fast reader and writer declines, so each item and message goes the careful way."""
     with pytest.MonkeyPatch.context() as patch:
         for name in FAST:
-            patch.setattr(_fast, name, lambda *args: None)
+            patch.setattr(_fast, name, lambda *args, **kwargs: None)
         yield
 
 
@@ -112,7 +112,9 @@ def _taken(items: list[Any]) -> list[str]:
     for item in items:
         shape = f"{item.get('type', item.get('role'))}:{type(item.get('content', item.get('output'))).__name__}"
         found = (
-            _fast.decode_own_message(item) or _fast.decode_assistant_string(item) or _fast.decode_call_output(item, {})
+            _fast.decode_own_message(item)
+            or _fast.decode_assistant_string(item, after_content=False)
+            or _fast.decode_call_output(item, {})
         )
         if found is not None:
             taken.append(shape)

@@ -227,3 +227,57 @@ def test_unknown_items_and_fields_are_kept() -> None:
     assert [p.type for m in request.messages for p in m.parts] == ["native", "native"]
     assert request.provider_options["openai"] == {"service_tier": "flex", "tool_choice": {"type": "web_search_preview"}}
     assert CODEC.encode_request(request).body == body
+
+
+def _assistant_texts(body: dict[str, object]) -> list[Text]:
+    request = CODEC.decode_request(body)
+    return [p for m in request.messages if m.role == "assistant" for p in m.parts if isinstance(p, Text)]
+
+
+def test_an_easy_assistant_string_needs_no_echo_where_plain_text_goes_as_one() -> None:
+    body = {
+        "model": "gpt-5",
+        "input": [
+            {"role": "user", "content": "Hi"},
+            {"role": "assistant", "content": "First."},
+            {"role": "assistant", "content": "Second."},
+            {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+            {"role": "assistant", "content": "Third."},
+        ],
+    }
+    first, second, third = _assistant_texts(body)
+    assert first.provider_echoes == [] and third.provider_echoes == []
+    assert second.provider_echoes == [ProviderEcho(provider="openai", data={"item": {}, "string": True})]
+    assert_request_round_trip(CODEC, body)
+    # the plain IR text a host writes goes the same way: an EasyInputMessage
+    request = Request(model="gpt-5", messages=[Message.user("Hi"), Message.assistant("First.")])
+    assert CODEC.encode_request(request).body["input"] == body["input"][:2]
+
+
+def test_an_easy_assistant_string_after_an_output_message_keeps_its_echo() -> None:
+    """Plain text after an output message's text would join that message: the echo keeps the
+    EasyInputMessage apart."""
+    output = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": "From the model.", "annotations": []}],
+    }
+    body = {"model": "gpt-5", "input": [output, {"role": "assistant", "content": "Added by the host."}]}
+    _, easy = _assistant_texts(body)
+    assert easy.provider_echoes == [ProviderEcho(provider="openai", data={"item": {}, "string": True})]
+    assert_request_round_trip(CODEC, body)
+    stripped = CODEC.decode_request(body)
+    parts = stripped.messages[0].parts
+    plain = stripped.model_copy(
+        update={"messages": [stripped.messages[0].model_copy(update={"parts": [parts[0], Text("Added by the host.")]})]}
+    )
+    assert len(CODEC.encode_request(plain).body["input"]) == 1  # without it: one message of two texts
+
+
+def test_a_stored_transcript_with_the_easy_echo_on_its_first_text_encodes_as_before() -> None:
+    easy = Text("Done.", provider_echoes=[ProviderEcho(provider="openai", data={"item": {}, "string": True})])
+    request = Request(model="gpt-5", messages=[Message.user("Go"), Message.assistant(easy)])
+    assert CODEC.encode_request(request).body["input"][1] == {"role": "assistant", "content": "Done."}

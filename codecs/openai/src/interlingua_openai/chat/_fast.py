@@ -24,9 +24,9 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.kit import data_url, tool_arguments
+from interlingua.kit import data_url, maker, tool_arguments
 
-from ._echo import OMIT, Ctx, build, echo_list
+from ._echo import OMIT, Ctx, echo_list
 from ._parts import Block, call_arguments, encode_tool_call, respelled, url_source
 
 _PLAIN = frozenset({"role", "content", "name"})
@@ -39,12 +39,22 @@ _TEXT = frozenset({"type", "text"})
 _KEPT_ARGUMENTS = frozenset({"_arguments"})
 _ANSWER = frozenset({"role", "content", "refusal", "audio", "tool_calls", "annotations"})
 
+# The shapes built most, each a constructor made once (``maker``): a third cheaper than ``build``.
+_echo_of = maker(ProviderEcho, "provider", "data", "model")
+_text = maker(Text, "text")
+_bare_text = maker(Text, "text", "provider_echoes")
+_image = maker(Image, "source", "provider_echoes")
+_result = maker(ToolResult, "tool_use_id", "name", "content")
+_call = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
+_message = maker(Message, "role", "parts", "name", "provider_echoes")
+_answer = maker(Message, "role", "parts", "provider_echoes")
+
 # --- decoding ------------------------------------------------------------------------------------
 
 
 def _list_echo(ctx: Ctx) -> list[ProviderEcho]:
     """The careful decoder's ``_list`` flag: one text part that came as an array."""
-    return [build(ProviderEcho, provider=ctx.provider, data={"_list": True}, model=None)]
+    return [_echo_of(provider=ctx.provider, data={"_list": True}, model=None)]
 
 
 def _decode_block(block: Any) -> ContentPart | None:
@@ -52,11 +62,11 @@ def _decode_block(block: Any) -> ContentPart | None:
         return None
     kind = block.get("type")
     if kind == "text" and block.keys() == _TEXT and type(text := block["text"]) is str:
-        return build(Text, text=text, provider_echoes=[])
+        return _bare_text(text=text, provider_echoes=[])
     if kind == "image_url" and block.keys() == _IMAGE:
         image = block["image_url"]
         if type(image) is dict and image.keys() == {"url"} and type(url := image["url"]) is str:
-            return build(Image, source=url_source(url), provider_echoes=[])
+            return _image(source=url_source(url), provider_echoes=[])
     return None
 
 
@@ -70,7 +80,7 @@ def _decode_plain(item: Block, ctx: Ctx) -> Message | None:
         return None
     echoes: list[ProviderEcho] = []
     if type(content) is str:
-        parts: list[ContentPart] = [build(Text, text=content)]
+        parts: list[ContentPart] = [_text(text=content)]
     elif type(content) is list:
         parts = []
         for block in content:
@@ -82,7 +92,7 @@ def _decode_plain(item: Block, ctx: Ctx) -> Message | None:
             echoes = _list_echo(ctx)
     else:
         return None
-    return build(Message, role=item["role"], parts=parts, name=name, provider_echoes=echoes)
+    return _message(role=item["role"], parts=parts, name=name, provider_echoes=echoes)
 
 
 def _decode_tool(item: Block, ctx: Ctx) -> Message | None:
@@ -92,8 +102,8 @@ def _decode_tool(item: Block, ctx: Ctx) -> Message | None:
     wire_id, content = item["tool_call_id"], item["content"]
     if type(wire_id) is not str or type(content) is not str:
         return None
-    result = build(ToolResult, tool_use_id=ctx.ids.decode(wire_id), name=ctx.names.get(wire_id, ""), content=content)
-    return build(Message, role="tool", parts=[result], name=None, provider_echoes=[])
+    result = _result(tool_use_id=ctx.ids.decode(wire_id), name=ctx.names.get(wire_id, ""), content=content)
+    return _message(role="tool", parts=[result], name=None, provider_echoes=[])
 
 
 def decode_call(call: Any, ctx: Ctx) -> ToolUse | None:
@@ -109,9 +119,9 @@ def decode_call(call: Any, ctx: Ctx) -> ToolUse | None:
     value, raw = tool_arguments(text)
     echoes: list[ProviderEcho] = []
     if raw is None and text and respelled(value, text):
-        echoes.append(build(ProviderEcho, provider=ctx.provider, data={"_arguments": text}, model=None))
+        echoes.append(_echo_of(provider=ctx.provider, data={"_arguments": text}, model=None))
     ctx.names[wire_id] = name
-    return build(ToolUse, id=ctx.ids.decode(wire_id), name=name, input=value, raw_input=raw, provider_echoes=echoes)
+    return _call(id=ctx.ids.decode(wire_id), name=name, input=value, raw_input=raw, provider_echoes=echoes)
 
 
 def decode_calls(calls: Any, ctx: Ctx, parts: list[ContentPart]) -> bool:
@@ -132,14 +142,14 @@ def _decode_assistant(item: Block, ctx: Ctx) -> Message | None:
         return None
     content = item.get("content")
     if type(content) is str and content:
-        parts: list[ContentPart] = [build(Text, text=content)]
+        parts: list[ContentPart] = [_text(text=content)]
     elif content is None:
         parts = []
     else:
         return None
     if "tool_calls" in item and not decode_calls(item["tool_calls"], ctx, parts):
         return None
-    return build(Message, role="assistant", parts=parts, name=None, provider_echoes=[])
+    return _message(role="assistant", parts=parts, name=None, provider_echoes=[])
 
 
 def decode_answer(item: Any, ctx: Ctx) -> Message | None:
@@ -149,7 +159,7 @@ def decode_answer(item: Any, ctx: Ctx) -> Message | None:
         return None
     content = item.get("content")
     if type(content) is str and content:
-        parts: list[ContentPart] = [build(Text, text=content)]
+        parts: list[ContentPart] = [_text(text=content)]
     elif content is None:
         parts = []
     else:
@@ -165,7 +175,7 @@ def decode_answer(item: Any, ctx: Ctx) -> Message | None:
         data = {} if ctx.dialect.annotations else {"annotations": []}
     else:
         return None
-    return build(Message, role="assistant", parts=parts, provider_echoes=echo_list(ctx.provider, data))
+    return _answer(role="assistant", parts=parts, provider_echoes=echo_list(ctx.provider, data))
 
 
 _DECODERS: dict[str, Callable[[Block, Ctx], Message | None]] = {

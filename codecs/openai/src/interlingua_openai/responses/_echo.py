@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import ProviderEcho
-from interlingua.kit import construct
+from interlingua.kit import construct, maker
 
 from .._shared import PROVIDER
 
@@ -49,7 +49,7 @@ def flag(data: Mapping[str, Any], key: str) -> bool:
 
 def make(data: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
     """The echo list for freshly decoded wire data: one entry, or none when there is nothing."""
-    return [build(ProviderEcho, provider=PROVIDER, data=data, model=model)] if data else []
+    return [echo_of(provider=PROVIDER, data=data, model=model)] if data else []
 
 
 def leftover(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -79,3 +79,4 @@ def with_extra(data: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 
 build = construct  # the kit's trusted constructor (PERF.md)
+echo_of = maker(ProviderEcho, "provider", "data", "model")

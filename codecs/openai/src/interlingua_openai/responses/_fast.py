@@ -24,10 +24,10 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.kit import data_url, parse_data_url
+from interlingua.kit import data_url, maker, parse_data_url
 
 from .._shared import PROVIDER
-from ._echo import build
+from ._echo import build, echo_of
 from ._parts import encode_function_call
 
 Item = dict[str, Any]
@@ -43,11 +43,18 @@ _DETAIL = frozenset({"detail"})
 _NO_DETAIL = {"omit": ["detail"]}
 _OMITTED = object()
 
+# The shapes built most, each a constructor made once (``maker``): a third cheaper than ``build``.
+_text = maker(Text, "text")
+_bare_text = maker(Text, "text", "provider_echoes")
+_image = maker(Image, "source", "provider_echoes")
+_result = maker(ToolResult, "tool_use_id", "name", "content", "provider_echoes")
+_message = maker(Message, "role", "parts", "provider_echoes")
+
 # --- decoding ------------------------------------------------------------------------------------
 
 
 def _echo(data: dict[str, Any]) -> list[ProviderEcho]:
-    return [build(ProviderEcho, provider=PROVIDER, data=data, model=None)]
+    return [echo_of(provider=PROVIDER, data=data, model=None)]
 
 
 def _decode_image(block: Item) -> Image | None:
@@ -63,9 +70,9 @@ def _decode_image(block: Item) -> Image | None:
         source = build(UrlSource, url=url)
     detail = block.get("detail", _OMITTED)
     if detail == "auto":  # the encoder's default: no echo, as in _parts.decode_input_image
-        return build(Image, source=source, provider_echoes=[])
+        return _image(source=source, provider_echoes=[])
     data: dict[str, Any] = {"omit": ["detail"]} if detail is _OMITTED else {"extra": {"detail": detail}}
-    return build(Image, source=source, provider_echoes=_echo(data))
+    return _image(source=source, provider_echoes=_echo(data))
 
 
 def _decode_blocks(content: list[Any]) -> list[ContentPart] | None:
@@ -77,7 +84,7 @@ def _decode_blocks(content: list[Any]) -> list[ContentPart] | None:
         kind = block.get("type")
         part: ContentPart | None
         if kind == "input_text" and block.keys() == _TEXT and type(text := block["text"]) is str:
-            part = build(Text, text=text, provider_echoes=[])
+            part = _bare_text(text=text, provider_echoes=[])
         elif kind == "input_image":
             part = _decode_image(block)
         else:
@@ -96,7 +103,7 @@ def decode_own_message(item: Item) -> Message | None:
     content = item.get("content")
     echoes: list[ProviderEcho] = []
     if type(content) is str:
-        parts: list[ContentPart] = [build(Text, text=content)]
+        parts: list[ContentPart] = [_text(text=content)]
     elif type(content) is list:
         blocks = _decode_blocks(content)
         if blocks is None:
@@ -106,15 +113,18 @@ def decode_own_message(item: Item) -> Message | None:
             echoes = _echo({"list": True})  # one text that came as a list stays a list
     else:
         return None
-    return build(Message, role=role, parts=parts, provider_echoes=echoes)
+    return _message(role=role, parts=parts, provider_echoes=echoes)
 
 
-def decode_assistant_string(item: Item) -> Text | None:
-    """``{"role": "assistant", "content": "..."}``: an EasyInputMessage, marked to stay one."""
+def decode_assistant_string(item: Item, *, after_content: bool) -> Text | None:
+    """``{"role": "assistant", "content": "..."}``: an EasyInputMessage. Plain text goes as one
+    anyway; only ``after_content`` (see ``_items._Messages.after_content``) needs the echo to stay one."""
     content = item.get("content")
     if type(content) is not str or item.get("role") != "assistant" or not item.keys() <= _PLAIN:
         return None
-    return build(Text, text=content, provider_echoes=_echo({"item": {}, "string": True}))
+    if not after_content:
+        return _text(text=content)
+    return _bare_text(text=content, provider_echoes=_echo({"item": {}, "string": True}))
 
 
 def decode_call_output(item: Item, names: dict[str, str]) -> ToolResult | None:
@@ -122,7 +132,7 @@ def decode_call_output(item: Item, names: dict[str, str]) -> ToolResult | None:
     call_id, output = item.get("call_id"), item.get("output")
     if type(call_id) is not str or type(output) is not str or item.keys() != _OUTPUT:
         return None
-    return build(ToolResult, tool_use_id=call_id, name=names.get(call_id, ""), content=output, provider_echoes=[])
+    return _result(tool_use_id=call_id, name=names.get(call_id, ""), content=output, provider_echoes=[])
 
 
 # --- encoding ------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import dumps, expect, join, require, tool_arguments
+from interlingua.kit import dumps, expect, join, maker, require, tool_arguments
 
 from .._shared import PROVIDER
 from . import _echo, _fast
@@ -46,6 +46,9 @@ from ._parts import (
 
 Item = dict[str, Any]
 NAME = "openai-responses"
+
+_call = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
+_run = maker(Message, "role", "parts")
 
 # --- decoding: items -> parts -------------------------------------------------------------------
 
@@ -72,11 +75,16 @@ def decode_assistant_message(item: Item, at: str, model: str | None) -> list[Con
     return _assistant_message(item, at, model, typed=True)
 
 
-def _assistant_message(item: Item, at: str, model: str | None, *, typed: bool) -> list[ContentPart]:
-    """``typed``: the item said ``type: message``; an EasyInputMessage without it keeps that form."""
+def _assistant_message(
+    item: Item, at: str, model: str | None, *, typed: bool, after_content: bool = True
+) -> list[ContentPart]:
+    """``typed``: the item said ``type: message``; an EasyInputMessage without it keeps that form
+    (with no echo when the item holds nothing else and ``_Messages.after_content`` is False)."""
     content = item.get("content")
     data: dict[str, Any] = {"item": _echo.leftover(item, _MESSAGE_KEYS if typed else _EASY_KEYS)}
     if isinstance(content, str):
+        if not typed and not after_content and not data["item"]:
+            return [_echo.build(Text, text=content)]
         data["string"] = True
         return [_echo.build(Text, text=content, provider_echoes=_echo.make(data))]
     parts, _ = _content_parts(item, at)
@@ -113,9 +121,11 @@ def decode_function_call(item: Item, at: str, model: str | None) -> list[Content
 _CALL_KEYS = frozenset({"type", "call_id", "name", "arguments"})
 
 
-def _function_call(item: Item, at: str) -> ToolUse:
+def _function_call(item: Item, at: str, index: int | None = None) -> ToolUse:
+    """``index``: the item's place in the list at ``at``, spelled into the path only for an error."""
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
     if type(call_id) is not str or type(name) is not str or type(arguments) is not str:
+        at = at if index is None else f"{at}[{index}]"
         arguments = require(item, "arguments", str, at)  # the readers name what is wrong
         call_id, name = require(item, "call_id", str, at), require(item, "name", str, at)
     value, raw = tool_arguments(arguments)
@@ -123,7 +133,7 @@ def _function_call(item: Item, at: str) -> ToolUse:
     data: dict[str, Any] = {"item": own} if own else {}
     if raw is None and canonical_arguments(value) != arguments:
         data["arguments"] = arguments  # the model's own spacing, e.g. encrypted-reasoning-roundtrip
-    return _echo.build(ToolUse, id=call_id, name=name, input=value, raw_input=raw, provider_echoes=_echo.make(data))
+    return _call(id=call_id, name=name, input=value, raw_input=raw, provider_echoes=_echo.make(data))
 
 
 _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "name"})
@@ -215,13 +225,27 @@ class _Messages:
             self.role = role
         return self.parts
 
+    def add(self, role: str, part: ContentPart) -> None:
+        """``run(role).append(part)`` in one call, for the common items."""
+        if role != self.role:
+            self.flush()
+            self.role = role
+        self.parts.append(part)
+
+    def after_content(self) -> bool:
+        """Whether an assistant text read now follows a part that the writer may leave an output
+        message open after (a text or a native content block): plain text would join that
+        message, so an EasyInputMessage there keeps its echo. Anywhere else plain text goes as an
+        EasyInputMessage anyway (``ItemWriter._text``), and the echo would only cost."""
+        return self.role == "assistant" and bool(self.parts) and type(self.parts[-1]) in (Text, Native)
+
     def own(self, message: Message) -> None:
         self.flush()
         self.done.append(message)
 
     def flush(self) -> None:
         if self.role is not None:
-            self.done.append(_echo.build(Message, role=self.role, parts=self.parts))
+            self.done.append(_run(role=self.role, parts=self.parts))
         self.role, self.parts = None, []
 
 
@@ -252,19 +276,19 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
             item = expect(item, dict, f"{at}[{i}]")
         kind = item.get("type", "message")
         if kind == "function_call":  # the common case first; decode_output_item would do the same
-            call = _function_call(item, f"{at}[{i}]")
+            call = _function_call(item, at, i)
             names[call.id] = call.name
-            out.run("assistant").append(call)
+            out.add("assistant", call)
             continue
         if kind == "function_call_output":
             result = _fast.decode_call_output(item, names)
             if result is not None:
-                out.run("tool").append(result)
+                out.add("tool", result)
                 continue
         elif kind == "message" and item.get("role") == "assistant":
-            text = _fast.decode_assistant_string(item)
+            text = _fast.decode_assistant_string(item, after_content=out.after_content())
             if text is not None:
-                out.run("assistant").append(text)
+                out.add("assistant", text)
                 continue
         elif kind == "message":
             message = _fast.decode_own_message(item)
@@ -286,7 +310,11 @@ def _decode_careful(item: Item, kind: Any, at: str, model: str | None, out: _Mes
         out.run("tool").append(decode_native_item(item, at))
     else:
         typed = "type" in item
-        parts = decode_output_item(item, at, model) if typed else _assistant_message(item, at, model, typed=False)
+        parts = (
+            decode_output_item(item, at, model)
+            if typed
+            else _assistant_message(item, at, model, typed=False, after_content=out.after_content())
+        )
         for part in parts:
             if isinstance(part, ToolUse):
                 names[part.id] = part.name
