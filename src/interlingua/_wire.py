@@ -41,7 +41,7 @@ def tool_arguments(text: str) -> tuple[dict[str, Any], str | None]:
     Models sometimes emit malformed arguments; the text is then kept verbatim for ``raw_input``
     rather than guessed at or crashed on.
     """
-    if not text.strip():
+    if not text or text.isspace():
         return {}, None if text == "" else text
     try:
         value = from_json(text)

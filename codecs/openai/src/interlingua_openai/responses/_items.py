@@ -129,11 +129,10 @@ def _function_call(item: Item, at: str, index: int | None = None) -> ToolUse:
         arguments = require(item, "arguments", str, at)  # the readers name what is wrong
         call_id, name = require(item, "call_id", str, at), require(item, "name", str, at)
     value, raw = tool_arguments(arguments)
-    own = _echo.leftover(item, _CALL_KEYS)
-    data: dict[str, Any] = {"item": own} if own else {}
+    data: dict[str, Any] = {} if item.keys() <= _CALL_KEYS else {"item": _echo.leftover(item, _CALL_KEYS)}
     if raw is None and canonical_arguments(value) != arguments:
         data["arguments"] = arguments  # the model's own spacing, e.g. encrypted-reasoning-roundtrip
-    return _call(id=call_id, name=name, input=value, raw_input=raw, provider_echoes=_echo.make(data))
+    return _call(id=call_id, name=name, input=value, raw_input=raw, provider_echoes=_echo.make(data) if data else [])
 
 
 _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "name"})
