@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import BaseModel
 
 import interlingua as il
-from interlingua.kit import construct
+from interlingua.kit import construct, maker
 
 RUNS = 9
 
@@ -132,6 +132,7 @@ def time_construct() -> None:
         runs = interleaved_ns(
             {
                 "construct": partial(construct, cls, **values),
+                "maker": partial(maker(cls, *values), **values),
                 "model_construct": partial(cls.model_construct, **values),
                 "model_validate": partial(cls.model_validate, values),
             },
@@ -146,6 +147,7 @@ def time_construct() -> None:
         }
         print(
             f"  {label:<13} construct {statistics.median(ours):6.0f}"
+            f"  maker {statistics.median(runs['maker']):6.0f} ({ratios['maker']:.2f}x)"
             f"  model_construct {statistics.median(runs['model_construct']):6.0f} ({ratios['model_construct']:.2f}x)"
             f"  model_validate {statistics.median(runs['model_validate']):6.0f} ({ratios['model_validate']:.2f}x)"
         )

@@ -7,7 +7,7 @@ from typing import Annotated, TypeAlias
 
 from pydantic import Field
 
-from ._model import IRModel
+from ._model import IRModel, empty_dict
 
 Amount: TypeAlias = Annotated[Decimal, Field(allow_inf_nan=False)]
 """A sum of money in the cost's currency: a Decimal, never a float (see :class:`Cost`)."""
@@ -58,7 +58,7 @@ class Cost(IRModel):
     cache_write: Amount | None = None
     total: Amount = _ZERO
     currency: str = Field(default="USD", pattern=r"^[A-Z]{3}$")
-    extra: dict[str, Amount] = Field(default_factory=dict)
+    extra: dict[str, Amount] = Field(default_factory=empty_dict)
 
     def __add__(self, other: Cost) -> Cost:
         if not isinstance(other, Cost):

@@ -6,6 +6,7 @@ from typing import Any, Literal, TypeAlias
 
 from pydantic import Field
 
+from ._model import empty_list
 from ._parts import ContentPart, Text, _Echoing
 
 Role: TypeAlias = Literal["system", "developer", "user", "assistant", "tool"]
@@ -24,7 +25,7 @@ class Message(_Echoing):
     """
 
     role: Role
-    parts: list[ContentPart] = Field(default_factory=list)
+    parts: list[ContentPart] = Field(default_factory=empty_list)
     id: str | None = None
     name: str | None = None
 

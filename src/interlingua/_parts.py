@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, Self, TypeAlias
 
 from pydantic import Field
 
-from ._model import Hosted, IRModel, JsonObject, _Tagged
+from ._model import Hosted, IRModel, JsonObject, _Tagged, empty_dict, empty_list
 
 
 class CacheControl(IRModel):
@@ -32,7 +32,7 @@ class ProviderEcho(IRModel):
 class _Echoing(Hosted):
     """Anything that can carry provider echoes (and, like every host-facing model, metadata)."""
 
-    provider_echoes: list[ProviderEcho] = Field(default_factory=list)
+    provider_echoes: list[ProviderEcho] = Field(default_factory=empty_list)
 
     def echo(self, provider: str) -> ProviderEcho | None:
         """This provider's echo, if the block carries one."""
@@ -192,7 +192,7 @@ class _InputPart(_Part):
 class Text(_InputPart):
     type: Literal["text"] = "text"
     text: str
-    citations: list[Citation] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=empty_list)
 
     def __init__(self, text: str | None = None, /, **data: Any) -> None:
         if text is not None:
@@ -271,7 +271,7 @@ class ToolUse(_Part):
     type: Literal["tool_use"] = "tool_use"
     id: str
     name: str
-    input: JsonObject = Field(default_factory=dict)
+    input: JsonObject = Field(default_factory=empty_dict)
     raw_input: str | None = None
 
     def __init__(

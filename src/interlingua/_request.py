@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import Field
 
 from ._message import Message
-from ._model import Hosted, IRModel, JsonObject, _Tagged
+from ._model import Hosted, IRModel, JsonObject, _Tagged, empty_dict, empty_list
 from ._parts import CacheControl
 
 
@@ -76,8 +76,8 @@ class Request(Hosted):
     """
 
     model: str | None = None
-    messages: list[Message] = Field(default_factory=list)
-    tools: list[AnyTool] = Field(default_factory=list)
+    messages: list[Message] = Field(default_factory=empty_list)
+    tools: list[AnyTool] = Field(default_factory=empty_list)
     tool_choice: ToolChoiceMode | ToolChoice | None = None
     parallel_tool_calls: bool | None = None
     max_tokens: int | None = None
@@ -90,7 +90,7 @@ class Request(Hosted):
     frequency_penalty: float | None = None
     thinking: ThinkingConfig | None = None
     response_format: ResponseFormat | None = None
-    provider_options: dict[str, JsonObject] = Field(default_factory=dict)
+    provider_options: dict[str, JsonObject] = Field(default_factory=empty_dict)
 
     def options(self, provider: str) -> JsonObject:
         """``provider``'s options, empty when there are none."""

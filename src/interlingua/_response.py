@@ -8,7 +8,7 @@ from pydantic import Field
 
 from ._cost import Cost
 from ._message import Message
-from ._model import IRModel
+from ._model import IRModel, empty_dict, empty_list, stated
 from ._parts import _Echoing
 from ._warnings import AnyWarning
 
@@ -62,7 +62,7 @@ class Usage(IRModel):
     cache_read_tokens: int | None = None
     cache_write_tokens: int | None = None
     reasoning_tokens: int | None = None
-    extra: dict[str, int] = Field(default_factory=dict)
+    extra: dict[str, int] = Field(default_factory=empty_dict)
 
     @property
     def total_tokens(self) -> int:
@@ -101,9 +101,9 @@ class Response(_Echoing):
 
     id: str | None = None
     model: str | None = None
-    message: Message = Field(default_factory=lambda: Message(role="assistant"))
+    message: Message = Field(default_factory=stated(lambda: Message(role="assistant")))
     stop_reason: StopReason | None = None
     raw_stop_reason: str | None = None
-    usage: Usage = Field(default_factory=Usage)
+    usage: Usage = Field(default_factory=stated(lambda: Usage()))
     cost: Cost | None = None
-    warnings: list[AnyWarning] = Field(default_factory=list)
+    warnings: list[AnyWarning] = Field(default_factory=empty_list)

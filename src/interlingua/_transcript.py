@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError, model_validator
 from ._cost import Cost
 from ._errors import DecodeError
 from ._message import Message
-from ._model import IRModel, JsonObject, _Tagged
+from ._model import IRModel, JsonObject, _Tagged, empty_dict, empty_list
 from ._read import join
 from ._request import Request
 from ._response import Response, Usage
@@ -43,7 +43,7 @@ class HostEntry(_Tagged):
 
     type: Literal["host_entry"] = "host_entry"
     kind: str
-    data: JsonObject = Field(default_factory=dict)
+    data: JsonObject = Field(default_factory=empty_dict)
     at: datetime | None = None
     position: int = Field(default=0, ge=0)
 
@@ -57,9 +57,9 @@ class Transcript(IRModel):
 
     format: Literal["interlingua.transcript"] = FORMAT
     version: Literal[1] = VERSION
-    metadata: JsonObject = Field(default_factory=dict)
-    messages: list[Message] = Field(default_factory=list)
-    entries: list[HostEntry] = Field(default_factory=list)
+    metadata: JsonObject = Field(default_factory=empty_dict)
+    messages: list[Message] = Field(default_factory=empty_list)
+    entries: list[HostEntry] = Field(default_factory=empty_list)
 
     @model_validator(mode="after")
     def _entries_in_order(self) -> Transcript:

@@ -34,7 +34,7 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.kit import construct
+from interlingua.kit import maker
 
 from ._parts import PROVIDER, Block, Context
 
@@ -56,6 +56,21 @@ STRING = "content_string"
 _NO_MARK = object()
 """What ``_cache_control`` returns for a mark it does not read (the careful reader decides)."""
 
+# Every shape built here, each a constructor made once (``maker``): a third cheaper than
+# ``construct``, with the same fields set (defaults passed by name stay set).
+_echo = maker(ProviderEcho, "provider", "data", "model")
+_message = maker(Message, "role", "parts", "id", "name", "provider_echoes")
+_text = maker(Text, "text", "citations", "cache_control", "provider_echoes")
+_mark = maker(CacheControl, "ttl")
+_base64 = maker(Base64Source, "media_type", "data")
+_url = maker(UrlSource, "url", "media_type")
+_image = maker(Image, "source", "cache_control", "provider_echoes")
+_thinking = maker(Thinking, "text", "cache_control", "provider_echoes")
+_redacted = maker(RedactedThinking, "provider_echoes")
+_tool_use = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
+_tool_result = maker(ToolResult, "tool_use_id", "name", "content", "is_error", "cache_control", "provider_echoes")
+_native = maker(Native, "provider", "data")
+
 
 def decode_message(raw: Any, ctx: Context) -> Message | None:
     """``{"role": "user" | "assistant" | "system", "content": ...}`` with string or common content."""
@@ -67,8 +82,8 @@ def decode_message(raw: Any, ctx: Context) -> Message | None:
     content = raw["content"]
     echoes: list[ProviderEcho] = []
     if type(content) is str:
-        parts: list[ContentPart] = [construct(Text, text=content, citations=[], cache_control=None, provider_echoes=[])]
-        echoes = [construct(ProviderEcho, provider=PROVIDER, data={STRING: True}, model=None)]
+        parts: list[ContentPart] = [_text(text=content, citations=[], cache_control=None, provider_echoes=[])]
+        echoes = [_echo(provider=PROVIDER, data={STRING: True}, model=None)]
     elif type(content) is list:
         blocks = decode_blocks(content, ctx)
         if blocks is None:
@@ -76,7 +91,7 @@ def decode_message(raw: Any, ctx: Context) -> Message | None:
         parts = blocks
     else:
         return None
-    return construct(Message, role=role, parts=parts, id=None, name=None, provider_echoes=echoes)
+    return _message(role=role, parts=parts, id=None, name=None, provider_echoes=echoes)
 
 
 def decode_blocks(items: list[Any], ctx: Context) -> list[ContentPart] | None:
@@ -89,7 +104,7 @@ def decode_blocks(items: list[Any], ctx: Context) -> list[ContentPart] | None:
         if type(kind) is not str or kind in _CAREFUL:
             return None
         decoder = _DECODERS.get(kind)
-        part = construct(Native, provider=PROVIDER, data=dict(block)) if decoder is None else decoder(block, ctx)
+        part = _native(provider=PROVIDER, data=dict(block)) if decoder is None else decoder(block, ctx)
         if part is None:
             return None
         parts.append(part)
@@ -106,24 +121,24 @@ def _cache_control(block: Block) -> Any:
     ttl = mark.get("ttl")
     if ttl is not None and (type(ttl) is not str or ttl not in _TTLS):
         return _NO_MARK
-    return construct(CacheControl, ttl=ttl)
+    return _mark(ttl=ttl)
 
 
-def _text(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_text(block: Block, ctx: Context) -> ContentPart | None:
     text = block.get("text")
     if type(text) is not str:
         return None
     if block.keys() == _PLAIN_TEXT:
-        return construct(Text, text=text, citations=[], cache_control=None, provider_echoes=[])
+        return _text(text=text, citations=[], cache_control=None, provider_echoes=[])
     if not block.keys() <= _TEXT:
         return None
     mark = _cache_control(block)
     if mark is _NO_MARK:
         return None
-    return construct(Text, text=text, citations=[], cache_control=mark, provider_echoes=[])
+    return _text(text=text, citations=[], cache_control=mark, provider_echoes=[])
 
 
-def _image(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_image(block: Block, ctx: Context) -> ContentPart | None:
     source = block.get("source")
     if type(source) is not dict or not block.keys() <= _IMAGE:
         return None
@@ -133,35 +148,35 @@ def _image(block: Block, ctx: Context) -> ContentPart | None:
         media_type, data = source["media_type"], source["data"]
         if type(media_type) is not str or type(data) is not str:
             return None
-        made = construct(Base64Source, media_type=media_type, data=data)
+        made = _base64(media_type=media_type, data=data)
     elif kind == "url" and source.keys() == _URL and type(url := source["url"]) is str:
-        made = construct(UrlSource, url=url, media_type=None)
+        made = _url(url=url, media_type=None)
     else:
         return None
     mark = _cache_control(block)
     if mark is _NO_MARK:
         return None
-    return construct(Image, source=made, cache_control=mark, provider_echoes=[])
+    return _image(source=made, cache_control=mark, provider_echoes=[])
 
 
-def _thinking(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_thinking(block: Block, ctx: Context) -> ContentPart | None:
     """A signed thinking block (no cache mark: the API takes none on thinking)."""
     text, signature = block.get("thinking"), block.get("signature")
     if type(text) is not str or type(signature) is not str or block.keys() != _THINKING:
         return None
-    echo = construct(ProviderEcho, provider=PROVIDER, data={"signature": signature}, model=ctx.model)
-    return construct(Thinking, text=text, cache_control=None, provider_echoes=[echo])
+    echo = _echo(provider=PROVIDER, data={"signature": signature}, model=ctx.model)
+    return _thinking(text=text, cache_control=None, provider_echoes=[echo])
 
 
-def _redacted(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_redacted(block: Block, ctx: Context) -> ContentPart | None:
     data = block.get("data")
     if type(data) is not str or block.keys() != _REDACTED:
         return None
-    echo = construct(ProviderEcho, provider=PROVIDER, data={"data": data}, model=ctx.model)
-    return construct(RedactedThinking, provider_echoes=[echo])
+    echo = _echo(provider=PROVIDER, data={"data": data}, model=ctx.model)
+    return _redacted(provider_echoes=[echo])
 
 
-def _tool_use(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_tool_use(block: Block, ctx: Context) -> ContentPart | None:
     wire_id, name, tool_input = block.get("id"), block.get("name"), block.get("input")
     if type(wire_id) is not str or type(name) is not str or type(tool_input) is not dict:
         return None
@@ -169,10 +184,10 @@ def _tool_use(block: Block, ctx: Context) -> ContentPart | None:
         return None
     call_id = ctx.tool_id(wire_id)
     ctx.tool_names[call_id] = name
-    return construct(ToolUse, id=call_id, name=name, input=tool_input, raw_input=None, provider_echoes=[])
+    return _tool_use(id=call_id, name=name, input=tool_input, raw_input=None, provider_echoes=[])
 
 
-def _tool_result(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_tool_result(block: Block, ctx: Context) -> ContentPart | None:
     """A result with string or common block content. An explicit ``is_error: false`` (what the
     SDKs send) rides in the echo, so it re-encodes exactly; ``true`` is the IR's flag."""
     wire_id = block.get("tool_use_id")
@@ -183,7 +198,7 @@ def _tool_result(block: Block, ctx: Context) -> ContentPart | None:
         return None
     echoes: list[ProviderEcho] = []
     if is_error is False and "is_error" in block:
-        echoes = [construct(ProviderEcho, provider=PROVIDER, data={"is_error": False}, model=None)]
+        echoes = [_echo(provider=PROVIDER, data={"is_error": False}, model=None)]
     mark = _cache_control(block)
     if mark is _NO_MARK:
         return None
@@ -199,8 +214,7 @@ def _tool_result(block: Block, ctx: Context) -> ContentPart | None:
         content = nested
     else:
         return None
-    return construct(
-        ToolResult,
+    return _tool_result(
         tool_use_id=call_id,
         name=ctx.tool_names.get(call_id, ""),
         content=content,
@@ -211,12 +225,12 @@ def _tool_result(block: Block, ctx: Context) -> ContentPart | None:
 
 
 _DECODERS: dict[str, Callable[[Block, Context], ContentPart | None]] = {
-    "text": _text,
-    "image": _image,
-    "thinking": _thinking,
-    "redacted_thinking": _redacted,
-    "tool_use": _tool_use,
-    "tool_result": _tool_result,
+    "text": _decode_text,
+    "image": _decode_image,
+    "thinking": _decode_thinking,
+    "redacted_thinking": _decode_redacted,
+    "tool_use": _decode_tool_use,
+    "tool_result": _decode_tool_result,
 }
 _CAREFUL = frozenset({"document"})
 """Known block types left to the careful decoders; any type not known there becomes Native."""

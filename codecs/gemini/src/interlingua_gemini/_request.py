@@ -45,7 +45,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import as_object, construct, each, expect, optional
+from interlingua.kit import as_object, construct, each, expect, maker, optional
 
 from ._keys import SnakeCase, normalize, respell
 from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_parts, encode_parts, within
@@ -71,6 +71,10 @@ _SCALARS: dict[str, tuple[str, type]] = {
     "frequencyPenalty": ("frequency_penalty", float),
 }
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
+
+# The shape every content decodes to, a constructor made once (``maker``): a third cheaper than
+# ``construct``, with the same fields set. The rest of a body is built once per request.
+_message = maker(Message, "role", "parts", "provider_echoes")
 
 
 # --- encoding ----------------------------------------------------------------------------------
@@ -345,7 +349,7 @@ def _decode_content(content: Any, ctx: Decoding, system: bool) -> Message:
     usual = shell == 0 if system else shell == 1 and (model_role or role == "user")
     echoes = [] if usual else ctx.echo({"content": {key: value for key, value in content.items() if key != "parts"}})
     ir_role: Role = "system" if system else ("assistant" if model_role else "user")
-    return construct(Message, role=ir_role, parts=parts, provider_echoes=echoes)
+    return _message(role=ir_role, parts=parts, provider_echoes=echoes)
 
 
 def _decode_tools(obj: dict[str, Any], wire: dict[str, Any]) -> list[Tool | NativeTool]:
