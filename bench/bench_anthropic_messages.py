@@ -5,8 +5,9 @@
   signed thinking blocks, an image), against ``orjson.loads(orjson.dumps(body))`` of the same
   body. Each function runs one batch per round and the ratios are medians of per-round ratios,
   so load from other processes hits both sides of a ratio alike. Beside them: decode through the
-  general path alone (the fast readers of ``_fast.py`` declining), and the core's ``construct``
-  building the same IR objects with nothing else (decode's floor, and its share of decode), and
+  general path alone (the fast readers of ``_fast.py`` declining), and the core's ``maker`` (one
+  per shape, made beforehand) building the same IR objects with nothing else (decode's floor, and
+  its share of decode), and
   the core's turn rules (``normalize_request``, encode's first step) alone.
 - decode_response of recorded responses, against the SDK's own ``Message.model_validate``
   (PERF.md target: no slower).
@@ -26,7 +27,7 @@ import orjson
 from pydantic import BaseModel
 
 import interlingua as il
-from interlingua.kit import construct, normalize_request
+from interlingua.kit import maker, normalize_request
 from interlingua.testing import load_body, real_fixtures
 from interlingua_anthropic import AnthropicMessagesCodec, _fast
 
@@ -121,7 +122,7 @@ def careful_decode(body: dict[str, Any]) -> il.Request:
 
 def constructions(value: Any) -> list[tuple[type[BaseModel], dict[str, Any]]]:
     """Every IR instance in ``value`` (innermost first) with the fields it was given: what decode
-    builds, to be built again with nothing else (the core's ``construct``, the floor)."""
+    builds, to be built again with nothing else (the core's ``maker``, the floor)."""
     found: list[tuple[type[BaseModel], dict[str, Any]]] = []
 
     def walk(item: Any) -> None:
@@ -149,9 +150,11 @@ def main() -> None:
     built = constructions(request)
     size = len(orjson.dumps(body))
 
+    shaped = [(maker(cls, *fields), fields) for cls, fields in built]
+
     def construct_only() -> None:
-        for cls, fields in built:
-            construct(cls, **fields)
+        for make, fields in shaped:
+            make(**fields)
 
     runs = interleaved_us(
         {
@@ -160,7 +163,7 @@ def main() -> None:
             "turn rules alone": lambda: normalize_request(request, CODEC.rules, codec=CODEC.name, reasoning="drop"),
             "decode_request": lambda: CODEC.decode_request(body),
             "decode_request, general path": lambda: careful_decode(body),
-            f"construct alone ({len(built)} objects)": construct_only,
+            f"makers alone ({len(built)} objects)": construct_only,
             "decode + encode": lambda: CODEC.encode_request(CODEC.decode_request(body)),
         }
     )
@@ -169,9 +172,9 @@ def main() -> None:
     for label, values in runs.items():
         ratio = statistics.median(v / b for v, b in zip(values, base, strict=True))
         print(f"  {label:<32} {statistics.median(values):8.1f} us  {ratio:5.2f}x")
-    decode, floor = runs["decode_request"], runs[f"construct alone ({len(built)} objects)"]
+    decode, floor = runs["decode_request"], runs[f"makers alone ({len(built)} objects)"]
     share = statistics.median(f / d for f, d in zip(floor, decode, strict=True))
-    print(f"  the core's construct is {share:.0%} of decode_request")
+    print(f"  building the IR objects (the core's makers) is {share:.0%} of decode_request")
     encode, rules = runs["encode_request"], runs["turn rules alone"]
     share = statistics.median(r / e for r, e in zip(rules, encode, strict=True))
     print(f"  the core's turn rules (normalize_request) are {share:.0%} of encode_request")
