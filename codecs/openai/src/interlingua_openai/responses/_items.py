@@ -224,12 +224,6 @@ class _Messages:
             self.role = role
         return self.parts
 
-    def add(self, role: str, part: ContentPart) -> None:
-        """``run(role).append(part)`` in one call, for the common items."""
-        if role != self.role:
-            self.flush()
-            self.role = role
-        self.parts.append(part)
 
     def after_content(self) -> bool:
         """Whether an assistant text read now follows a part that the writer may leave an output
@@ -274,27 +268,28 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
         if type(item) is not dict:
             item = expect(item, dict, f"{at}[{i}]")
         kind = item.get("type", "message")
+        part: ContentPart | None = None
         if kind == "function_call":  # the common case first; decode_output_item would do the same
             call = _function_call(item, at, i)
             names[call.id] = call.name
-            out.add("assistant", call)
-            continue
-        if kind == "function_call_output":
-            result = _fast.decode_call_output(item, names)
-            if result is not None:
-                out.add("tool", result)
-                continue
+            part, role = call, "assistant"
+        elif kind == "function_call_output":
+            part = _fast.decode_call_output(item, names)
+            role = "tool"
         elif kind == "message" and item.get("role") == "assistant":
-            text = _fast.decode_assistant_string(item, after_content=out.after_content())
-            if text is not None:
-                out.add("assistant", text)
-                continue
+            part = _fast.decode_assistant_string(item, after_content=out.after_content())
+            role = "assistant"
         elif kind == "message":
             message = _fast.decode_own_message(item)
             if message is not None:
                 out.own(message)
                 continue
-        _decode_careful(item, kind, f"{at}[{i}]", model, out, names)
+        if part is None:
+            _decode_careful(item, kind, f"{at}[{i}]", model, out, names)
+        elif role == out.role:
+            out.parts.append(part)  # the run goes on: most items
+        else:
+            out.run(role).append(part)
     out.flush()
     return out.done
 
