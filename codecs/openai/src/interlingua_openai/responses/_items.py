@@ -224,7 +224,6 @@ class _Messages:
             self.role = role
         return self.parts
 
-
     def after_content(self) -> bool:
         """Whether an assistant text read now follows a part that the writer may leave an output
         message open after (a text or a native content block): plain text would join that
