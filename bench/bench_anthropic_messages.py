@@ -19,11 +19,10 @@ Run: ``python bench/bench_anthropic_messages.py``
 from __future__ import annotations
 
 import statistics
-import time
-from collections.abc import Callable
 from typing import Any
 
 import orjson
+from _timing import interleaved_us, median_us, ratio
 from pydantic import BaseModel
 
 import interlingua as il
@@ -86,30 +85,6 @@ def transcript() -> dict[str, Any]:
     }
 
 
-def timeit(fn: Callable[[], object], number: int) -> float:
-    """Median microseconds per call over 7 runs of ``number`` calls."""
-    runs = []
-    for _ in range(7):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        runs.append((time.perf_counter() - start) / number * 1e6)
-    return statistics.median(runs)
-
-
-def interleaved_us(fns: dict[str, Callable[[], Any]], rounds: int = 15, number: int = 20) -> dict[str, list[float]]:
-    """Per-call microseconds of each function, one batch of each per round: a burst of load from
-    another process then hits every function of that round alike, so per-round ratios hold."""
-    runs: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(rounds):
-        for name, fn in fns.items():
-            start = time.perf_counter()
-            for _ in range(number):
-                fn()
-            runs[name].append((time.perf_counter() - start) / number * 1e6)
-    return runs
-
-
 def careful_decode(body: dict[str, Any]) -> il.Request:
     """decode_request with the fast readers of ``_fast.py`` declining everything: the general path."""
     saved = _fast.decode_message, _fast.decode_blocks
@@ -167,16 +142,12 @@ def main() -> None:
             "decode + encode": lambda: CODEC.encode_request(CODEC.decode_request(body)),
         }
     )
-    base = runs["orjson loads(dumps)"]
     print(f"transcript: {len(body['messages'])} messages, {size / 1024:.0f} KB (medians of per-round ratios to orjson)")
     for label, values in runs.items():
-        ratio = statistics.median(v / b for v, b in zip(values, base, strict=True))
-        print(f"  {label:<32} {statistics.median(values):8.1f} us  {ratio:5.2f}x")
-    decode, floor = runs["decode_request"], runs[f"makers alone ({len(built)} objects)"]
-    share = statistics.median(f / d for f, d in zip(floor, decode, strict=True))
+        print(f"  {label:<32} {statistics.median(values):8.1f} us  {ratio(runs, label, 'orjson loads(dumps)'):5.2f}x")
+    share = ratio(runs, f"makers alone ({len(built)} objects)", "decode_request")
     print(f"  building the IR objects (the core's makers) is {share:.0%} of decode_request")
-    encode, rules = runs["encode_request"], runs["turn rules alone"]
-    share = statistics.median(r / e for r, e in zip(rules, encode, strict=True))
+    share = ratio(runs, "turn rules alone", "encode_request")
     print(f"  the core's turn rules (normalize_request) are {share:.0%} of encode_request")
 
     from anthropic.types import Message
@@ -185,9 +156,9 @@ def main() -> None:
         response: dict[str, Any] = load_body(
             next(p for p in real_fixtures("anthropic-messages", "response") if p.stem == stem)
         )
-        own = timeit(lambda: CODEC.decode_response(response), 500)  # noqa: B023  # timed within this iteration
-        sdk = timeit(lambda: Message.model_validate(response), 500)  # noqa: B023
-        rfloor = timeit(lambda: orjson.loads(orjson.dumps(response)), 2000)  # noqa: B023
+        own = median_us(lambda: CODEC.decode_response(response), 500)  # noqa: B023  # timed within this iteration
+        sdk = median_us(lambda: Message.model_validate(response), 500)  # noqa: B023
+        rfloor = median_us(lambda: orjson.loads(orjson.dumps(response)), 2000)  # noqa: B023
         print(
             f"decode_response {stem}: {own:7.1f} us  vs SDK model_validate {sdk:7.1f} us "
             f"({own / sdk:4.2f}x)  vs orjson {own / rfloor:4.1f}x"
@@ -198,8 +169,8 @@ def main() -> None:
     )
     raw = path.read_bytes()
     events = len(list(il.parse_sse([raw])))
-    stream = timeit(lambda: il.accumulate(CODEC.decode_stream(il.parse_sse([raw]))), 50)
-    json_only = timeit(lambda: [orjson.loads(e.data) for e in il.parse_sse([raw])], 50)
+    stream = median_us(lambda: il.accumulate(CODEC.decode_stream(il.parse_sse([raw]))), 50)
+    json_only = median_us(lambda: [orjson.loads(e.data) for e in il.parse_sse([raw])], 50)
     print(f"stream {path.name}: {events} events, {stream / events:5.2f} us/event bytes->Response (target <= 6)")
     print(f"  framing + json alone {json_only / events:5.2f} us/event")
 

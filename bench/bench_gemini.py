@@ -12,11 +12,10 @@ the SSE framing alone beside it (the core's share).
 from __future__ import annotations
 
 import statistics
-import time
-from collections.abc import Callable
 from typing import Any
 
 import orjson
+from _timing import interleaved_us, median_us, ratio
 
 import interlingua as il
 from interlingua import Image, MediaSource, Message, Request, Text, Tool, ToolResult, ToolUse
@@ -93,29 +92,6 @@ def restructure(request: Request) -> dict[str, Any]:
     }
 
 
-def median_us(fn: Callable[[], Any], repeat: int = 7, number: int = 200) -> float:
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        runs.append((time.perf_counter() - start) / number * 1e6)
-    return statistics.median(runs)
-
-
-def interleaved_us(fns: dict[str, Callable[[], Any]], rounds: int = 15, number: int = 20) -> dict[str, list[float]]:
-    """Per-call microseconds of each function, one batch of each per round: a burst of load from
-    another process then hits every function of that round alike, so per-round ratios hold."""
-    runs: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(rounds):
-        for name, fn in fns.items():
-            start = time.perf_counter()
-            for _ in range(number):
-                fn()
-            runs[name].append((time.perf_counter() - start) / number * 1e6)
-    return runs
-
-
 def main() -> None:
     request = transcript()
     body = CODEC.encode_request(request).body
@@ -129,12 +105,10 @@ def main() -> None:
             "decode + encode": lambda: CODEC.encode_request(CODEC.decode_request(body)),
         }
     )
-    base, floor = runs["orjson loads(dumps)"], runs["plain-dict restructure"]
     print(f"request body: {len(request.messages)} messages, {size / 1024:.1f} KB (medians of per-round ratios)")
     for label, values in runs.items():
-        ratio = statistics.median(v / b for v, b in zip(values, base, strict=True))
-        print(f"{label:<26} {statistics.median(values):8.1f} us  {ratio:5.2f}x")
-    encode = statistics.median(v / f for v, f in zip(runs["encode_request"], floor, strict=True))
+        print(f"{label:<26} {statistics.median(values):8.1f} us  {ratio(runs, label, 'orjson loads(dumps)'):5.2f}x")
+    encode = ratio(runs, "encode_request", "plain-dict restructure")
     print(f"encode_request / restructure        {encode:5.2f}x  (PERF.md: at most 1.5x)")
 
     from google.genai import types as genai

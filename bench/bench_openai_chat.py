@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 import statistics
-import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import orjson
+from _timing import interleaved_us, ratio
 
 import interlingua as il
 from interlingua.kit import normalize_request
@@ -101,27 +101,12 @@ def transcript(*, answer_all: bool = True) -> dict[str, Any]:
     }
 
 
-def _run(fn: Callable[[], object], loops: int) -> float:
-    start = time.perf_counter()
-    for _ in range(loops):
-        fn()
-    return (time.perf_counter() - start) / loops * 1e6
-
-
 def timed(cases: dict[str, tuple[Callable[[], object], int]], rounds: int = 9) -> dict[str, tuple[float, float]]:
-    """Each case's median microseconds and its median ratio to the first case (the baseline).
-    The cases take turns within each round and ratios are taken per round, so load from other
-    processes, which drifts over seconds, weighs on both sides of a ratio alike."""
-    samples: dict[str, list[float]] = {name: [] for name in cases}
-    ratios: dict[str, list[float]] = {name: [] for name in cases}
-    for _ in range(rounds):
-        base = None
-        for name, (fn, loops) in cases.items():
-            spent = _run(fn, loops)
-            base = spent if base is None else base
-            samples[name].append(spent)
-            ratios[name].append(spent / base)
-    return {name: (statistics.median(samples[name]), statistics.median(ratios[name])) for name in cases}
+    """Each case's median microseconds and its median per-round ratio to the first case (the
+    baseline)."""
+    runs = interleaved_us(cases, rounds=rounds)
+    base = next(iter(cases))
+    return {name: (statistics.median(runs[name]), ratio(runs, name, base)) for name in cases}
 
 
 def requests(codec: OpenAIChatCodec) -> None:
@@ -147,8 +132,8 @@ def requests(codec: OpenAIChatCodec) -> None:
         "encode_request, 6 results missing": "  (the turn rules add an error result for each)",
         "  of which the turn rules": "  (core normalize_request)",
     }
-    for name, (us, ratio) in got.items():
-        print(f"{name:35s} {us:8.1f} us  {ratio:5.2f}x{notes.get(name, '')}")
+    for name, (us, factor) in got.items():
+        print(f"{name:35s} {us:8.1f} us  {factor:5.2f}x{notes.get(name, '')}")
 
 
 def responses(codec: OpenAIChatCodec) -> None:
@@ -162,8 +147,8 @@ def responses(codec: OpenAIChatCodec) -> None:
                 "ours": (partial(codec.decode_response, answer), 300),
             }
         )
-        (sdk, _), (ours, ratio) = got["sdk"], got["ours"]
-        print(f"decode_response {path.stem:40s} {ours:6.1f} us; SDK model_validate {sdk:6.1f} us  {ratio:5.2f}x")
+        (sdk, _), (ours, factor) = got["sdk"], got["ours"]
+        print(f"decode_response {path.stem:40s} {ours:6.1f} us; SDK model_validate {sdk:6.1f} us  {factor:5.2f}x")
 
 
 def streams(codec: OpenAIChatCodec) -> None:
@@ -183,9 +168,9 @@ def streams(codec: OpenAIChatCodec) -> None:
         }
     )
     print(f"stream {path.name}: {n} events, {len(raw) / 1024:.0f} KB (per event; x = over the framing alone)")
-    for name, (us, ratio) in got.items():
+    for name, (us, factor) in got.items():
         note = "  (PERF.md target <= 6 us)" if name.startswith("raw") else ""
-        print(f"  {name:26s} {us / n:5.2f} us  {ratio:5.2f}x{note}")
+        print(f"  {name:26s} {us / n:5.2f} us  {factor:5.2f}x{note}")
 
 
 def main() -> None:

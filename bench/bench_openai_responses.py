@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import copy
 import statistics
-import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import orjson
+from _timing import interleaved_us, ratio
 from pydantic import BaseModel
 
 from interlingua import (
@@ -93,28 +93,6 @@ def restructure(body: dict[str, Any]) -> dict[str, Any]:
     return {"model": body["model"], "input": items, "tools": tools, "max_output_tokens": body["max_output_tokens"]}
 
 
-def _run(fn: Callable[[], Any], number: int) -> float:
-    start = time.perf_counter()
-    for _ in range(number):
-        fn()
-    return (time.perf_counter() - start) / number * 1e6
-
-
-def rounds(cases: dict[str, tuple[Callable[[], Any], int]], repeat: int = 9) -> dict[str, list[float]]:
-    """Microseconds per call of each case (with its loop count), one sample per round; the cases
-    take turns within each round."""
-    samples: dict[str, list[float]] = {name: [] for name in cases}
-    for _ in range(repeat):
-        for name, (fn, number) in cases.items():
-            samples[name].append(_run(fn, number))
-    return samples
-
-
-def ratio(samples: dict[str, list[float]], name: str, base: str) -> float:
-    """The median of the per-round ratios of ``name`` to ``base``."""
-    return statistics.median(a / b for a, b in zip(samples[name], samples[base], strict=True))
-
-
 def us(samples: dict[str, list[float]], name: str) -> float:
     return statistics.median(samples[name])
 
@@ -158,7 +136,7 @@ def main() -> None:
     raw = orjson.dumps(body)
     decoded = CODEC.decode_request(body)
     assert CODEC.encode_request(decoded).body == body
-    got = rounds(
+    got = interleaved_us(
         {
             "orjson loads(dumps) baseline": (lambda: orjson.loads(orjson.dumps(body)), 100),
             "plain-dict restructure": (lambda: restructure(body), 100),
@@ -170,7 +148,8 @@ def main() -> None:
                 lambda: CODEC.encode_request(CODEC.decode_request(orjson.loads(raw))),
                 20,
             ),
-        }
+        },
+        rounds=9,
     )
     base, floor = "orjson loads(dumps) baseline", "plain-dict restructure"
     notes = {
@@ -187,11 +166,12 @@ def main() -> None:
 
     for stem in RESPONSES:
         answer = sdk_readable(load_body(real_fixtures("openai-responses", "response", f"{stem}.json")[0]))
-        pair = rounds(
+        pair = interleaved_us(
             {
                 "sdk": (partial(SDKResponse.model_validate, answer), 100),
                 "ours": (partial(CODEC.decode_response, answer), 100),
-            }
+            },
+            rounds=9,
         )
         print(
             f"decode_response {stem:36s} {us(pair, 'ours'):6.1f} us; SDK model_validate {us(pair, 'sdk'):6.1f} us  "
@@ -213,7 +193,7 @@ def stream(name: str, events: list[Any], repeat: int = 9) -> float:
     """Per event: raw bytes -> Response, the SSE framing alone, decode + accumulate alone."""
     data = "".join(f"event: {e.event}\ndata: {e.data}\n\n" for e in events).encode()
     number = max(1, 400 // len(events))
-    got = rounds(
+    got = interleaved_us(
         {
             "total": (lambda: accumulate(CODEC.decode_stream(parse_sse([data]))), number),
             "framing": (lambda: list(parse_sse([data])), number),

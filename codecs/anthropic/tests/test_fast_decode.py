@@ -59,7 +59,9 @@ def _bench_transcript() -> dict[str, Any]:
     )
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(ROOT / "bench"))  # the script imports its sibling _timing
+        spec.loader.exec_module(bench)
     body: dict[str, Any] = bench.transcript()
     return body
 

@@ -65,7 +65,9 @@ def _transcript_body() -> dict[str, Any]:
     spec = importlib.util.spec_from_file_location("bench_openai_responses", ROOT / "bench/bench_openai_responses.py")
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(ROOT / "bench"))  # the script imports its sibling _timing
+        spec.loader.exec_module(bench)
     body: dict[str, Any] = CODEC.encode_request(bench.transcript()).body
     return body
 
