@@ -207,7 +207,7 @@ def _compile(cls: type[_M]) -> _Maker:
     fields = cls.model_fields
     if _unusual(cls):
         return lambda values: cls.model_construct(**values)
-    namespace = {**_NAMESPACE, "cls": cls, "FIELDS": frozenset(fields)}
+    namespace = {**_NAMESPACE, "_cls": cls, "_FIELDS": frozenset(fields)}
     entries = []
     for i, (name, info) in enumerate(fields.items()):
         if info.is_required():
@@ -217,27 +217,17 @@ def _compile(cls: type[_M]) -> _Maker:
                 f"{name!r}: values[{name!r}] if {name!r} in values else {_default(info, f'_d{i}', namespace)}"
             )
     lines = ",\n            ".join(entries)
-    source = f"""
-def make(values):
+    checks = f"""
     try:
         state = {{
             {lines}
         }}
     except KeyError as missing:
-        raise TypeError(f"construct({{cls.__name__}}): missing required field {{missing}}") from None
+        raise TypeError(f"construct({{_cls.__name__}}): missing required field {{missing}}") from None
     names = set(values)
-    if not names <= FIELDS:
-        raise TypeError(f"construct({{cls.__name__}}): unknown fields {{sorted(names - FIELDS)}}")
-    instance = _new(cls)
-    _set_dict(instance, state)
-    _set_fields_set(instance, names)
-    _set_extra(instance, None)
-    _set_private(instance, None)
-    return instance
-"""
-    exec(compile(source, f"<construct {cls.__qualname__}>", "exec"), namespace)
-    maker: _Maker = namespace["make"]
-    return maker
+    if not names <= _FIELDS:
+        raise TypeError(f"construct({{_cls.__name__}}): unknown fields {{sorted(names - _FIELDS)}}")"""
+    return _define(f"<construct {cls.__qualname__}>", "values", checks, "state", "names", namespace)
 
 
 def _compile_shape(cls: type[_M], names: tuple[str, ...]) -> Callable[..., _M]:
@@ -259,17 +249,28 @@ def _compile_shape(cls: type[_M], names: tuple[str, ...]) -> Callable[..., _M]:
         for i, (name, info) in enumerate(fields.items())
     ]
     given = "{" + ", ".join(map(repr, names)) + "}" if names else "set()"
+    state = "{" + ", ".join(entries) + "}"
+    return _define(f"<maker {cls.__qualname__}{names}>", ", ".join(names), "", state, given, namespace)
+
+
+def _define(
+    label: str, params: str, checks: str, state: str, given: str, namespace: dict[str, Any]
+) -> Callable[..., Any]:
+    """Compile ``make(params)`` in ``namespace``: ``checks`` (source lines, which may bind the
+    names ``state`` and ``given`` use), then an instance of ``_cls`` with its four pydantic slots
+    stored directly: the dict ``state`` and the fields set ``given`` (source expressions), no
+    extra fields, no private attributes. What ``construct`` and ``maker`` share."""
     source = f"""
-def make({", ".join(names)}):
+def make({params}):{checks}
     _instance = _new(_cls)
-    _set_dict(_instance, {{{", ".join(entries)}}})
+    _set_dict(_instance, {state})
     _set_fields_set(_instance, {given})
     _set_extra(_instance, None)
     _set_private(_instance, None)
     return _instance
 """
-    exec(compile(source, f"<maker {cls.__qualname__}{names}>", "exec"), namespace)
-    made: Callable[..., _M] = namespace["make"]
+    exec(compile(source, label, "exec"), namespace)
+    made: Callable[..., Any] = namespace["make"]
     return made
 
 
