@@ -332,7 +332,7 @@ class _Fixer:
                     tool_id = part.tool_use_id  # type: ignore[union-attr]  # a ToolResult
                     if type(part.content) is list and holds_handle(part.content):  # type: ignore[union-attr]
                         return False  # normalize_request reports it
-                    if tool_id not in answered or (accepts is not None and not accepts(tool_id)):
+                    if tool_id not in answered:  # what it holds passed ``accepts`` as a call id
                         return False
                     if leading:
                         answers.append(tool_id)
