@@ -32,11 +32,9 @@ from ._parts import encode_function_call
 
 Item = dict[str, Any]
 
-_PLAIN = frozenset({"role", "content"})
 _OWN_ROLES = frozenset({"user", "system", "developer"})
 _TEXT = frozenset({"type", "text"})
 _IMAGE = frozenset({"type", "image_url", "detail"})
-_OUTPUT = frozenset({"type", "call_id", "output"})
 _EASY_DATA: dict[str, Any] = {"item": {}, "string": True}
 _EXTRA = frozenset({"extra"})
 _DETAIL = frozenset({"detail"})
@@ -98,8 +96,8 @@ def _decode_blocks(content: list[Any]) -> list[ContentPart] | None:
 def decode_own_message(item: Item) -> Message | None:
     """``{"role": "user" | "system" | "developer", "content": ...}`` with a string or plain blocks."""
     role = item.get("role")
-    if role not in _OWN_ROLES or not item.keys() <= _PLAIN:
-        return None
+    if role not in _OWN_ROLES or len(item) != 2:
+        return None  # two keys, ``role`` and (checked below) ``content``: nothing else
     content = item.get("content")
     echoes: list[ProviderEcho] = []
     if type(content) is str:
@@ -120,8 +118,8 @@ def decode_assistant_string(item: Item, *, after_content: bool) -> Text | None:
     """``{"role": "assistant", "content": "..."}``: an EasyInputMessage. Plain text goes as one
     anyway; only ``after_content`` (see ``_items._Messages.after_content``) needs the echo to stay one."""
     content = item.get("content")
-    if type(content) is not str or item.get("role") != "assistant" or not item.keys() <= _PLAIN:
-        return None
+    if type(content) is not str or len(item) != 2 or item.get("role") != "assistant":
+        return None  # two keys, ``content`` and ``role``: nothing else
     if not after_content:
         return _text(text=content)
     return _bare_text(text=content, provider_echoes=_echo({"item": {}, "string": True}))
@@ -130,8 +128,8 @@ def decode_assistant_string(item: Item, *, after_content: bool) -> Text | None:
 def decode_call_output(item: Item, names: dict[str, str]) -> ToolResult | None:
     """``{"type": "function_call_output", "call_id", "output": "..."}`` and nothing more."""
     call_id, output = item.get("call_id"), item.get("output")
-    if type(call_id) is not str or type(output) is not str or item.keys() != _OUTPUT:
-        return None
+    if type(call_id) is not str or type(output) is not str or len(item) != 3 or "type" not in item:
+        return None  # three keys, those two and ``type``: nothing else
     return _result(tool_use_id=call_id, name=names.get(call_id, ""), content=output, provider_echoes=[])
 
 

@@ -129,7 +129,8 @@ def _function_call(item: Item, at: str, index: int | None = None) -> ToolUse:
         arguments = require(item, "arguments", str, at)  # the readers name what is wrong
         call_id, name = require(item, "call_id", str, at), require(item, "name", str, at)
     value, raw = tool_arguments(arguments)
-    data: dict[str, Any] = {} if item.keys() <= _CALL_KEYS else {"item": _echo.leftover(item, _CALL_KEYS)}
+    # four keys (a ``type``, the three just read): nothing else to keep
+    data: dict[str, Any] = {} if len(item) == 4 else {"item": _echo.leftover(item, _CALL_KEYS)}
     if raw is None and canonical_arguments(value) != arguments:
         data["arguments"] = arguments  # the model's own spacing, e.g. encrypted-reasoning-roundtrip
     return _call(id=call_id, name=name, input=value, raw_input=raw, provider_echoes=_echo.make(data) if data else [])
@@ -212,17 +213,24 @@ class _Messages:
     """Collects messages while items are read: an assistant or tool run grows until a different
     kind of item arrives."""
 
+    __slots__ = ("done", "parts", "role")
+
     def __init__(self) -> None:
         self.done: list[Message] = []
         self.role: str | None = None
         self.parts: list[ContentPart] = []
 
+    def start(self, role: str | None, parts: list[ContentPart]) -> list[ContentPart]:
+        """Close the open run (it becomes a Message) and open a ``role`` run of ``parts`` (None:
+        no run is open, as at the end)."""
+        if self.role is not None:
+            self.done.append(_run(role=self.role, parts=self.parts))
+        self.role, self.parts = role, parts
+        return parts
+
     def run(self, role: str) -> list[ContentPart]:
         """The parts of the open ``role`` run, to append to (a new run when the role changes)."""
-        if role != self.role:
-            self.flush()
-            self.role = role
-        return self.parts
+        return self.parts if role == self.role else self.start(role, [])
 
     def after_content(self) -> bool:
         """Whether an assistant text read now follows a part that the writer may leave an output
@@ -232,13 +240,8 @@ class _Messages:
         return self.role == "assistant" and bool(self.parts) and type(self.parts[-1]) in (Text, Native)
 
     def own(self, message: Message) -> None:
-        self.flush()
+        self.start(None, [])
         self.done.append(message)
-
-    def flush(self) -> None:
-        if self.role is not None:
-            self.done.append(_run(role=self.role, parts=self.parts))
-        self.role, self.parts = None, []
 
 
 _MESSAGE_ITEM_KEYS = frozenset({"role", "content"})
@@ -276,7 +279,8 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
             part = _fast.decode_call_output(item, names)
             role = "tool"
         elif kind == "message" and item.get("role") == "assistant":
-            part = _fast.decode_assistant_string(item, after_content=out.after_content())
+            after = out.role == "assistant" and out.after_content()  # most follow a tool run
+            part = _fast.decode_assistant_string(item, after_content=after)
             role = "assistant"
         elif kind == "message":
             message = _fast.decode_own_message(item)
@@ -288,8 +292,8 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
         elif role == out.role:
             out.parts.append(part)  # the run goes on: most items
         else:
-            out.run(role).append(part)
-    out.flush()
+            out.start(role, [part])
+    out.start(None, [])
     return out.done
 
 
