@@ -326,7 +326,7 @@ class _Fixer:
             for part in message.parts:
                 kind = kind_of(type(part)) or _kind_of(part)
                 if kind == _TEXT:
-                    if drop_empty and self._empty(part):  # type: ignore[arg-type]  # kind says Text
+                    if drop_empty and not part.text and self._empty(part):  # type: ignore[union-attr,arg-type]  # a Text
                         return False
                 elif kind == _RESULT:
                     tool_id = part.tool_use_id  # type: ignore[union-attr]  # a ToolResult
