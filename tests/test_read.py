@@ -46,6 +46,15 @@ def test_stray_errors_become_decode_errors() -> None:
     assert "KeyError" in err.value.reason
 
 
+def test_a_named_decode_error_and_other_errors_pass_through_as_they_are() -> None:
+    named = DecodeError("other-codec", "x", "bad")
+    with pytest.raises(DecodeError) as err, decoding("acme-chat"):
+        raise named
+    assert err.value is named
+    with pytest.raises(RuntimeError), decoding("acme-chat"):
+        raise RuntimeError("not a decoding problem")
+
+
 def test_as_object_accepts_sdk_like_objects() -> None:
     class Dumpable:
         def model_dump(self, **_: Any) -> dict[str, Any]:

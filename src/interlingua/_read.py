@@ -100,14 +100,12 @@ class decoding:  # used like a function: ``with decoding("acme"):``
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: object) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: object) -> None:
         if isinstance(err, DecodeError):
-            if err.codec:
-                return False
-            raise DecodeError(self.codec, err.path, err.reason) from None
-        if isinstance(err, (KeyError, TypeError, IndexError, AttributeError, ValueError)):
+            if not err.codec:
+                raise DecodeError(self.codec, err.path, err.reason) from None
+        elif isinstance(err, (KeyError, TypeError, IndexError, AttributeError, ValueError)):
             raise DecodeError(self.codec, "", f"malformed input ({type(err).__name__}: {err})") from err
-        return False
 
 
 def decode_with(codec: str, fn: Callable[..., T], *args: Any) -> T:

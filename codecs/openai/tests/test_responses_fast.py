@@ -220,8 +220,12 @@ _PARTS = st.one_of(  # and near misses, for the careful one
     strategies.parts(),
 )
 _ROLE = st.sampled_from(["system", "developer", "user", "assistant", "tool"])
+_LAST_MISSES = st.builds(  # a common shape but for its last part: the writer must decline the whole message
+    lambda message, part: Message(role=message.role, parts=[*message.parts, part]), _COMMON, _PARTS
+)
 _MESSAGES = st.one_of(
     _COMMON,
+    _LAST_MISSES,
     st.builds(
         Message,
         role=_ROLE,
