@@ -272,9 +272,8 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
         kind = item.get("type", "message")
         part: ContentPart | None = None
         if kind == "function_call":  # the common case first; decode_output_item would do the same
-            call = _function_call(item, at, i)
-            names[call.id] = call.name
-            part, role = call, "assistant"
+            part, role = _function_call(item, at, i), "assistant"
+            names[item["call_id"]] = item["name"]  # checked strings now; cheaper than the part's fields
         elif kind == "function_call_output":
             part = _fast.decode_call_output(item, names)
             role = "tool"
