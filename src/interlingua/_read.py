@@ -53,7 +53,10 @@ def require(obj: Mapping[str, Any], key: str, typ: type[T], at: str) -> T:
     """``obj[key]`` as a ``typ``; a missing key or a wrong type is a DecodeError at ``at.key``."""
     if key not in obj:
         raise DecodeError("", join(at, key), "required field is missing")
-    return expect(obj[key], typ, join(at, key))
+    value = obj[key]
+    if type(value) is typ:  # the common case, without spelling out the path
+        return value
+    return expect(value, typ, join(at, key))
 
 
 @overload
@@ -65,6 +68,8 @@ def optional(obj: Mapping[str, Any], key: str, typ: type[T], at: str, default: T
     value = obj.get(key)
     if value is None:
         return default
+    if type(value) is typ:  # the common case, without spelling out the path
+        return value
     return expect(value, typ, join(at, key))
 
 

@@ -207,6 +207,12 @@ def test_budget_alone_maps_to_an_effort_with_a_warning() -> None:
         ({"input": [{"role": "user", "content": 3}]}, "input[0].content"),
         ({"input": [{"type": "function_call", "name": "f", "arguments": "{}"}]}, "input[0].call_id"),
         ({"input": "x", "tools": [3]}, "tools[0]"),
+        (
+            {"tools": [{"type": "function", "name": "ok", "parameters": {}}, {"type": "function", "parameters": {}}]},
+            "tools[1].name",
+        ),
+        ({"tools": [{"type": "function", "name": "f", "description": 5, "parameters": {}}]}, "tools[0].description"),
+        ({"tools": [{"type": "function", "name": "f", "strict": "yes", "parameters": {}}]}, "tools[0].strict"),
         ({"input": [{"role": "user", "content": [{"type": "input_text"}]}]}, "input[0].content[0].text"),
     ],
 )

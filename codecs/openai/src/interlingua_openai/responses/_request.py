@@ -19,7 +19,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import expect, optional
+from interlingua.kit import expect, maker, optional
 
 from .._shared import CHAT_ONLY_FIELDS, CHAT_ONLY_STREAM_OPTIONS, PROVIDER, own_options
 from . import _echo
@@ -183,7 +183,7 @@ def decode_request(body: Mapping[str, Any]) -> Request:
     elif given is not None:
         messages.extend(decode_input(expect(given, list, "input"), "input", model))
     fields["messages"] = messages
-    fields["tools"] = [_decode_tool(tool, f"tools[{i}]") for i, tool in enumerate(_list(body, "tools"))]
+    fields["tools"] = [_decode_tool(tool, i) for i, tool in enumerate(_list(body, "tools"))]
     _decode_tool_choice(body.get("tool_choice"), fields, options)
     _decode_settings(body, fields, options)
     for key, value in body.items():
@@ -216,18 +216,24 @@ def _list(body: Mapping[str, Any], key: str) -> list[Any]:
     return [] if value is None else expect(value, list, key)
 
 
-def _decode_tool(tool: Any, at: str) -> Tool | NativeTool:
-    tool = expect(tool, dict, at)
+def _decode_tool(tool: Any, index: int) -> Tool | NativeTool:
+    """A function tool, or a built-in one kept as it is. Its path is spelled out only for an error."""
+    if type(tool) is not dict:
+        tool = expect(tool, dict, f"tools[{index}]")
     schema = tool.get("parameters")
-    if tool.get("type") != "function" or not set(tool) <= _TOOL_KEYS or not isinstance(schema, dict):
+    if tool.get("type") != "function" or not tool.keys() <= _TOOL_KEYS or not isinstance(schema, dict):
         return NativeTool(provider=PROVIDER, data=dict(tool))
-    return _echo.build(
-        Tool,
-        name=expect(tool.get("name"), str, f"{at}.name"),
-        description=optional(tool, "description", str, at),
-        input_schema=schema,
-        strict=optional(tool, "strict", bool, at),
-    )
+    name, description, strict = tool.get("name"), tool.get("description"), tool.get("strict")
+    if type(name) is not str or type(description) not in _OPTIONAL_STR or type(strict) not in _OPTIONAL_BOOL:
+        at = f"tools[{index}]"
+        name = expect(name, str, f"{at}.name")
+        description, strict = optional(tool, "description", str, at), optional(tool, "strict", bool, at)
+    return _tool(name, description, schema, strict)
+
+
+_OPTIONAL_STR = (str, type(None))
+_OPTIONAL_BOOL = (bool, type(None))
+_tool = maker(Tool, "name", "description", "input_schema", "strict")
 
 
 def _decode_tool_choice(choice: Any, fields: dict[str, Any], options: dict[str, Any]) -> None:
