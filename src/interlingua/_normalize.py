@@ -322,25 +322,28 @@ class _Fixer:
                 expected = None
             calls: list[str] = []
             leading = reading  # still among the message's leading results
-            before = len(answers)
-            for part in message.parts:
+            took = False  # whether this message holds any of them
+            parts = message.parts
+            for part in parts:
                 kind = kind_of(type(part)) or _kind_of(part)
                 if kind == _TEXT:
                     if drop_empty and not part.text and self._empty(part):  # type: ignore[union-attr,arg-type]  # a Text
                         return False
                 elif kind == _RESULT:
-                    tool_id = part.tool_use_id  # type: ignore[union-attr]  # a ToolResult
-                    if type(part.content) is list and holds_handle(part.content):  # type: ignore[union-attr]
+                    tool_id, content = part.tool_use_id, part.content  # type: ignore[union-attr]  # a ToolResult
+                    if type(content) is list and holds_handle(content):
                         return False  # normalize_request reports it
                     if tool_id not in answered:  # what it holds passed ``accepts`` as a call id
                         return False
                     if leading:
                         answers.append(tool_id)
+                        took = True
                     continue
                 elif kind == _CALL:
-                    if accepts is not None and not accepts(part.id):  # type: ignore[union-attr]  # a ToolUse
+                    call_id = part.id  # type: ignore[union-attr]  # a ToolUse
+                    if accepts is not None and not accepts(call_id):
                         return False
-                    calls.append(part.id)  # type: ignore[union-attr]
+                    calls.append(call_id)
                 elif kind == _MEDIA:
                     if type(part.source) is HandleSource:  # type: ignore[union-attr]  # media
                         return False  # normalize_request reports it
@@ -348,8 +351,8 @@ class _Fixer:
                     return False
                 leading = False
             if reading:
-                holders += len(answers) > before
-                if not leading or not message.parts:  # something else follows the results: the run ends
+                holders += took
+                if not leading or not parts:  # something else follows the results: the run ends
                     if not self._answered(expected, answers, holders):  # type: ignore[arg-type]  # reading
                         return False
                     expected = None
