@@ -37,6 +37,9 @@ nearest by ratio): under 4096 -> low, under 16384 -> medium, else high, which ev
 model accepts. A caller's table passed as ``budgets=`` replaces it."""
 
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
+_OPTIONAL_STR = (str, type(None))
+_OPTIONAL_BOOL = (bool, type(None))
+_tool = maker(Tool, "name", "description", "input_schema", "strict")
 _MERGED = ("reasoning", "text")
 _NUMBERS = ("temperature", "top_p")  # an integer on the wire (-1) is kept as written
 _UNSUPPORTED = ("top_k", "stop", "seed", "presence_penalty", "frequency_penalty")
@@ -229,11 +232,6 @@ def _decode_tool(tool: Any, index: int) -> Tool | NativeTool:
         name = expect(name, str, f"{at}.name")
         description, strict = optional(tool, "description", str, at), optional(tool, "strict", bool, at)
     return _tool(name, description, schema, strict)
-
-
-_OPTIONAL_STR = (str, type(None))
-_OPTIONAL_BOOL = (bool, type(None))
-_tool = maker(Tool, "name", "description", "input_schema", "strict")
 
 
 def _decode_tool_choice(choice: Any, fields: dict[str, Any], options: dict[str, Any]) -> None:
