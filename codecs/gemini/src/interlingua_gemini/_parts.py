@@ -223,15 +223,9 @@ def _decode_call(block: dict[str, Any], ctx: Decoding, model_role: bool) -> Cont
     call = block["functionCall"]
     if type(call) is not dict:
         call = expect(call, dict, "functionCall")
-    name = call.get("name")
-    if type(name) is not str:
-        name = require(call, "name", str, "functionCall")
-    args = call.get("args")
-    if args is not None and type(args) is not dict:
-        args = expect(args, dict, "functionCall.args")
-    call_id = call.get("id")
-    if call_id is not None and type(call_id) is not str:
-        call_id = expect(call_id, str, "functionCall.id")
+    name = require(call, "name", str, "functionCall")
+    args = optional(call, "args", dict, "functionCall")
+    call_id = optional(call, "id", str, "functionCall")
     data = _beside(block, "functionCall") if len(block) > 1 else {}
     if sub := _sub_extras(call, _CALL_KEYS):
         data["functionCall"] = sub
@@ -247,15 +241,9 @@ def _decode_response(block: dict[str, Any], ctx: Decoding, model_role: bool) -> 
     answer = block["functionResponse"]
     if type(answer) is not dict:
         answer = expect(answer, dict, "functionResponse")
-    name = answer.get("name")
-    if type(name) is not str:
-        name = require(answer, "name", str, "functionResponse")
-    call_id = answer.get("id")
-    if call_id is not None and type(call_id) is not str:
-        call_id = expect(call_id, str, "functionResponse.id")
-    response = answer.get("response")
-    if response is not None and type(response) is not dict:
-        response = expect(response, dict, "functionResponse.response")
+    name = require(answer, "name", str, "functionResponse")
+    call_id = optional(answer, "id", str, "functionResponse")
+    response = optional(answer, "response", dict, "functionResponse")
     media = _decode_answer_media(answer.get("parts"), ctx)
     data = _beside(block, "functionResponse") if len(block) > 1 else {}
     if sub := _sub_extras(answer, _ANSWER_KEYS):
