@@ -136,16 +136,20 @@ def decode_calls(calls: Any, ctx: Ctx, parts: list[ContentPart]) -> bool:
     return True
 
 
+def _string_content(content: Any) -> list[ContentPart] | None:
+    """An assistant's content as parts: a non-empty string is one text, null is none; anything
+    else is not a shape the fast readers take."""
+    if type(content) is str and content:
+        return [_text(text=content)]
+    return [] if content is None else None
+
+
 def _decode_assistant(item: Block, ctx: Ctx) -> Message | None:
     """An assistant turn of a (non-empty) string and tool calls."""
     if not item.keys() <= _ASSISTANT:
         return None
-    content = item.get("content")
-    if type(content) is str and content:
-        parts: list[ContentPart] = [_text(text=content)]
-    elif content is None:
-        parts = []
-    else:
+    parts = _string_content(item.get("content"))
+    if parts is None:
         return None
     if "tool_calls" in item and not decode_calls(item["tool_calls"], ctx, parts):
         return None
@@ -157,12 +161,8 @@ def decode_answer(item: Any, ctx: Ctx) -> Message | None:
     audio, reasoning or citations: those go to the careful decoder)."""
     if type(item) is not dict or any(item[key] is not None for key in item.keys() - _ANSWER):
         return None
-    content = item.get("content")
-    if type(content) is str and content:
-        parts: list[ContentPart] = [_text(text=content)]
-    elif content is None:
-        parts = []
-    else:
+    parts = _string_content(item.get("content"))
+    if parts is None:
         return None
     if item.get("refusal") is not None or item.get("audio") is not None:
         return None
