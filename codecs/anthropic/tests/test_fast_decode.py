@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.testing import assert_decodes_alike, load_body, real_fixtures, strategies
+from interlingua.testing import assert_decodes_alike, declining, load_body, real_fixtures, strategies
 from interlingua_anthropic import AnthropicMessagesCodec, _fast
 from interlingua_anthropic._parts import Context
 
@@ -43,13 +42,9 @@ REQUESTS = [*real_fixtures("anthropic-messages", "request"), *GOLDEN]
 FAST = ("decode_message", "decode_blocks")
 
 
-@contextmanager
-def careful_only() -> Iterator[None]:
+def careful_only() -> AbstractContextManager[None]:
     """Every fast reader declines, so each message and block list goes the careful way."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name in FAST:
-            patch.setattr(_fast, name, lambda *args: None)
-        yield
+    return declining(_fast, *FAST)
 
 
 def _bench_transcript() -> dict[str, Any]:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,7 @@ from interlingua import (
 from interlingua.testing import (
     assert_decodes_alike,
     assert_same_json,
+    declining,
     load_body,
     real_fixtures,
     strategies,
@@ -51,13 +51,9 @@ REQUESTS = [*real_fixtures("openai-responses", "request"), *GOLDEN]
 FAST = ("decode_own_message", "decode_assistant_string", "decode_call_output", "encode_message")
 
 
-@contextmanager
-def careful_only() -> Iterator[None]:
+def careful_only() -> AbstractContextManager[None]:
     """Every fast reader and writer declines, so each item and message goes the careful way."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name in FAST:
-            patch.setattr(_fast, name, lambda *args, **kwargs: None)
-        yield
+    return declining(_fast, *FAST)
 
 
 def _transcript_body() -> dict[str, Any]:

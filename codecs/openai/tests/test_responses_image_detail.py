@@ -6,7 +6,7 @@ echo: IR -> wire -> IR is exact, on the fast and the careful paths alike, while 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import pytest
@@ -23,7 +23,7 @@ from interlingua import (
     UrlSource,
     get_codec,
 )
-from interlingua.testing import assert_request_round_trip, load_body, real_fixtures, validate_wire
+from interlingua.testing import assert_request_round_trip, declining, load_body, real_fixtures, validate_wire
 from interlingua_openai.responses import OpenAIResponsesCodec, _fast
 
 CODEC = OpenAIResponsesCodec()
@@ -36,13 +36,9 @@ SOURCES = {
 }
 
 
-@contextmanager
-def careful_only() -> Iterator[None]:
+def careful_only() -> AbstractContextManager[None]:
     """Every fast reader and writer declines, so each message goes the careful way."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name in FAST:
-            patch.setattr(_fast, name, lambda *args: None)
-        yield
+    return declining(_fast, *FAST)
 
 
 def _request(*parts: Any) -> Request:

@@ -3,14 +3,15 @@
 - ``validate_wire`` / ``check_rules``: the SDK oracle (a body checked against the vendor SDK's own
   types, with lazy fields forced and unknown keys reported) and the vendor rules types miss.
 - Round trips on fixture files (invariants 1 and 6), and the capabilities walk (invariant 2).
-- ``assert_decodes_alike``: a codec's fast path against its general one.
+- ``assert_decodes_alike``: a codec's fast path against its general one (``declining`` turns the
+  fast readers off).
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
 """
 
 from typing import Any
 
 from ._capabilities import assert_capabilities_hold, probe_requests
-from ._fast_paths import assert_decodes_alike, decode_outcome, exact_dump
+from ._fast_paths import assert_decodes_alike, declining, decode_outcome, exact_dump
 from ._fixtures import (
     assert_request_round_trip,
     assert_response_round_trip,
@@ -42,6 +43,7 @@ __all__ = [
     "assert_same_json",
     "assert_stream_agrees",
     "check_rules",
+    "declining",
     "decode_outcome",
     "exact_dump",
     "first_difference",

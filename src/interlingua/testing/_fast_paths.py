@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from types import ModuleType
 from typing import Any
 
 from .._errors import DecodeError
@@ -37,4 +38,23 @@ def assert_decodes_alike(
     if isinstance(fast, Request):
         assert exact_dump(fast) == exact_dump(general)
         return fast
+    return None
+
+
+@contextmanager
+def declining(module: ModuleType, *names: str) -> Iterator[None]:
+    """Inside, each of ``module``'s fast readers or writers ``names`` declines (answers None, as
+    for a shape it does not take), so everything goes the general way: a ``general_only`` for
+    ``assert_decodes_alike``. A name the module lacks is an AttributeError, not a silent pass."""
+    kept = {name: getattr(module, name) for name in names}
+    try:
+        for name in names:
+            setattr(module, name, _decline)
+        yield
+    finally:
+        for name, function in kept.items():
+            setattr(module, name, function)
+
+
+def _decline(*args: Any, **kwargs: Any) -> None:
     return None
