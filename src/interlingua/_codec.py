@@ -38,8 +38,12 @@ SETTINGS: tuple[str, ...] = (
     "response_format",
     "cache_control",
     "citations",
+    "message_name",
+    "message_id",
 )
-"""Every request setting and cross-cutting feature a codec declares support for."""
+"""Every request setting and cross-cutting feature a codec declares support for. ``message_name``
+and ``message_id`` are a Message's ``name`` (a participant name) and ``id``: wires without a
+place for them warn at ``messages[i].name`` / ``messages[i].id``."""
 
 DETAILS: dict[str, str] = {
     "tool_result.json": "a tool result whose content is a JSON object",

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import Field
 
 from ._model import _Tagged
+
+if TYPE_CHECKING:
+    from ._message import Message
 
 
 class ModelWarning(_Tagged):
@@ -78,6 +81,14 @@ class WarningSink:
 
     def unsupported(self, path: str, setting: str, why: str) -> None:
         self.warnings.append(UnsupportedSetting(codec=self.codec, path=path, message=why, setting=setting))
+
+    def unsent_message_fields(self, message: Message, at: str, *, carries_name: bool = False) -> None:
+        """Report a Message's ``name`` and ``id`` (at ``{at}.name`` / ``{at}.id``) where the wire
+        has no place for them, as most have none; ``carries_name``: this one sends the name."""
+        if message.name is not None and not carries_name:
+            self.unsupported(f"{at}.name", "message_name", "this wire's messages carry no participant name")
+        if message.id is not None:
+            self.unsupported(f"{at}.id", "message_id", "this wire's messages carry no id")
 
     def lossy_decode(self, path: str, why: str) -> None:
         self.warnings.append(LossyDecode(codec=self.codec, path=path, message=why))

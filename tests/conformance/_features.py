@@ -14,6 +14,8 @@ Each :class:`Feature` is one thing in the request with an IR path:
 - a ``system`` message before the conversation starts (``system``), a ``developer`` message
   (``developer``), a system or developer message after it started (``mid_conversation_system``),
   at ``messages[i]``;
+- a message's ``name`` (``message_name``) and ``id`` (``message_id``), at ``messages[i].name`` /
+  ``messages[i].id``;
 - every tool (``tools``, ``tool_strict`` when strict, ``cache_control`` when marked) or vendor
   tool (``native_tools``), at ``tools[i]``;
 - every other Request setting that is set, at its own name (``thinking``, ``top_k``, ...).
@@ -135,6 +137,14 @@ DOCUMENTED: dict[tuple[str, str], tuple[Callable[[Request, Feature], bool], Expe
         "either",
         "openai-responses note thinking.level: a budget maps to an effort",
     ),
+    **{
+        (chat, "message_name"): (
+            lambda r, f: _tool_message_of_results(r, f.path),
+            "lossy",
+            "openai-chat note: a tool message has no name",
+        )
+        for chat in _CHAT_FAMILY
+    },
     ("gemini", "document"): (
         lambda r, f: getattr(f.part, "name", None) is None,
         "native",
@@ -185,6 +195,10 @@ def features(request: Request) -> list[Feature]:
                 found.append(Feature("system", at))
         else:
             started = True
+        if message.name is not None:
+            found.append(Feature("message_name", f"{at}.name"))
+        if message.id is not None:
+            found.append(Feature("message_id", f"{at}.id"))
         for j, part in enumerate(message.parts):
             found.extend(_part_features(part, f"{at}.parts[{j}]", orphans | unanswered))
     for i, tool in enumerate(request.tools):
@@ -237,6 +251,13 @@ def _details(part: ContentPart) -> Iterator[str]:
             yield "document.text"
         if isinstance(part.source, UrlSource):
             yield "document.url"
+
+
+def _tool_message_of_results(request: Request, path: str) -> bool:
+    """Whether the message at ``path`` (``messages[i]...``) holds tool results and nothing else:
+    on a chat wire it becomes tool messages, which have no ``name``."""
+    message = request.messages[int(path[len("messages[") : path.index("]")])]
+    return bool(message.parts) and all(isinstance(p, ToolResult) for p in message.parts)
 
 
 def _tool_id(part: ToolUse | ToolResult) -> str:

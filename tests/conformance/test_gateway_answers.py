@@ -23,3 +23,18 @@ def test_every_real_answer_encodes_to_a_body_every_other_vendor_sdk_accepts(sour
         if target != source:
             body = il.get_codec(target).encode_response(answer).body
             assert validate_wire(target, "response", body) == [], target
+
+
+@pytest.mark.parametrize("target", WIRES)
+def test_an_answer_message_name_and_id_are_reported_where_no_answer_wire_carries_them(target: str) -> None:
+    """No vendor's answer has a participant name or a message id of its own (the answer's id is
+    ``Response.id``): a Response whose message holds them says so, and the body stays valid."""
+    message = il.Message.assistant("Light rain, 18°C.", name="weather_bot", id="msg_asst_02")
+    answer = il.Response(id="resp_1", model="m-1", message=message, stop_reason="end_turn")
+    encoded = il.get_codec(target).encode_response(answer)
+    reported = [(w.path, w.setting) for w in encoded.warnings if isinstance(w, il.UnsupportedSetting)]
+    assert reported == [("message.name", "message_name"), ("message.id", "message_id")]
+    assert "weather_bot" not in str(encoded.body) and "msg_asst_02" not in str(encoded.body)
+    assert validate_wire(target, "response", encoded.body) == []
+    plain = il.get_codec(target).encode_response(answer.model_copy(update={"message": il.Message.assistant("hi")}))
+    assert plain.warnings == []

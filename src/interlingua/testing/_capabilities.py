@@ -172,6 +172,11 @@ def _setting_probes(samples: Mapping[str, Any]) -> dict[str, tuple[Request, Call
             ),
             lambda r: [c for m in r.messages for p in m.parts if isinstance(p, Text) for c in p.citations],
         ),
+        "message_name": (
+            req(messages=[Message.user("hi", name="alice"), Message.assistant("hello", name="bot"), *user]),
+            lambda r: [m.name for m in r.messages],
+        ),
+        "message_id": (req(messages=[Message.user("hi", id="msg_1")]), lambda r: [m.id for m in r.messages]),
     }
 
 

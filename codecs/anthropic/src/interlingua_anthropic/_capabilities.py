@@ -40,6 +40,8 @@ CAPABILITIES = Capabilities(
         "response_format": "native",
         "cache_control": "native",
         "citations": "lossy",
+        "message_name": "lossy",
+        "message_id": "lossy",
     },
     notes={
         "audio": "the Messages API takes no audio input",
@@ -54,6 +56,8 @@ CAPABILITIES = Capabilities(
         "frequency_penalty": "no frequency_penalty parameter",
         "response_format": "json_schema as output_config.format; json_object has no wire form",
         "citations": "Claude's own citations round-trip; others lack the vendor's location fields",
+        "message_name": "Anthropic messages carry no participant name",
+        "message_id": "request messages carry no id",
         "tool_result.json": "a JSON result is sent as its text",
         "thinking_table": "budget_tokens as is; a level alone as budget_tokens: minimal 1024, low 2048, medium 8192, "
         "high 16384, xhigh 32768, or from budgets= (a level it lacks goes to the nearest, warned); "

@@ -288,8 +288,7 @@ def _encode_messages(messages: list[Message], encoder: Encoder) -> tuple[Any, li
         role = _WIRE_ROLES.get(message.role, message.role)
         if message.role == "developer":
             encoder.out.unsupported(at, "developer", "Anthropic has no developer role: sent as system")
-        if message.name is not None:
-            encoder.out.unsupported(join(at, "name"), "name", "Anthropic messages carry no participant name")
+        encoder.out.unsent_message_fields(message, at)
         leading = role == "system" and not turns
         if leading:
             system = system or _Turn("system", string)

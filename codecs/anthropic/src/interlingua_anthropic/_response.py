@@ -52,6 +52,7 @@ def response_echo(body: Mapping[str, Any]) -> dict[str, Any]:
 
 def encode_response(response: Response, codec: str, *, strict: bool) -> Encoded:
     out = WarningSink(codec)
+    out.unsent_message_fields(response.message, "message")
     encoder = Encoder(out, response=True)
     content: list[Block] = []
     for i, part in enumerate(response.message.parts):

@@ -40,6 +40,8 @@ CAPABILITIES = Capabilities(
         "response_format": "native",
         "cache_control": "lossy",
         "citations": "lossy",
+        "message_name": "lossy",
+        "message_id": "lossy",
     },
     notes={
         "document": "inlineData / fileData carry no document name; a named document loses its name",
@@ -53,6 +55,8 @@ CAPABILITIES = Capabilities(
         "parallel_tool_calls": "parallel calls cannot be turned off",
         "cache_control": "caching is by cachedContent (provider_options), not per-block marks",
         "citations": "requests carry no citations; responses rebuild them from groundingMetadata",
+        "message_name": "Gemini contents carry no participant name",
+        "message_id": "contents carry no id",
         "thinking_table": "budget_tokens <-> thinkingBudget; off -> thinkingBudget 0; "
         "minimal/low/medium/high/xhigh <-> thinkingLevel (with budgets=, or for a Gemini 2.x model, which "
         "rejects levels, a level goes as thinkingBudget from a table, the nearest level when it lacks one, "

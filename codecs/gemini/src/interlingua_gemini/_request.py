@@ -117,8 +117,7 @@ def encode_messages(messages: list[Message], ctx: Encoding) -> tuple[dict[str, A
     system: dict[str, Any] | None = None
     contents: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
-        if message.name is not None:
-            ctx.out.unsupported(f"messages[{index}].name", "name", "Gemini contents carry no participant name")
+        ctx.out.unsent_message_fields(message, f"messages[{index}]")
         parts = encode_parts(message.parts, index, ctx)
         role = message.role
         if role == "system" or role == "developer":

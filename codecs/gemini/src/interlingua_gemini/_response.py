@@ -152,6 +152,7 @@ def _chars(text: str, offset: Any) -> int | None:
 def encode_response(response: Response, *, strict: bool) -> Encoded:
     """IR -> GenerateContentResponse; exact for a response this codec decoded."""
     out = WarningSink(NAME)
+    out.unsent_message_fields(response.message, "message")
     echo = response.echo(PROVIDER)
     data = dict(echo.data) if echo is not None else {}
     candidate_rest = data.pop("candidate", None)

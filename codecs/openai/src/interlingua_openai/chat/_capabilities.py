@@ -22,6 +22,8 @@ _NOTES = {
     "document.text": "a plain-text document is sent as a text part",
     "document.url": "a file part takes base64 data or a file id, not a url",
     "thinking.summary": "Chat Completions returns no reasoning summaries",
+    "message_name": "name on system, developer, user and assistant messages; a tool message has none (a warning)",
+    "message_id": "request messages carry no id",
 }
 
 
@@ -63,6 +65,8 @@ def capabilities_for(dialect: Dialect) -> Capabilities:
         "response_format": "native",
         "cache_control": lossy,
         "citations": lossy,
+        "message_name": "native",
+        "message_id": lossy,
     }
     notes = dict(_NOTES)
     if not reasoning:

@@ -299,6 +299,8 @@ def _encode_turn(message: Message, at: str, ctx: Ctx, follow: list[Block]) -> li
         for i, p in results
     ]
     rest = [(i, p) for i, p in enumerate(message.parts) if not isinstance(p, ToolResult)]
+    if message.name is not None and results and not rest:
+        ctx.out.unsupported(f"{at}.name", "message_name", "tool messages carry no name")
     if rest or not results:
         if message.role == "tool":
             ctx.out.lossy(at, "text", "parts beside tool results go in a user message", action="converted")
@@ -446,7 +448,7 @@ class _Assistant:
             wire["audio"] = self.audio
         if self.calls:
             wire["tool_calls"] = self.calls
-        if message.name is not None:
+        if message.name is not None and not self.response:
             wire["name"] = message.name
         return merge_into(wire, data)
 
@@ -461,6 +463,7 @@ def encode_assistant(message: Message, at: str, ctx: Ctx, *, response: bool = Fa
 def encode_careful(message: Message, at: str, ctx: Ctx, follow: list[Block]) -> list[Block]:
     """Any IR message: one wire message or more (tool results each get one), warnings given;
     media from tool results is added to ``follow`` for the user message after them."""
+    ctx.out.unsent_message_fields(message, at, carries_name=True)
     match message.role:
         case "assistant":
             return [encode_assistant(message, at, ctx)]

@@ -121,6 +121,7 @@ def decode_response(body: Mapping[str, Any], ctx: Ctx) -> Response:
 
 def encode_response(response: Response, ctx: Ctx) -> Block:
     data = own(response.provider_echoes, ctx.provider)
+    ctx.out.unsent_message_fields(response.message, "message")  # a choice's message has neither
     message = encode_assistant(response.message, "message", ctx, response=True)
     finish = encode_finish_reason(response.stop_reason, response.raw_stop_reason)
     if finish is None:

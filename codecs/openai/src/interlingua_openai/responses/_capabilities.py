@@ -40,6 +40,8 @@ CAPABILITIES = Capabilities(
         "response_format": "native",
         "cache_control": "lossy",
         "citations": "lossy",
+        "message_name": "lossy",
+        "message_id": "lossy",
     },
     notes={
         "audio": "message content takes input_text, input_image and input_file only",
@@ -61,6 +63,8 @@ CAPABILITIES = Capabilities(
         "tool_result.json": "function_call_output holds text or content: a JSON result is sent as its text",
         "tool_result.error": "function_call_output has no error flag",
         "document.text": "a plain-text document is sent as input_text",
+        "message_name": "input messages carry no participant name",
+        "message_id": "a message's id is kept only on the output items it was decoded from (in their echo)",
     },
     details={"tool_result.json": "lossy", "tool_result.error": "lossy", "document.text": "lossy"},
 )

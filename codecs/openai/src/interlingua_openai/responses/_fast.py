@@ -235,11 +235,12 @@ def _encode_assistant(message: Message) -> list[Item] | None:
 
 def encode_message(message: Message) -> list[Item] | None:
     """``message`` as its input items when it has a common shape, else None (for the careful
-    writer). A message with an echo of its own (``instructions``, ``list``, an item's keys) is
-    never common."""
-    if message.provider_echoes:
+    writer). A message with an echo of its own (``instructions``, ``list``, an item's keys), a
+    ``name`` or an ``id`` is never common."""
+    fields = message.__dict__  # one read for four: each attribute read goes through pydantic's __getattr__ hook
+    if fields["provider_echoes"] or fields["name"] is not None or fields["id"] is not None:
         return None
-    role = message.role
+    role = fields["role"]
     if role == "assistant":
         return _encode_assistant(message)
     if role == "tool":

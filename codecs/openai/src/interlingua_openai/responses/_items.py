@@ -532,10 +532,13 @@ def encode_messages(
         common = _fast.encode_message(message)
         if common is not None:
             writer.items.extend(common)
-        elif instructions is None and _is_instructions(message):
-            instructions = _instructions(message, f"{at}[{i}]", out)
+            continue
+        where = f"{at}[{i}]"
+        out.unsent_message_fields(message, where)
+        if instructions is None and _is_instructions(message):
+            instructions = _instructions(message, where, out)
         else:
-            encode_careful(message, f"{at}[{i}]", writer)
+            encode_careful(message, where, writer)
     return instructions, writer.items
 
 

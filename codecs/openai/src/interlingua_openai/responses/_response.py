@@ -69,6 +69,7 @@ def response_echo(body: Mapping[str, Any], usage: Usage) -> dict[str, Any]:
 def encode_response(response: Response, *, strict: bool = False) -> Encoded:
     """IR -> a Response object; items OpenAI did not make get ids from their part's index."""
     out = WarningSink(NAME)
+    out.unsent_message_fields(response.message, "message")
     writer = ItemWriter(out, response.model, synthesize=True)
     for j, part in enumerate(response.message.parts):
         writer.assistant_part(part, f"message.parts[{j}]", j)
