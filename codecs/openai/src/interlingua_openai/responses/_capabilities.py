@@ -64,7 +64,7 @@ CAPABILITIES = Capabilities(
         "tool_result.error": "function_call_output has no error flag",
         "document.text": "a plain-text document is sent as input_text",
         "message_name": "input messages carry no participant name",
-        "message_id": "a message's id is kept only on the output items it was decoded from (in their echo)",
+        "message_id": "input items carry no message id (an output item's own id rides in its parts' echo)",
     },
     details={"tool_result.json": "lossy", "tool_result.error": "lossy", "document.text": "lossy"},
 )
