@@ -4,6 +4,7 @@ frozen-ness."""
 
 from __future__ import annotations
 
+import copy
 import pickle
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -303,3 +304,38 @@ def test_every_ir_default_factory_states_its_signature() -> None:
             if factory is not None:
                 assert "__signature__" in vars(factory), f"{cls.__name__}.{name}: default_factory={factory!r}"
     assert il.Text.model_construct(text="a") == il.Text("a") and il.Response.model_construct() == il.Response()
+
+
+class _Plain(BaseModel):
+    """Not an IR model and nothing unusual about it: construct builds it with the compiled
+    constructor, which must then store pydantic's extra and private slots itself."""
+
+    value: int
+    items: list[int] = []
+
+
+def test_a_plain_model_gets_the_slots_an_ir_class_answers_itself() -> None:
+    built, made = construct(_Plain, value=3), maker(_Plain, "value")(3)
+    for model in (built, made):
+        assert model == _Plain(value=3) and _Plain(value=3) == model  # pydantic's __eq__ reads both slots
+        assert model.__pydantic_extra__ is None and model.__pydantic_private__ is None
+        assert model.model_copy(update={"value": 4}) == _Plain(value=4)
+        assert pickle.loads(pickle.dumps(model)) == model
+
+
+def test_an_ir_model_answers_extra_and_private_from_its_class_and_holds_neither() -> None:
+    """The two slots the maker leaves unset read as empty through every path pydantic uses
+    (equality, copies, pickling, validation), and a value in them is refused, not lost."""
+    made = maker(il.Text, "text")("a")
+    validated = il.Text.model_validate({"text": "a"})
+    for text in (made, validated, construct(il.Text, text="a"), replace(made, text="a")):
+        assert text.__pydantic_extra__ is None and text.__pydantic_private__ is None
+        assert text.model_extra is None and text == validated
+        assert copy.copy(text) == copy.deepcopy(text) == pickle.loads(pickle.dumps(text)) == text
+        assert text.model_copy(update={"text": "b"}).text == "b"
+    with pytest.raises(TypeError, match="IR models hold no extra fields"):
+        object.__setattr__(made, "__pydantic_extra__", {"x": 1})
+    with pytest.raises(TypeError, match="IR models hold no private attributes"):
+        object.__setattr__(made, "__pydantic_private__", {"_x": 1})
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        il.Text.model_validate({"text": "a", "x": 1})

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import FrozenInstanceError
 from inspect import Signature
-from typing import Any, ClassVar, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 from pydantic.fields import FieldInfo
@@ -50,9 +50,37 @@ class IRModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
+    # pydantic keeps four slots on every instance. Two of them never hold anything on an IR
+    # model (no extra keys, no private attributes), so the class answers them and the ``maker``
+    # does not store them: two slot stores of four per instance (PERF.md: decoders build
+    # hundreds). pydantic writes them too (validation, copies, pickling), always empty here.
+    if not TYPE_CHECKING:
+
+        @property
+        def __pydantic_extra__(self) -> None:
+            return None
+
+        @__pydantic_extra__.setter
+        def __pydantic_extra__(self, value: Any) -> None:
+            _nothing_in(value, "extra fields")
+
+        @property
+        def __pydantic_private__(self) -> None:
+            return None
+
+        @__pydantic_private__.setter
+        def __pydantic_private__(self, value: Any) -> None:
+            _nothing_in(value, "private attributes")
+
     def to_json_dict(self) -> JsonObject:
         """The canonical JSON form: defaults left out, so dumps stay small and stable."""
         return self.model_dump(mode="json", exclude_defaults=True)
+
+
+def _nothing_in(value: Any, what: str) -> None:
+    """What an IR model's empty slots accept: nothing (pydantic writes ``None`` or ``{}``)."""
+    if value:
+        raise TypeError(f"IR models hold no {what}: {value!r}")
 
 
 class Hosted(IRModel):
@@ -104,7 +132,7 @@ _MAKERS: dict[type[BaseModel], _Maker] = {}
 _SHAPED: dict[tuple[type[BaseModel], tuple[str, ...]], Callable[..., Any]] = {}
 
 # The slot setters of every pydantic model, called directly: ``object.__setattr__`` would look the
-# name up through the class first, on each of the four stores every instance needs.
+# name up through the class first, on each slot store (two an IR instance, four any other model).
 _SLOTS = BaseModel.__dict__
 _new = object.__new__
 _set_dict = _SLOTS["__dict__"].__set__
@@ -120,6 +148,7 @@ _NAMESPACE: dict[str, Any] = {
     "_deepcopy": deepcopy,
 }
 _EMPTY: dict[Any, str] = {list: "[]", dict: "{}", set: "set()"}
+_EMPTY_SLOTS = "\n    _set_extra(_instance, None)\n    _set_private(_instance, None)"  # any other model
 
 
 def construct(cls: type[_M], /, **values: Any) -> _M:
@@ -164,8 +193,6 @@ def replace(model: _M, /, **changes: Any) -> _M:
     copy = _new(type(model))
     _set_dict(copy, {**model.__dict__, **changes})
     _set_fields_set(copy, model.__pydantic_fields_set__ | changes.keys())
-    _set_extra(copy, None)
-    _set_private(copy, None)
     return copy
 
 
@@ -203,7 +230,7 @@ def _unusual(cls: type[BaseModel]) -> bool:
 
 
 def _compile(cls: type[_M]) -> _Maker:
-    """Source for one class's constructor: a dict display in field order, then the four slots."""
+    """Source for one class's constructor: a dict display in field order, then its slots."""
     fields = cls.model_fields
     if _unusual(cls):
         return lambda values: cls.model_construct(**values)
@@ -257,16 +284,16 @@ def _define(
     label: str, params: str, checks: str, state: str, given: str, namespace: dict[str, Any]
 ) -> Callable[..., Any]:
     """Compile ``make(params)`` in ``namespace``: ``checks`` (source lines, which may bind the
-    names ``state`` and ``given`` use), then an instance of ``_cls`` with its four pydantic slots
+    names ``state`` and ``given`` use), then an instance of ``_cls`` with its pydantic slots
     stored directly: the dict ``state`` and the fields set ``given`` (source expressions), no
-    extra fields, no private attributes. What ``construct`` and ``maker`` share."""
+    extra fields, no private attributes (an IR model's class answers those two itself: see
+    ``IRModel``). What ``construct`` and ``maker`` share."""
+    empty = "" if issubclass(namespace["_cls"], IRModel) else _EMPTY_SLOTS
     source = f"""
 def make({params}):{checks}
     _instance = _new(_cls)
     _set_dict(_instance, {state})
-    _set_fields_set(_instance, {given})
-    _set_extra(_instance, None)
-    _set_private(_instance, None)
+    _set_fields_set(_instance, {given}){empty}
     return _instance
 """
     exec(compile(source, label, "exec"), namespace)
