@@ -186,21 +186,22 @@ def _encode_blocks(parts: list[ContentPart]) -> list[Item] | None:
     return blocks
 
 
-def _encode_own(message: Message) -> list[Item] | None:
+def _encode_own(role: str, parts: list[ContentPart]) -> list[Item] | None:
     """A user, system or developer message of plain text and image parts: one message item."""
-    parts = message.parts
-    if len(parts) == 1 and type(text := parts[0]) is Text and _plain(text) and not text.citations:
-        return [{"role": message.role, "content": text.text}]
+    if len(parts) == 1 and type(text := parts[0]) is Text:
+        fields = text.__dict__
+        if not fields["provider_echoes"] and fields["cache_control"] is None and not fields["citations"]:
+            return [{"role": role, "content": fields["text"]}]
     blocks = _encode_blocks(parts)
     if not blocks:
         return None
-    return [{"role": message.role, "content": blocks}]
+    return [{"role": role, "content": blocks}]
 
 
-def _encode_tool(message: Message) -> list[Item] | None:
+def _encode_tool(parts: list[ContentPart]) -> list[Item] | None:
     """A tool message of string results: one ``function_call_output`` item each."""
     items: list[Item] = []
-    for part in message.parts:
+    for part in parts:
         if type(part) is not ToolResult:
             return None
         fields = part.__dict__
@@ -225,10 +226,10 @@ def _easy_text(fields: dict[str, Any]) -> bool:
     return data == _EASY_DATA and data["string"] is True  # a flag is true only as JSON true
 
 
-def _encode_assistant(message: Message) -> list[Item] | None:
+def _encode_assistant(parts: list[ContentPart]) -> list[Item] | None:
     """An assistant turn of texts (each an EasyInputMessage) and function calls."""
     items: list[Item] = []
-    for part in message.parts:
+    for part in parts:
         if type(part) is ToolUse:
             items.append(encode_function_call(part))
         elif type(part) is Text and _easy_text(fields := part.__dict__):
@@ -244,12 +245,12 @@ def encode_message(message: Message) -> list[Item] | None:
     """``message`` as its input items when it has a common shape, else None (for the careful
     writer). A message with an echo of its own (``instructions``, ``list``, an item's keys), a
     ``name`` or an ``id`` is never common."""
-    fields = message.__dict__  # one attribute read for four (see the module docstring)
+    fields = message.__dict__  # one attribute read for five (see the module docstring)
     if fields["provider_echoes"] or fields["name"] is not None or fields["id"] is not None:
         return None
-    role = fields["role"]
+    role, parts = fields["role"], fields["parts"]
     if role == "assistant":
-        return _encode_assistant(message)
+        return _encode_assistant(parts)
     if role == "tool":
-        return _encode_tool(message)
-    return _encode_own(message)
+        return _encode_tool(parts)
+    return _encode_own(role, parts)
