@@ -41,6 +41,17 @@ def empty_dict() -> dict[str, Any]:
     return {}
 
 
+def _always_empty(what: str) -> property:
+    """A pydantic slot an IR model never fills: it reads ``None`` and refuses a value (pydantic
+    itself writes ``None`` or ``{}`` into it)."""
+
+    def write(self: Any, value: Any) -> None:
+        if value:
+            raise TypeError(f"IR models hold no {what}: {value!r}")
+
+    return property(lambda self: None, write)
+
+
 class IRModel(BaseModel):
     """Frozen and closed: an unknown key in IR JSON is a mistake, not data to carry.
 
@@ -55,32 +66,12 @@ class IRModel(BaseModel):
     # does not store them: two slot stores of four per instance (PERF.md: decoders build
     # hundreds). pydantic writes them too (validation, copies, pickling), always empty here.
     if not TYPE_CHECKING:
-
-        @property
-        def __pydantic_extra__(self) -> None:
-            return None
-
-        @__pydantic_extra__.setter
-        def __pydantic_extra__(self, value: Any) -> None:
-            _nothing_in(value, "extra fields")
-
-        @property
-        def __pydantic_private__(self) -> None:
-            return None
-
-        @__pydantic_private__.setter
-        def __pydantic_private__(self, value: Any) -> None:
-            _nothing_in(value, "private attributes")
+        __pydantic_extra__ = _always_empty("extra fields")
+        __pydantic_private__ = _always_empty("private attributes")
 
     def to_json_dict(self) -> JsonObject:
         """The canonical JSON form: defaults left out, so dumps stay small and stable."""
         return self.model_dump(mode="json", exclude_defaults=True)
-
-
-def _nothing_in(value: Any, what: str) -> None:
-    """What an IR model's empty slots accept: nothing (pydantic writes ``None`` or ``{}``)."""
-    if value:
-        raise TypeError(f"IR models hold no {what}: {value!r}")
 
 
 class Hosted(IRModel):
