@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Literal, NamedTuple, TypeAlias
 
 from ._handles import WITH_SOURCE, Resolver, find_handles, holds_handle, resolve_handles, unresolved_handle
@@ -216,8 +217,14 @@ class _Fixer:
         self.origins: list[tuple[int, list[str] | None]] = []
         self.results: dict[str, list[tuple[int, int]]] | None = None  # see _results_after
         self.calls: dict[str, list[int]] | None = None  # see _next_call
-        # The part kinds ``_fits`` can turn down under these rules; any other part goes as it is.
-        self.checked = frozenset(
+
+    @cached_property
+    def checked(self) -> frozenset[int]:
+        """The part kinds ``_fits`` can turn down under these rules; any other part goes as it
+        is. Only a repair asks (``keeps_rules`` tests the same kinds inline), so most encodes
+        never build it."""
+        rules = self.rules
+        return frozenset(
             (_RESULT, _REASONING)
             + ((_TEXT,) if rules.drop_empty_text else ())
             + ((_CALL,) if rules.tool_ids is not None else ())
