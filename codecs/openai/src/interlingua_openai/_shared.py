@@ -36,6 +36,8 @@ def own_options(
 ) -> dict[str, Any]:
     """``options`` without the other API's fields (``stream_foreign`` inside ``stream_options``),
     each reported once."""
+    if not options:
+        return {}  # most requests: nothing to sort
     stream = options.get("stream_options")
     stray = isinstance(stream, Mapping) and bool(stream_foreign.intersection(stream))
     if not foreign.intersection(options) and not stray:

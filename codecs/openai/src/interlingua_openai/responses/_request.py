@@ -43,6 +43,12 @@ _tool = maker(Tool, "name", "description", "input_schema", "strict")
 _MERGED = ("reasoning", "text")
 _NUMBERS = ("temperature", "top_p")  # an integer on the wire (-1) is kept as written
 _UNSUPPORTED = ("top_k", "stop", "seed", "presence_penalty", "frequency_penalty")
+_SETTINGS = (  # Request field -> body key, each sent as it is
+    ("parallel_tool_calls", "parallel_tool_calls"),
+    ("max_tokens", "max_output_tokens"),
+    ("temperature", "temperature"),
+    ("top_p", "top_p"),
+)
 
 
 # --- encode ------------------------------------------------------------------------------------
@@ -83,19 +89,19 @@ def _bare_input(messages: list[Message], items: list[dict[str, Any]]) -> Any:
 
 
 def _encode_tool(tool: Tool | NativeTool, index: int, out: WarningSink) -> dict[str, Any] | None:
-    at = f"tools[{index}]"
-    if isinstance(tool, NativeTool):
+    if type(tool) is not Tool and isinstance(tool, NativeTool):  # a pydantic class's isinstance is slow
         if tool.provider != PROVIDER:
-            out.unsupported(at, "native_tools", f"a {tool.provider} tool has no OpenAI form")
+            out.unsupported(f"tools[{index}]", "native_tools", f"a {tool.provider} tool has no OpenAI form")
             return None
         return dict(tool.data)
-    if tool.cache_control is not None:
-        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
-    block: dict[str, Any] = {"type": "function", "name": tool.name}
-    if tool.description is not None:
-        block["description"] = tool.description
-    block["parameters"] = tool.input_schema
-    block["strict"] = tool.strict
+    fields = tool.__dict__  # one attribute read for five (see _fast)
+    if fields["cache_control"] is not None:
+        out.lossy(f"tools[{index}]", "cache_control", "the Responses API has no cache breakpoints")
+    block: dict[str, Any] = {"type": "function", "name": fields["name"]}
+    if (description := fields["description"]) is not None:
+        block["description"] = description
+    block["parameters"] = fields["input_schema"]
+    block["strict"] = fields["strict"]
     return block
 
 
@@ -106,23 +112,19 @@ def _encode_tool_choice(choice: str | ToolChoice) -> Any:
 
 
 def _encode_settings(request: Request, body: dict[str, Any], out: WarningSink, budgets: ThinkingBudgets) -> None:
-    if request.parallel_tool_calls is not None:
-        body["parallel_tool_calls"] = request.parallel_tool_calls
-    if request.max_tokens is not None:
-        body["max_output_tokens"] = request.max_tokens
-    if request.temperature is not None:
-        body["temperature"] = request.temperature
-    if request.top_p is not None:
-        body["top_p"] = request.top_p
+    fields = request.__dict__  # one attribute read for a dozen (see _fast)
+    for setting, key in _SETTINGS:
+        if (value := fields[setting]) is not None:
+            body[key] = value
     for setting in _UNSUPPORTED:
-        if getattr(request, setting) is not None:
+        if fields[setting] is not None:
             out.unsupported(setting, setting, f"the Responses API has no {setting}")
-    if request.thinking is not None:
-        reasoning = _encode_thinking(request.thinking, out, budgets)
+    if (thinking := fields["thinking"]) is not None:
+        reasoning = _encode_thinking(thinking, out, budgets)
         if reasoning:
             body["reasoning"] = reasoning
-    if request.response_format is not None:
-        body["text"] = {"format": _encode_format(request.response_format)}
+    if (response_format := fields["response_format"]) is not None:
+        body["text"] = {"format": _encode_format(response_format)}
 
 
 def _encode_thinking(thinking: ThinkingConfig, out: WarningSink, budgets: ThinkingBudgets = BUDGETS) -> dict[str, Any]:
