@@ -40,6 +40,9 @@ _TOOL_KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 _OPTIONAL_STR = (str, type(None))
 _OPTIONAL_BOOL = (bool, type(None))
 _tool = maker(Tool, "name", "description", "input_schema", "strict")
+_PLAIN = ("model", "messages", "tools", "parallel_tool_calls", "max_tokens", "temperature", "top_p")
+_PLAIN_FIELDS = frozenset(_PLAIN)  # what decode_request sets for a body of no other field
+_plain_request = maker(Request, *_PLAIN)
 _MERGED = ("reasoning", "text")
 _NUMBERS = ("temperature", "top_p")  # an integer on the wire (-1) is kept as written
 _UNSUPPORTED = ("top_k", "stop", "seed", "presence_penalty", "frequency_penalty")
@@ -196,6 +199,8 @@ def decode_request(body: Mapping[str, Any]) -> Request:
             options[key] = value
     if options:
         fields["provider_options"] = {PROVIDER: options}
+    if fields.keys() == _PLAIN_FIELDS:  # most bodies: the maker, at about half the cost of build
+        return _plain_request(**fields)
     return _echo.build(Request, **fields)  # every field was read and checked above
 
 
