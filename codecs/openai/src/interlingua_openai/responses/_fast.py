@@ -140,9 +140,10 @@ def decode_call_output(item: Item, names: dict[str, str]) -> ToolResult | None:
 # --- encoding ------------------------------------------------------------------------------------
 
 
-def _plain(part: Text) -> bool:
-    """A part with nothing an echo or a warning would have to say."""
-    return not part.provider_echoes and part.cache_control is None
+def _plain(fields: dict[str, Any]) -> bool:
+    """A Text's fields, when it goes as plain text: nothing an echo, a warning or a citation
+    would have to say."""
+    return not fields["provider_echoes"] and fields["cache_control"] is None and not fields["citations"]
 
 
 def _encode_image(part: Image) -> Item | None:
@@ -176,8 +177,8 @@ def _encode_blocks(parts: list[ContentPart]) -> list[Item] | None:
     for part in parts:
         block: Item | None = None
         if type(part) is Text:
-            if _plain(part) and not part.citations:
-                block = {"type": "input_text", "text": part.text}
+            if _plain(fields := part.__dict__):
+                block = {"type": "input_text", "text": fields["text"]}
         elif type(part) is Image and part.cache_control is None:
             block = _encode_image(part)
         if block is None:
@@ -188,10 +189,8 @@ def _encode_blocks(parts: list[ContentPart]) -> list[Item] | None:
 
 def _encode_own(role: str, parts: list[ContentPart]) -> list[Item] | None:
     """A user, system or developer message of plain text and image parts: one message item."""
-    if len(parts) == 1 and type(text := parts[0]) is Text:
-        fields = text.__dict__
-        if not fields["provider_echoes"] and fields["cache_control"] is None and not fields["citations"]:
-            return [{"role": role, "content": fields["text"]}]
+    if len(parts) == 1 and type(text := parts[0]) is Text and _plain(fields := text.__dict__):
+        return [{"role": role, "content": fields["text"]}]
     blocks = _encode_blocks(parts)
     if not blocks:
         return None
