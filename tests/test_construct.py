@@ -339,3 +339,25 @@ def test_an_ir_model_answers_extra_and_private_from_its_class_and_holds_neither(
         object.__setattr__(made, "__pydantic_private__", {"_x": 1})
     with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
         il.Text.model_validate({"text": "a", "x": 1})
+
+
+def test_instances_of_one_maker_share_no_fields_set_however_it_is_reached() -> None:
+    """A maker stores one frozenset for all its instances; whoever reads ``model_fields_set``
+    (a user, ``model_copy``, ``replace``, pickling, ``exclude_unset``) gets a ``set`` of that
+    instance's own, so adding to one never shows on another."""
+    make = maker(il.Text, "text")
+    first, second, third = make("a"), make("b"), make("c")
+    fields = first.model_fields_set
+    assert type(fields) is set and fields == {"text"}
+    fields.add("citations")
+    assert first.model_fields_set == {"text", "citations"} and second.model_fields_set == {"text"}
+    updated = third.model_copy(update={"citations": []})
+    assert updated.model_fields_set == {"text", "citations"} and third.model_fields_set == {"text"}
+    replaced = replace(make("d"), cache_control=il.CacheControl())
+    assert replaced.model_fields_set == {"text", "cache_control"} and type(replaced.model_fields_set) is set
+    for copied in (copy.copy(make("e")), copy.deepcopy(make("e")), pickle.loads(pickle.dumps(make("e")))):
+        assert type(copied.model_fields_set) is set and copied.model_fields_set == {"text"}
+    assert make("f").model_dump(exclude_unset=True) == il.Text("f").model_dump(exclude_unset=True)
+    assert make("g").model_fields_set == {"text"} and type(il.Text("g").model_fields_set) is set
+    empty = maker(il.CacheControl)()
+    assert empty.model_fields_set == set() and type(empty.model_fields_set) is set

@@ -41,6 +41,17 @@ def empty_dict() -> dict[str, Any]:
     return {}
 
 
+# The slot setters of every pydantic model, called directly: ``object.__setattr__`` would look the
+# name up through the class first, on each slot store (two an IR instance, four any other model).
+_SLOTS = BaseModel.__dict__
+_new = object.__new__
+_set_dict = _SLOTS["__dict__"].__set__
+_get_fields_set = _SLOTS["__pydantic_fields_set__"].__get__
+_set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
+_set_extra = _SLOTS["__pydantic_extra__"].__set__
+_set_private = _SLOTS["__pydantic_private__"].__set__
+
+
 def _always_empty(what: str) -> property:
     """A pydantic slot an IR model never fills: it reads ``None`` and refuses a value (pydantic
     itself writes ``None`` or ``{}`` into it)."""
@@ -50,6 +61,17 @@ def _always_empty(what: str) -> property:
             raise TypeError(f"IR models hold no {what}: {value!r}")
 
     return property(lambda self: None, write)
+
+
+def _fields_set_read(self: Any) -> set[str]:
+    """An instance's ``model_fields_set``: a maker leaves its one shared frozenset in the slot,
+    which becomes the instance's own ``set`` the first time anyone reads it, so what pydantic and
+    users see (and may add to: ``model_copy(update=)`` does) is a set of the instance's own."""
+    names = _get_fields_set(self)
+    if type(names) is frozenset:
+        names = set(names)
+        _set_fields_set(self, names)
+    return names  # type: ignore[no-any-return]  # the slot holds a set of field names
 
 
 class IRModel(BaseModel):
@@ -68,6 +90,9 @@ class IRModel(BaseModel):
     if not TYPE_CHECKING:
         __pydantic_extra__ = _always_empty("extra fields")
         __pydantic_private__ = _always_empty("private attributes")
+        # A maker stores one frozenset of its names per instance, not a new set: building and
+        # freeing that set was a tenth of an instance's cost. Read, it becomes a set of its own.
+        __pydantic_fields_set__ = property(_fields_set_read, _set_fields_set)
 
     def to_json_dict(self) -> JsonObject:
         """The canonical JSON form: defaults left out, so dumps stay small and stable."""
@@ -122,14 +147,6 @@ _Maker = Callable[[dict[str, Any]], Any]
 _MAKERS: dict[type[BaseModel], _Maker] = {}
 _SHAPED: dict[tuple[type[BaseModel], tuple[str, ...]], Callable[..., Any]] = {}
 
-# The slot setters of every pydantic model, called directly: ``object.__setattr__`` would look the
-# name up through the class first, on each slot store (two an IR instance, four any other model).
-_SLOTS = BaseModel.__dict__
-_new = object.__new__
-_set_dict = _SLOTS["__dict__"].__set__
-_set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
-_set_extra = _SLOTS["__pydantic_extra__"].__set__
-_set_private = _SLOTS["__pydantic_private__"].__set__
 _NAMESPACE: dict[str, Any] = {
     "_new": _new,
     "_set_dict": _set_dict,
@@ -183,7 +200,7 @@ def replace(model: _M, /, **changes: Any) -> _M:
     extra keys and hold no private attributes."""
     copy = _new(type(model))
     _set_dict(copy, {**model.__dict__, **changes})
-    _set_fields_set(copy, model.__pydantic_fields_set__ | changes.keys())
+    _set_fields_set(copy, changes.keys() | _get_fields_set(model))  # the slot as stored: no copy made
     return copy
 
 
@@ -250,8 +267,10 @@ def _compile(cls: type[_M]) -> _Maker:
 
 def _compile_shape(cls: type[_M], names: tuple[str, ...]) -> Callable[..., _M]:
     """Source for one shape's constructor: the field values in declaration order as a dict
-    display, the names given as a set display. Helpers in its namespace start with ``_``, which
-    no field name can (pydantic keeps those for private attributes)."""
+    display, the names given as one shared frozenset (an IR model's class turns it into a set
+    of the instance's own when read) or, for any other model, a set display. Helpers in its
+    namespace start with ``_``, which no field name can (pydantic keeps those for private
+    attributes)."""
     fields = cls.model_fields
     unknown = [name for name in names if name not in fields]
     missing = [name for name, info in fields.items() if info.is_required() and name not in names]
@@ -266,7 +285,11 @@ def _compile_shape(cls: type[_M], names: tuple[str, ...]) -> Callable[..., _M]:
         f"{name!r}: {name if name in names else _default(info, f'_d{i}', namespace)}"
         for i, (name, info) in enumerate(fields.items())
     ]
-    given = "{" + ", ".join(map(repr, names)) + "}" if names else "set()"
+    if issubclass(cls, IRModel):  # one frozenset for every instance (see ``IRModel``)
+        namespace["_given"] = frozenset(names)
+        given = "_given"
+    else:
+        given = "{" + ", ".join(map(repr, names)) + "}" if names else "set()"
     state = "{" + ", ".join(entries) + "}"
     return _define(f"<maker {cls.__qualname__}{names}>", ", ".join(names), "", state, given, namespace)
 
