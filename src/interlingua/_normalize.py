@@ -131,6 +131,59 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
     return Normalized(replace(request, messages=fixer.repair()), out.warnings, fixer.origins)
 
 
+Turn: TypeAlias = tuple[str, Sequence[str]]
+"""One message as a codec's writer took it in the common shapes: its role and the ids of its
+calls (an assistant message) or of its results (a tool message, results only); a user, system or
+developer message holds neither. See :func:`turns_keep_rules`."""
+
+
+def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
+    """``normalize_request``'s verdict (nothing to change) from the turns a codec's writer noted
+    while it wrote each message in a common shape, so the transcript is walked once, not twice.
+
+    The writer vouches for every other part it took: text these rules keep (non-empty where they
+    drop empty text), media from a URL or inline data, results of plain text, no reasoning. Then
+    only the calls and their answers are left to check, as ``_Fixer.keeps_rules`` does: every
+    call id accepted, the calls of an assistant turn answered exactly by the results of the tool
+    messages right after it (in one message where the target needs that), and a result only
+    for a call of the latest assistant turn. ``test_normalize_turns.py`` holds the two to the
+    same verdicts."""
+    one_message = rules.one_results_message
+    latest: Sequence[str] = ()  # the calls of the latest assistant turn
+    expected: Sequence[str] | None = None  # the same while their results are being read
+    answers: list[str] = []
+    holders = 0
+    calls: list[str] = []  # every call id, for the id rule
+    for role, ids in turns:
+        if role == "tool":
+            if expected is not None:
+                answers += ids  # each must be one of ``expected``: checked where the run ends
+                holders += 1
+            elif not set(latest).issuperset(ids):
+                return False
+            continue
+        if expected is not None:  # any other message ends the run of results
+            if (answers != expected or one_message) and not _answers_calls(expected, answers, holders, one_message):
+                return False
+            expected = None
+        if role == "assistant":
+            latest = ids
+            if ids:
+                calls += ids
+                expected, answers, holders = ids, [], 0
+    if expected is not None and not _answers_calls(expected, answers, holders, one_message):
+        return False
+    return rules.tool_ids is None or rules.tool_ids.accepts_all(calls)
+
+
+def _answers_calls(calls: Sequence[str], answers: list[str], holders: int, one_message: bool) -> bool:
+    """Whether ``answers`` (from ``holders`` messages) answer exactly ``calls``, in any order
+    and, where the target needs that, in one message."""
+    if (holders > 1 and one_message) or len(answers) != len(calls):
+        return False
+    return answers == calls or sorted(answers) == sorted(calls)
+
+
 def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, strict: bool) -> Encoded:
     """Merge the normalizer's warnings with the codec's (re-pathed to the request as given), then
     apply ``strict`` once over all of them. The codec must have encoded with ``strict=False``."""
@@ -621,3 +674,41 @@ def encode_with_rules(
     if not ready.changed:
         return encode(request, strict)
     return finish_encode(ready, encode(ready.request, False), codec=codec, strict=strict)
+
+
+def encode_noting_turns(
+    request: Request,
+    rules: TurnRules,
+    encode: Callable[[Request, list[Turn] | None], Encoded],
+    *,
+    codec: str,
+    strict: bool,
+    reasoning: ReasoningPolicy,
+    resolve: Resolver | None = None,
+) -> Encoded:
+    """:func:`encode_with_rules` for a codec whose writer notes the :data:`Turn` of each message
+    it takes in a common shape (``encode(request, turns)``, never strict): the request is written
+    first, and when every message was common the rules are checked from those turns, so the
+    transcript is walked once, not twice (PERF.md). Anything else (a message of another shape,
+    a rule broken, an ``EncodeError`` such as an unresolved handle) goes the way of
+    ``encode_with_rules``, with the same result; a request that needs fixing is written again
+    once fixed."""
+    from ._errors import EncodeError
+
+    if resolve is not None:
+        request = resolve_handles(request, resolve, codec=codec)
+    turns: list[Turn] = []
+    encoded: Encoded | None
+    try:
+        encoded = encode(request, turns)
+    except EncodeError:
+        encoded = None  # reported below as encode_with_rules would (a handle before any write)
+    if encoded is not None and len(turns) == len(request.messages) and turns_keep_rules(turns, rules):
+        ready = Normalized(request, [], None)
+        if not (strict and encoded.warnings):
+            return encoded
+    else:
+        ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
+        if encoded is None or ready.changed:
+            encoded = encode(ready.request, None)
+    return finish_encode(ready, encoded, codec=codec, strict=strict)

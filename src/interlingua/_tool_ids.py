@@ -49,6 +49,12 @@ class ToolIds:
             self._verdicts[tool_id] = verdict
         return verdict
 
+    def accepts_all(self, tool_ids: list[str]) -> bool:
+        """``accepts`` of each, answered from the verdicts kept where it can (the turn check
+        asks about every call of a transcript at once)."""
+        verdicts = self._verdicts
+        return all(verdicts.get(tool_id) or self.accepts(tool_id) for tool_id in tool_ids)
+
     def encode(self, tool_id: str) -> str:
         if self.accepts(tool_id):
             return tool_id

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,7 @@ from interlingua import (
     UrlSource,
     WarningSink,
 )
+from interlingua.kit import Turn, encode_with_rules
 from interlingua.testing import (
     assert_decodes_alike,
     assert_same_json,
@@ -41,7 +43,7 @@ from interlingua.testing import (
     real_fixtures,
     strategies,
 )
-from interlingua_openai.responses import OpenAIResponsesCodec, _fast
+from interlingua_openai.responses import OpenAIResponsesCodec, _fast, _request
 from interlingua_openai.responses._items import ItemWriter, encode_careful
 
 CODEC = OpenAIResponsesCodec()
@@ -132,7 +134,7 @@ def test_every_item_and_message_of_the_benchmark_transcript_takes_the_fast_path(
     calls = [item for item in body["input"] if item.get("type") == "function_call"]
     assert len(_taken(body["input"])) + len(calls) == len(body["input"]) == 53
     request = CODEC.decode_request(body)
-    assert [m.role for m in request.messages if _fast.encode_message(m) is None] == []
+    assert [m.role for m in request.messages if _fast.encode_message(m, []) is None] == []
 
 
 def test_the_image_detail_decode_kept_is_written_back_by_the_fast_writer() -> None:
@@ -143,7 +145,7 @@ def test_the_image_detail_decode_kept_is_written_back_by_the_fast_writer() -> No
     ):
         body = {"model": "m", "input": [{"role": "user", "content": [block]}]}
         request = _assert_decodes_alike(body)
-        assert request is not None and _fast.encode_message(request.messages[0]) == body["input"]
+        assert request is not None and _fast.encode_message(request.messages[0], []) == body["input"]
         assert _assert_encodes_alike(request) == (body, [])
 
 
@@ -245,11 +247,70 @@ def test_fast_and_careful_paths_agree_on_generated_ir(request: Request) -> None:
 
 @given(_MESSAGES)
 def test_the_fast_writer_answers_only_with_what_the_careful_one_writes_without_a_warning(message: Message) -> None:
-    items = _fast.encode_message(message)
+    turns: list[Turn] = []
+    items = _fast.encode_message(message, turns)
+    ids = [
+        p.id if isinstance(p, ToolUse) else p.tool_use_id for p in message.parts if isinstance(p, ToolUse | ToolResult)
+    ]
+    assert [(role, list(noted)) for role, noted in turns] == ([] if items is None else [(message.role, ids)])
     writer = ItemWriter(WarningSink(CODEC.name), "gpt-5", synthesize=False)
     encode_careful(message, "messages[0]", writer)
     if items is not None:
         assert (json.dumps(items), writer.out.warnings) == (json.dumps(writer.items), [])
+
+
+def _outcome(encode: Callable[[], Encoded]) -> tuple[Any, ...]:
+    try:
+        encoded = encode()
+    except Exception as error:  # the error is the outcome compared
+        return type(error), str(error)
+    return json.dumps(encoded.body), encoded.warnings
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_REQUESTS, strategies.requests(well_formed=False)), st.booleans())
+def test_checking_the_rules_from_the_turns_written_encodes_as_checking_them_first(
+    request: Request, strict: bool
+) -> None:
+    """The codec writes first and checks the rules from the turns its writer noted; the same
+    body, warnings or error as normalizing first (``encode_with_rules``), fixed or not."""
+    codec = OpenAIResponsesCodec()  # tool ids rewritten by another example stay out
+    expected = _outcome(lambda: _checking_first(codec, request, strict))
+    assert _outcome(lambda: codec.encode_request(request, strict=strict)) == expected
+
+
+def _checking_first(codec: OpenAIResponsesCodec, request: Request, strict: bool) -> Encoded:
+    """How the codec encoded before it noted turns: the turn rules first, then the writer."""
+    return encode_with_rules(
+        request,
+        codec.rules,
+        lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=codec.budgets),
+        codec=codec.name,
+        strict=strict,
+        reasoning="drop",
+    )
+
+
+def test_a_request_fixed_by_the_rules_writes_again_only_the_messages_the_fix_made() -> None:
+    """The messages a fix keeps are the same objects: their items come back from the first pass."""
+    request = CODEC.decode_request(_transcript_body())
+    tools = [i for i, m in enumerate(request.messages) if m.role == "tool"][:3]
+    broken = request.model_copy(update={"messages": [m for i, m in enumerate(request.messages) if i not in tools]})
+    written: list[Message] = []
+    original = _fast.encode_message
+
+    def noting(message: Message, turns: list[Turn]) -> list[Any] | None:
+        written.append(message)
+        return original(message, turns)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fast, "encode_message", noting)
+        encoded = CODEC.encode_request(broken)
+    paths = [w.path for w in encoded.warnings]
+    assert paths == ["messages[2].parts[1]", "messages[3].parts[1]", "messages[4].parts[1]"]  # unanswered
+    again = written[len(broken.messages) :]  # the tool messages of the error results added, only
+    assert [m.role for m in again] == ["tool"] * 3 and not any(m is given for m in again for given in broken.messages)
+    assert encoded == _checking_first(CODEC, broken, strict=False)
 
 
 # --- generated wire items ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from interlingua import (
     StreamEvent,
     ThinkingBudgets,
 )
-from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules, own_thinking
+from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns, own_thinking
 
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers
 from . import _errors, _request, _response, _stream
@@ -59,10 +59,10 @@ class OpenAIResponsesCodec:
         """The ``POST /v1/responses`` body. The transcript is first made to keep the API's rules
         (every call answered by its output right after); ``reasoning`` says what happens to
         another vendor's thinking: dropped (default) or sent as text, reported either way."""
-        return encode_with_rules(
+        return encode_noting_turns(
             request,
             self.rules,
-            lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=self.budgets),
+            _request.Passes(self.budgets),
             codec=NAME,
             strict=strict,
             reasoning=reasoning,

@@ -28,7 +28,7 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.kit import data_url, maker, parse_data_url
+from interlingua.kit import Turn, data_url, maker, parse_data_url
 
 from .._shared import PROVIDER
 from ._echo import build, echo_of
@@ -197,8 +197,9 @@ def _encode_own(role: str, parts: list[ContentPart]) -> list[Item] | None:
     return [{"role": role, "content": blocks}]
 
 
-def _encode_tool(parts: list[ContentPart]) -> list[Item] | None:
-    """A tool message of string results: one ``function_call_output`` item each."""
+def _encode_tool(parts: list[ContentPart], ids: list[str]) -> list[Item] | None:
+    """A tool message of string results: one ``function_call_output`` item each; their call ids
+    go to ``ids``."""
     items: list[Item] = []
     for part in parts:
         if type(part) is not ToolResult:
@@ -208,7 +209,8 @@ def _encode_tool(parts: list[ContentPart]) -> list[Item] | None:
             return None
         if type(content := fields["content"]) is not str:
             return None
-        items.append({"type": "function_call_output", "call_id": fields["tool_use_id"], "output": content})
+        ids.append(call_id := fields["tool_use_id"])
+        items.append({"type": "function_call_output", "call_id": call_id, "output": content})
     return items or None
 
 
@@ -225,12 +227,14 @@ def _easy_text(fields: dict[str, Any]) -> bool:
     return data == _EASY_DATA and data["string"] is True  # a flag is true only as JSON true
 
 
-def _encode_assistant(parts: list[ContentPart]) -> list[Item] | None:
-    """An assistant turn of texts (each an EasyInputMessage) and function calls."""
+def _encode_assistant(parts: list[ContentPart], calls: list[str]) -> list[Item] | None:
+    """An assistant turn of texts (each an EasyInputMessage) and function calls, whose ids go to
+    ``calls``."""
     items: list[Item] = []
     for part in parts:
         if type(part) is ToolUse:
-            items.append(encode_function_call(part))
+            items.append(item := encode_function_call(part))
+            calls.append(item["call_id"])
         elif type(part) is Text and _easy_text(fields := part.__dict__):
             items.append({"role": "assistant", "content": fields["text"]})
         else:
@@ -240,16 +244,23 @@ def _encode_assistant(parts: list[ContentPart]) -> list[Item] | None:
     return items
 
 
-def encode_message(message: Message) -> list[Item] | None:
+def encode_message(message: Message, turns: list[Turn]) -> list[Item] | None:
     """``message`` as its input items when it has a common shape, else None (for the careful
     writer). A message with an echo of its own (``instructions``, ``list``, an item's keys), a
-    ``name`` or an ``id`` is never common."""
+    ``name`` or an ``id`` is never common. A common message adds its ``Turn`` to ``turns``: the
+    turn rules are checked from those (``turns_keep_rules``), not by walking the IR again; every
+    part taken here is one the rules of this codec keep (no reasoning, no handle)."""
     fields = message.__dict__  # one attribute read for five (see the module docstring)
     if fields["provider_echoes"] or fields["name"] is not None or fields["id"] is not None:
         return None
     role, parts = fields["role"], fields["parts"]
-    if role == "assistant":
-        return _encode_assistant(parts)
-    if role == "tool":
-        return _encode_tool(parts)
-    return _encode_own(role, parts)
+    if role != "assistant" and role != "tool":
+        items = _encode_own(role, parts)
+        if items is not None:
+            turns.append((role, ()))
+        return items
+    ids: list[str] = []
+    items = _encode_assistant(parts, ids) if role == "assistant" else _encode_tool(parts, ids)
+    if items is not None:
+        turns.append((role, ids))
+    return items

@@ -31,7 +31,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import dumps, expect, join, maker, require, tool_arguments
+from interlingua.kit import Turn, dumps, expect, join, maker, require, tool_arguments
 
 from .._shared import PROVIDER
 from . import _echo, _fast
@@ -522,14 +522,32 @@ _CONTENT_PARTS = (Text, Image, Audio, Video, Document)
 
 
 def encode_messages(
-    messages: list[Message], model: str | None, out: WarningSink, *, at: str = "messages"
+    messages: list[Message],
+    model: str | None,
+    out: WarningSink,
+    *,
+    at: str = "messages",
+    turns: list[Turn] | None = None,
+    written: list[list[Item] | None] | None = None,
+    kept: dict[int, list[Item]] | None = None,
 ) -> tuple[str | None, list[Item]]:
     """The ``instructions`` (a system message that came from there) and the input items. A
-    message of a common shape is written by ``_fast`` (no echo, so never the instructions)."""
+    message of a common shape is written by ``_fast`` (no echo, so never the instructions), which
+    notes its ``Turn`` in ``turns``.
+
+    A request the turn rules must fix is written twice (``encode_noting_turns``); the fix keeps
+    most messages as the same objects, so the first pass lists each message's common items in
+    ``written`` (None for the others) and the second takes them back from ``kept``, by the
+    ``id`` of the message."""
     instructions: str | None = None
     writer = ItemWriter(out, model, synthesize=False)
+    noted: list[Turn] = [] if turns is None else turns
     for i, message in enumerate(messages):
-        common = _fast.encode_message(message)
+        common = kept.get(id(message)) if kept else None
+        if common is None:
+            common = _fast.encode_message(message, noted)
+        if written is not None:
+            written.append(common)
         if common is not None:
             writer.items.extend(common)
             continue

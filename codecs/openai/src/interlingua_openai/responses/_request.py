@@ -19,7 +19,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import expect, maker, optional
+from interlingua.kit import Turn, expect, maker, optional
 
 from .._shared import CHAT_ONLY_FIELDS, CHAT_ONLY_STREAM_OPTIONS, PROVIDER, own_options
 from . import _echo
@@ -57,13 +57,22 @@ _SETTINGS = (  # Request field -> body key, each sent as it is
 # --- encode ------------------------------------------------------------------------------------
 
 
-def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingBudgets = BUDGETS) -> Encoded:
-    """IR -> a ``POST /responses`` body."""
+def encode_request(
+    request: Request,
+    *,
+    strict: bool = False,
+    budgets: ThinkingBudgets = BUDGETS,
+    turns: list[Turn] | None = None,
+    written: list[list[Any] | None] | None = None,
+    kept: dict[int, list[Any]] | None = None,
+) -> Encoded:
+    """IR -> a ``POST /responses`` body; ``turns`` notes the messages of a common shape (see
+    ``encode_noting_turns``), ``written`` and ``kept`` their items (see ``encode_messages``)."""
     out = WarningSink(NAME)
     body: dict[str, Any] = {}
     if request.model is not None:
         body["model"] = request.model
-    instructions, items = encode_messages(request.messages, request.model, out)
+    instructions, items = encode_messages(request.messages, request.model, out, turns=turns, written=written, kept=kept)
     if instructions is not None:
         body["instructions"] = instructions
     body["input"] = _bare_input(request.messages, items)
@@ -77,6 +86,29 @@ def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingB
     )
     _merge_options(body, options)
     return out.finish(body, strict=strict)
+
+
+class Passes:
+    """``encode_request`` as ``encode_noting_turns`` calls it for one request: the first pass
+    notes the turns and lists each message's common items; a pass after a fix takes back the
+    items of the messages the fix kept (the same objects), so they are not written again."""
+
+    __slots__ = ("budgets", "first", "written")
+
+    def __init__(self, budgets: ThinkingBudgets) -> None:
+        self.budgets = budgets
+        self.first: Request | None = None
+        self.written: list[list[Any] | None] = []
+
+    def __call__(self, request: Request, turns: list[Turn] | None) -> Encoded:
+        if turns is not None:
+            self.first = request
+            return encode_request(request, budgets=self.budgets, turns=turns, written=self.written)
+        kept = None
+        if self.first is not None:
+            pairs = zip(self.first.messages, self.written, strict=False)  # written stops where an error did
+            kept = {id(message): items for message, items in pairs if items is not None}
+        return encode_request(request, budgets=self.budgets, kept=kept)
 
 
 def _bare_input(messages: list[Message], items: list[dict[str, Any]]) -> Any:
