@@ -133,8 +133,8 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
 
 Turn: TypeAlias = tuple[str, Sequence[str]]
 """One message as a codec's writer took it in the common shapes: its role and the ids of its
-calls (an assistant message) or of its results (a tool message, results only); a user, system or
-developer message holds neither. See :func:`turns_keep_rules`."""
+calls (an assistant message) or of its results (a tool message of results only, at least one);
+a user, system or developer message holds neither. See :func:`turns_keep_rules`."""
 
 
 def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
@@ -146,7 +146,7 @@ def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
     only the calls and their answers are left to check, as ``_Fixer.keeps_rules`` does: every
     call id accepted, the calls of an assistant turn answered exactly by the results of the tool
     messages right after it (in one message where the target needs that), and a result only
-    for a call of the latest assistant turn. ``test_normalize_turns.py`` holds the two to the
+    for a call of the latest assistant turn. ``test_normalize_equiv.py`` holds the two to the
     same verdicts."""
     one_message = rules.one_results_message
     latest: Sequence[str] = ()  # the calls of the latest assistant turn
@@ -438,9 +438,7 @@ class _Fixer:
     def _answered(self, calls: list[str], answers: list[str], holders: int) -> bool:
         """Whether the results that follow a turn (``answers``, from ``holders`` messages)
         answer exactly its calls, in one message where the target needs that."""
-        if len(answers) != len(calls) or (holders > 1 and self.rules.one_results_message):
-            return False
-        return answers == calls or sorted(answers) == sorted(calls)
+        return _answers_calls(calls, answers, holders, self.rules.one_results_message)
 
     def _answered_by(self, calls: list[str], run: list[tuple[int, int]]) -> bool:
         """``_answered`` for the run of results at these positions."""

@@ -249,7 +249,8 @@ def encode_message(message: Message, turns: list[Turn]) -> list[Item] | None:
     writer). A message with an echo of its own (``instructions``, ``list``, an item's keys), a
     ``name`` or an ``id`` is never common. A common message adds its ``Turn`` to ``turns``: the
     turn rules are checked from those (``turns_keep_rules``), not by walking the IR again; every
-    part taken here is one the rules of this codec keep (no reasoning, no handle)."""
+    other part taken here is one the rules of this codec keep (no reasoning, no handle, and they
+    keep empty text)."""
     fields = message.__dict__  # one attribute read for five (see the module docstring)
     if fields["provider_echoes"] or fields["name"] is not None or fields["id"] is not None:
         return None
