@@ -4,7 +4,8 @@
   that end on the user's make the count odd; 3 tools, 13 tool calls, ~2 KB tool results, two
   signed thinking blocks, an image), against ``orjson.loads(orjson.dumps(body))`` of the same
   body. Each function runs one batch per round and the ratios are medians of per-round ratios,
-  so load from other processes hits both sides of a ratio alike. Beside them: decode through the
+  so CPU load from other processes hits both sides of a ratio alike (memory contention does not:
+  see ``_timing``). Beside them: decode through the
   general path alone (the fast readers of ``_fast.py`` declining), and the core's ``maker`` (one
   per shape, made beforehand) building the same IR objects with nothing else (decode's floor, and
   its share of decode), and

@@ -13,7 +13,8 @@
   most 6 us), beside the SSE framing alone (httpx2) and framing + ``orjson.loads``.
 
 The cases of a table take turns within each round and each ratio is the median of per-round
-ratios: other processes' load drifts over seconds, so it weighs on both sides of a ratio alike.
+ratios: other processes' load drifts over seconds, so it weighs on both sides of a ratio (alike for
+CPU load, not for memory contention: see ``_timing``).
 
 Run: ``python bench/bench_openai_chat.py``
 """

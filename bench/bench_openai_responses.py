@@ -4,7 +4,8 @@ Workload (PERF.md): a 40-message agent transcript (13 tool calls, each answered,
 about 2 KB, 2 small images, 3 tool schemas) as a Responses request body; real recorded responses
 and streams. Ratios are against baselines timed in the same rounds: the cases of a table take
 turns within each round and a ratio is the median of the per-round ratios (other processes' load
-drifts over seconds, so it weighs on both sides of a ratio alike).
+drifts over seconds, so it weighs on both sides of a ratio; alike for CPU load, not for memory
+contention: see ``_timing``).
 
 - decode_request + encode_request against ``orjson.loads(orjson.dumps(body))`` (issue 5: under
   10x; PERF.md: 2.5x for a cross-vendor conversion), and encode_request against a plain-dict
