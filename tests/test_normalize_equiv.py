@@ -215,8 +215,8 @@ def test_an_agent_transcript_with_unanswered_calls_is_repaired_in_one_pass() -> 
 @st.composite
 def common_turns(draw: st.DrawFn) -> Request:
     """Transcripts of only the shapes a codec's writer notes a ``Turn`` for (text, calls, tool
-    messages of string results), answered or not: calls with answers that follow them, split,
-    shuffled, short or to the wrong turn, the ids from a small pool."""
+    or user messages of string results), answered or not: calls with answers that follow them,
+    split, shuffled, short or to the wrong turn, the ids from a small pool."""
     ids = st.sampled_from(POOL)
     text = st.builds(Text, text=st.sampled_from(["hi", "ok"]))
     call = st.builds(ToolUse, id=ids, name=st.just("f"), input=st.just({}))
@@ -239,19 +239,20 @@ def common_turns(draw: st.DrawFn) -> Request:
         for chunk in (answers[:cut], answers[cut:]):
             if chunk:
                 results = [ToolResult(tool_use_id=i, name="f", content="r") for i in chunk]
-                messages.append(Message(role="tool", parts=results))
+                messages.append(Message(role=draw(st.sampled_from(["tool", "user"])), parts=results))
     return Request(model="m", messages=messages)
 
 
 def _turns(request: Request) -> list[Turn]:
-    """The turns a writer notes for these messages (all of the shapes ``common_turns`` makes)."""
-    return [
-        (
-            m.role,
-            [p.id if isinstance(p, ToolUse) else p.tool_use_id for p in m.parts if isinstance(p, ToolUse | ToolResult)],
-        )
-        for m in request.messages
-    ]
+    """The turns a writer notes for these messages (all of the shapes ``common_turns`` makes): a
+    user message of results is a ``tool`` turn."""
+    turns: list[Turn] = []
+    for m in request.messages:
+        ids = [
+            p.id if isinstance(p, ToolUse) else p.tool_use_id for p in m.parts if isinstance(p, ToolUse | ToolResult)
+        ]
+        turns.append(("tool" if m.role == "user" and ids else m.role, ids))
+    return turns
 
 
 @settings(max_examples=300, deadline=None)

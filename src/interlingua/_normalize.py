@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import Literal, NamedTuple, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias
 
 from ._handles import WITH_SOURCE, Resolver, find_handles, holds_handle, resolve_handles, unresolved_handle
 from ._message import Message, Role
@@ -133,8 +133,40 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
 
 Turn: TypeAlias = tuple[str, Sequence[str]]
 """One message as a codec's writer took it in the common shapes: its role and the ids of its
-calls (an assistant message) or of its results (a tool message of results only, at least one);
-a user, system or developer message holds neither. See :func:`turns_keep_rules`."""
+calls (an assistant message) or of its results (a ``tool`` turn: a tool or user message of
+results only, at least one, which the walk reads alike); a user, system or developer message
+holds neither. See :func:`turns_keep_rules`."""
+
+
+Writer: TypeAlias = Callable[[Request, "list[Turn] | None", "list[Any] | None", "dict[int, Any] | None"], Encoded]
+"""A codec's ``encode(request, turns, written, kept)`` for :class:`Passes` (never strict)."""
+
+
+class Passes:
+    """The ``encode`` :func:`encode_noting_turns` calls, for a writer that can take back what it
+    wrote of a message (``Writer``). A request that needs fixing is written twice; the fix keeps
+    most messages as the same objects, so the first pass lists what it wrote of each message in
+    ``written`` (None where there is nothing to take back: a message of another shape, or one
+    whose output a later step may change) and the pass after the fix gets those back in
+    ``kept``, by the ``id`` of the message, writing only the messages the fix made. One
+    instance serves one request."""
+
+    __slots__ = ("first", "write", "written")
+
+    def __init__(self, write: Writer) -> None:
+        self.write = write
+        self.first: Request | None = None
+        self.written: list[Any] = []
+
+    def __call__(self, request: Request, turns: list[Turn] | None) -> Encoded:
+        if turns is not None:
+            self.first = request
+            return self.write(request, turns, self.written, None)
+        kept = None
+        if self.first is not None:
+            pairs = zip(self.first.messages, self.written, strict=False)  # written stops where an error did
+            kept = {id(message): done for message, done in pairs if done is not None}
+        return self.write(request, None, None, kept)
 
 
 def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
@@ -142,7 +174,8 @@ def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
     while it wrote each message in a common shape, so the transcript is walked once, not twice.
 
     The writer vouches for every other part it took: text these rules keep (non-empty where they
-    drop empty text), media from a URL or inline data, results of plain text, no reasoning. Then
+    drop empty text), media from a URL or inline data, results of plain text, no reasoning but
+    what ``accepts_thinking`` takes (call ids it need not check: that is done here). Then
     only the calls and their answers are left to check, as ``_Fixer.keeps_rules`` does: every
     call id accepted, the calls of an assistant turn answered exactly by the results of the tool
     messages right after it (in one message where the target needs that), and a result only

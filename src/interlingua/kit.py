@@ -5,6 +5,7 @@ from ._handles import find_handles, unresolved_handle
 from ._model import construct, maker
 from ._normalize import (
     REASONING_POLICIES,
+    Passes,
     ReasoningPolicy,
     Turn,
     TurnRules,
@@ -26,6 +27,7 @@ __all__ = [
     "find_handles",
     "unresolved_handle",
     "REASONING_POLICIES",
+    "Passes",
     "ReasoningPolicy",
     "ToolIds",
     "Turn",

@@ -17,7 +17,15 @@ from interlingua import (
     StreamEvent,
     ThinkingBudgets,
 )
-from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns, own_thinking
+from interlingua.kit import (
+    Passes,
+    ReasoningPolicy,
+    ToolIds,
+    TurnRules,
+    decoding,
+    encode_noting_turns,
+    own_thinking,
+)
 
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers
 from . import _errors, _request, _response, _stream
@@ -62,7 +70,11 @@ class OpenAIResponsesCodec:
         return encode_noting_turns(
             request,
             self.rules,
-            _request.Passes(self.budgets),
+            Passes(
+                lambda ready, turns, written, kept: _request.encode_request(
+                    ready, budgets=self.budgets, turns=turns, written=written, kept=kept
+                )
+            ),
             codec=NAME,
             strict=strict,
             reasoning=reasoning,

@@ -88,29 +88,6 @@ def encode_request(
     return out.finish(body, strict=strict)
 
 
-class Passes:
-    """``encode_request`` as ``encode_noting_turns`` calls it for one request: the first pass
-    notes the turns and lists each message's common items; a pass after a fix takes back the
-    items of the messages the fix kept (the same objects), so they are not written again."""
-
-    __slots__ = ("budgets", "first", "written")
-
-    def __init__(self, budgets: ThinkingBudgets) -> None:
-        self.budgets = budgets
-        self.first: Request | None = None
-        self.written: list[list[Any] | None] = []
-
-    def __call__(self, request: Request, turns: list[Turn] | None) -> Encoded:
-        if turns is not None:
-            self.first = request
-            return encode_request(request, budgets=self.budgets, turns=turns, written=self.written)
-        kept = None
-        if self.first is not None:
-            pairs = zip(self.first.messages, self.written, strict=False)  # written stops where an error did
-            kept = {id(message): items for message, items in pairs if items is not None}
-        return encode_request(request, budgets=self.budgets, kept=kept)
-
-
 def _bare_input(messages: list[Message], items: list[dict[str, Any]]) -> Any:
     """``input`` as a plain string when it came as one (decode marks that message ``bare``)."""
     if len(items) != 1:
