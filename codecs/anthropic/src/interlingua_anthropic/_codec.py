@@ -21,7 +21,7 @@ from interlingua import (
     Thinking,
     ThinkingBudgets,
 )
-from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules
+from interlingua.kit import Passes, ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns
 
 from . import _errors, _request, _response, _stream
 from ._capabilities import CAPABILITIES
@@ -71,11 +71,20 @@ class AnthropicMessagesCodec:
         """The body for ``POST /v1/messages``. The transcript is first made to keep the API's
         rules (see ``interlingua.kit.TurnRules``); ``reasoning`` says what happens to thinking
         Claude did not sign: dropped (default) or sent as text, reported either way."""
-        return encode_with_rules(
+        return encode_noting_turns(
             request,
             self.rules,
-            lambda ready, strict: _request.encode_request(
-                ready, self.name, self.default_max_tokens, strict=strict, budgets=self.budgets
+            Passes(
+                lambda ready, turns, written, kept: _request.encode_request(
+                    ready,
+                    self.name,
+                    self.default_max_tokens,
+                    strict=False,
+                    budgets=self.budgets,
+                    turns=turns,
+                    written=written,
+                    kept=kept,
+                )
             ),
             codec=self.name,
             strict=strict,

@@ -1,4 +1,5 @@
-"""The common request messages and content blocks, wire -> IR, without path bookkeeping (PERF.md).
+"""The common request messages and content blocks, both directions, without path bookkeeping
+(PERF.md).
 
 An agent transcript is almost all a handful of shapes: a ``{"role", "content"}`` message whose
 content is a string or a list of plain text, image, thinking, tool_use and tool_result blocks.
@@ -12,6 +13,11 @@ real corpus, the golden fixtures, the benchmark transcript and generated IR and 
 A declined message may already have recorded some of its tool_use names in ``ctx``; the careful
 decoder records the very same names again, so the result does not depend on where a fast read
 gave up.
+
+The writer (``encode_message``) is the same idea the other way: a message of plain text, images,
+calls, string results and signed thinking becomes its blocks, or None for anything an echo, a
+warning or a rule would have a say in; ``_request._encode_messages`` then writes that message
+part by part (``test_fast_encode.py`` holds the two to the same bodies and warnings).
 """
 
 from __future__ import annotations
@@ -34,9 +40,9 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.kit import maker
+from interlingua.kit import Turn, maker
 
-from ._parts import PROVIDER, Block, Context
+from ._parts import IMAGE_TYPES, PROVIDER, Block, Context, encode_cache_control
 
 _MESSAGE = frozenset({"role", "content"})
 _ROLES = frozenset({"user", "assistant", "system"})
@@ -234,3 +240,181 @@ _DECODERS: dict[str, Callable[[Block, Context], ContentPart | None]] = {
 }
 _CAREFUL = frozenset({"document"})
 """Known block types left to the careful decoders; any type not known there becomes Native."""
+
+
+# --- encoding ------------------------------------------------------------------------------------
+
+Marks = list[tuple[Block, str]]
+"""The cache marks written, each with the IR path of its part (``Encoder.cache_marks``)."""
+
+_STRING_ECHO = {STRING: True}
+_SIGNATURE = frozenset({"signature"})
+_DATA = frozenset({"data"})
+_CALLER_ROLES = frozenset({"user", "tool"})
+
+
+def encode_message(message: Message, index: int, turns: list[Turn], marks: Marks) -> tuple[bool, list[Block]] | None:
+    """``message`` (at ``messages[index]``) as its blocks when every part has a common shape,
+    with whether its content went as a bare string (decode's message echo says so); None for
+    anything else, which the careful writer takes. A message taken notes its ``Turn`` in
+    ``turns``: a user or tool message of results only as a ``tool`` turn, as the turn rules read
+    it. Every part taken is one the rules of this codec keep as it is: non-empty text (they drop
+    empty text), thinking Claude signed; call ids are the turn check's to judge."""
+    fields = message.__dict__  # one attribute read for five (see the decoders above)
+    if fields["name"] is not None or fields["id"] is not None or not (parts := fields["parts"]):
+        return None
+    string = False
+    if echoes := fields["provider_echoes"]:
+        if len(echoes) != 1 or echoes[0].provider != PROVIDER or echoes[0].data != _STRING_ECHO:
+            return None
+        string = echoes[0].data[STRING] is True  # 1 == True: only JSON true says "a string"
+        if not string:
+            return None
+    role = fields["role"]
+    ids: list[str] = []
+    marked: list[int] = []
+    if role == "assistant":
+        blocks = _assistant_blocks(parts, ids)
+    elif role in _CALLER_ROLES or role == "system":
+        blocks = _caller_blocks(parts, ids, marked, text_only=role == "system")
+        if blocks is not None and ids:
+            if len(ids) != len(parts):
+                return None  # results beside other blocks: the turn rules read those from the IR
+            role = "tool"
+        elif role == "tool":
+            return None  # a tool message holds results (a ``tool`` turn holds at least one)
+    else:
+        return None  # developer: sent as system, with a warning
+    if blocks is None:
+        return None
+    turns.append((role, ids))
+    if marked:
+        marks += [(blocks[j], f"messages[{index}].parts[{j}]") for j in marked]
+    return string, blocks
+
+
+def _assistant_blocks(parts: list[ContentPart], calls: list[str]) -> list[Block] | None:
+    """Plain text, calls with object input, and thinking Claude signed; call ids go to ``calls``."""
+    blocks: list[Block] = []
+    for part in parts:
+        fields = part.__dict__
+        kind = type(part)
+        if kind is Text:
+            if not _plain_text(fields):
+                return None
+            blocks.append({"type": "text", "text": fields["text"]})
+        elif kind is ToolUse:
+            if fields["provider_echoes"] or fields["raw_input"] is not None:
+                return None
+            calls.append(call_id := fields["id"])
+            blocks.append({"type": "tool_use", "id": call_id, "name": fields["name"], "input": fields["input"]})
+        elif kind is Thinking or kind is RedactedThinking:
+            block = _signed_thinking(fields) if kind is Thinking else _redacted_block(fields)
+            if block is None:
+                return None
+            blocks.append(block)
+        else:
+            return None
+    return blocks
+
+
+def _caller_blocks(
+    parts: list[ContentPart], results: list[str], marked: list[int], *, text_only: bool
+) -> list[Block] | None:
+    """Text, images and string results, each maybe with a cache mark; the call ids the results
+    answer go to ``results``, the indexes of the marked blocks to ``marked`` (for the caller to
+    list once it takes the message). ``text_only``: a system prompt, which holds only text."""
+    blocks: list[Block] = []
+    for j, part in enumerate(parts):
+        fields = part.__dict__
+        kind = type(part)
+        block: Block | None
+        if kind is Text:
+            block = {"type": "text", "text": fields["text"]} if _plain_text(fields, marked=True) else None
+        elif text_only:
+            return None
+        elif kind is ToolResult:
+            block = _result_block(fields)
+            if block is not None:
+                results.append(fields["tool_use_id"])
+        elif kind is Image:
+            block = _image_block(fields)
+        else:
+            return None
+        if block is None:
+            return None
+        if (mark := fields["cache_control"]) is not None:
+            block["cache_control"] = encode_cache_control(mark)
+            marked.append(j)
+        blocks.append(block)
+    return blocks
+
+
+def _plain_text(fields: dict[str, Any], *, marked: bool = False) -> bool:
+    """A Text's fields, when it is a plain non-empty text block (a cache mark only if ``marked``)."""
+    if fields["provider_echoes"] or fields["citations"] or not fields["text"]:
+        return False
+    return marked or fields["cache_control"] is None
+
+
+_IS_ERROR_FALSE = {"is_error": False}
+
+
+def _result_block(fields: dict[str, Any]) -> Block | None:
+    """A ToolResult's fields as a block, when its content is a string and it has no echo but
+    the explicit ``is_error: false`` decode keeps (what the SDKs send)."""
+    content = fields["content"]
+    if type(content) is not str:
+        return None
+    block: Block = {"type": "tool_result", "tool_use_id": fields["tool_use_id"]}
+    if content:
+        block["content"] = content
+    is_error = fields["is_error"]
+    if echoes := fields["provider_echoes"]:
+        if is_error or len(echoes) != 1 or echoes[0].provider != PROVIDER or echoes[0].data != _IS_ERROR_FALSE:
+            return None
+        if echoes[0].data["is_error"] is not False:  # 0 == False: only JSON false is that echo
+            return None
+        block["is_error"] = False
+    elif is_error:
+        block["is_error"] = True
+    return block
+
+
+def _image_block(fields: dict[str, Any]) -> Block | None:
+    """An Image's fields as a block: inline data of a type the API takes, or a URL; no echo."""
+    if fields["provider_echoes"]:
+        return None
+    source = fields["source"]
+    if type(source) is Base64Source and source.media_type in IMAGE_TYPES:
+        wire: Block = {"type": "base64", "media_type": source.media_type, "data": source.data}
+    elif type(source) is UrlSource:
+        wire = {"type": "url", "url": source.url}
+    else:
+        return None
+    return {"type": "image", "source": wire}
+
+
+def _own_echo(fields: dict[str, Any], keys: frozenset[str]) -> dict[str, Any] | None:
+    """The data of a part's one echo when it is Anthropic's and holds exactly ``keys``."""
+    echoes = fields["provider_echoes"]
+    if len(echoes) != 1 or echoes[0].provider != PROVIDER:
+        return None
+    data: dict[str, Any] = echoes[0].data
+    return data if data.keys() == keys else None
+
+
+def _redacted_block(fields: dict[str, Any]) -> Block | None:
+    """A RedactedThinking's fields as a block, when its one echo is the ``data`` decode kept."""
+    data = _own_echo(fields, _DATA)
+    if data is None or type(redacted := data["data"]) is not str:
+        return None
+    return {"type": "redacted_thinking", "data": redacted}
+
+
+def _signed_thinking(fields: dict[str, Any]) -> Block | None:
+    """A Thinking's fields as a block, when its one echo is the signature decode kept."""
+    data = _own_echo(fields, _SIGNATURE)
+    if data is None or type(signature := data["signature"]) is not str or fields["cache_control"] is not None:
+        return None
+    return {"type": "thinking", "thinking": fields["text"], "signature": signature}

@@ -41,7 +41,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import ToolIds, construct, each, expect, join, optional, require
+from interlingua.kit import ToolIds, Turn, construct, each, expect, join, optional, require
 
 from . import _fast
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
@@ -217,13 +217,23 @@ def _decode_output_config(body: Mapping[str, Any], options: dict[str, Any]) -> R
 
 
 def encode_request(
-    request: Request, codec: str, default_max_tokens: int, *, strict: bool, budgets: ThinkingBudgets = BUDGETS
+    request: Request,
+    codec: str,
+    default_max_tokens: int,
+    *,
+    strict: bool,
+    budgets: ThinkingBudgets = BUDGETS,
+    turns: list[Turn] | None = None,
+    written: list[Any] | None = None,
+    kept: dict[int, Any] | None = None,
 ) -> Encoded:
+    """IR -> a ``POST /v1/messages`` body; ``turns`` notes the messages of a common shape (see
+    ``encode_noting_turns``), ``written`` and ``kept`` their blocks (see ``Passes``)."""
     out = WarningSink(codec)
     encoder = Encoder(out)
     body: dict[str, Any] = {"model": request.model}
     tools = _encode_tools(request, encoder)
-    system, messages = _encode_messages(request.messages, encoder)
+    system, messages = _encode_messages(request.messages, encoder, turns, written, kept)
     if system is not None:
         body["system"] = system
     body["messages"] = messages
@@ -265,42 +275,99 @@ def _encode_tools(request: Request, encoder: Encoder) -> list[Block]:
 
 
 class _Turn:
-    __slots__ = ("blocks", "paths", "role", "string")
+    """One wire message being built: its blocks, and the IR messages they came from, each as its
+    index and the part index of each of its blocks in order (a count ``n`` when they are parts
+    ``0..n-1``, as from the fast writer): paths are spelled out only for a warning."""
+
+    __slots__ = ("blocks", "role", "sources", "string")
 
     def __init__(self, role: str, string: bool) -> None:
         self.role = role
         self.blocks: list[Block] = []
-        self.paths: list[str] = []
+        self.sources: list[tuple[int, int | list[int]]] = []
         self.string = string
+
+    def paths(self) -> list[str]:
+        """The IR path of each block, in order."""
+        return [
+            f"messages[{i}].parts[{j}]"
+            for i, parts in self.sources
+            for j in (range(parts) if isinstance(parts, int) else parts)
+        ]
+
+
+class _Turns:
+    """The wire messages as the IR messages are written: leading system messages go to the
+    system prompt, consecutive messages of one wire role join one message."""
+
+    __slots__ = ("system", "wire")
+
+    def __init__(self) -> None:
+        self.system: _Turn | None = None
+        self.wire: list[_Turn] = []
+
+    def open(self, role: str, string: bool) -> _Turn:
+        """The turn the next IR message (of wire ``role``; ``string``: its content came as one)
+        writes into."""
+        wire = self.wire
+        if role == "system" and not wire:
+            if self.system is None:
+                self.system = _Turn("system", string)
+            elif self.system.blocks:
+                self.system.string = False
+            return self.system
+        if wire and wire[-1].role == role:
+            turn = wire[-1]
+            turn.string = False
+            return turn
+        turn = _Turn(role, string)
+        wire.append(turn)
+        return turn
 
 
 _WIRE_ROLES = {"tool": "user", "developer": "system"}
 _PLAIN_TEXT = frozenset({"type", "text"})
 
 
-def _encode_messages(messages: list[Message], encoder: Encoder) -> tuple[Any, list[Block]]:
-    system: _Turn | None = None
-    turns: list[_Turn] = []
+def _encode_messages(
+    messages: list[Message],
+    encoder: Encoder,
+    noted: list[Turn] | None = None,
+    written: list[Any] | None = None,
+    kept: dict[int, Any] | None = None,
+) -> tuple[Any, list[Block]]:
+    """The system prompt and the wire messages. A message of a common shape is written by
+    ``_fast.encode_message``, which notes its ``Turn`` in ``noted`` (see ``encode_noting_turns``);
+    any other, part by part here, warnings at their paths.
+
+    ``written`` lists what the fast writer gave for each message (for ``Passes``), but None for
+    a message with a cache mark: ``_keep_cache_limits`` may change its blocks; ``kept`` gives
+    that back for the messages a fix kept."""
+    turns = _Turns()
+    noted = [] if noted is None else noted
+    marks = encoder.cache_marks
     for i, message in enumerate(messages):
+        common = kept.get(id(message)) if kept else None
+        if common is None:
+            before = len(marks)
+            common = _fast.encode_message(message, i, noted, marks)
+            if written is not None:
+                written.append(common if len(marks) == before else None)
+        own_role = message.role
+        role = _WIRE_ROLES.get(own_role, own_role)
+        if common is not None:
+            string, blocks = common
+            turn = turns.open(role, string)
+            turn.blocks += blocks
+            turn.sources.append((i, len(blocks)))
+            continue
         at = f"messages[{i}]"
         echo = message.echo(PROVIDER) if message.provider_echoes else None
-        string = bool(echo and echo.data.get(_STRING))
-        role = _WIRE_ROLES.get(message.role, message.role)
-        if message.role == "developer":
+        if own_role == "developer":
             encoder.out.unsupported(at, "developer", "Anthropic has no developer role: sent as system")
         encoder.out.unsent_message_fields(message, at)
-        leading = role == "system" and not turns
-        if leading:
-            system = system or _Turn("system", string)
-            turn = system
-            if system.blocks:
-                system.string = False
-        elif turns and turns[-1].role == role:
-            turn = turns[-1]
-            turn.string = False
-        else:
-            turn = _Turn(role, string)
-            turns.append(turn)
+        turn = turns.open(role, bool(echo and echo.data.get(_STRING)))
+        taken: list[int] = []
         for j, part in enumerate(message.parts):
             where = f"{at}.parts[{j}]"
             if role == "system" and not isinstance(part, Text):
@@ -309,8 +376,10 @@ def _encode_messages(messages: list[Message], encoder: Encoder) -> tuple[Any, li
             block = encoder.part(part, where)
             if block is not None:
                 turn.blocks.append(block)
-                turn.paths.append(where)
-    wire = [_wire_message(turn, encoder.out) for turn in turns if turn.blocks]
+                taken.append(j)
+        turn.sources.append((i, taken))
+    wire = [_wire_message(turn, encoder.out) for turn in turns.wire if turn.blocks]
+    system = turns.system
     return (_content(system) if system and system.blocks else None), wire
 
 
@@ -337,15 +406,14 @@ def _thinking_first(turn: _Turn, out: WarningSink) -> None:
     else:
         return  # already in order: the common case, nothing to rebuild
     seen_other = False
-    blocks, paths = [], []
-    for block, at in zip(turn.blocks, turn.paths, strict=True):
+    blocks = []
+    for block, at in zip(turn.blocks, turn.paths(), strict=True):
         if block["type"] in _THINKING_TYPES and seen_other:
             out.lossy(at, block["type"], "thinking after other blocks of a turn is refused by the API")
             continue
         seen_other = seen_other or block["type"] not in _THINKING_TYPES
         blocks.append(block)
-        paths.append(at)
-    turn.blocks, turn.paths = blocks, paths
+    turn.blocks = blocks  # its paths are not read again
 
 
 def _encode_tool_choice(request: Request, body: dict[str, Any], out: WarningSink) -> None:

@@ -1,0 +1,373 @@
+"""anthropic-messages: the writer of common messages (``_fast.encode_message``) against the careful
+one, and the turn rules checked from the turns it notes. Wherever the fast writer answers, a
+request encodes to the same body (keys in the same order) with the same warnings; and the codec,
+which writes first and checks the rules from the noted turns, gives the same body, warnings or
+error as checking the rules first. Checked on the real corpus, the golden fixtures, the
+benchmark transcript and generated IR; and the common shapes of real traffic do take the fast
+path."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interlingua import (
+    Base64Source,
+    CacheControl,
+    Citation,
+    CitationSource,
+    Encoded,
+    FileSource,
+    Image,
+    Message,
+    ProviderEcho,
+    RedactedThinking,
+    Request,
+    Text,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    UrlSource,
+    WarningSink,
+)
+from interlingua.kit import ToolIds, Turn, encode_with_rules, turns_keep_rules
+from interlingua.testing import declining, load_body, real_fixtures, strategies
+from interlingua_anthropic import AnthropicMessagesCodec, _fast, _request
+from interlingua_anthropic._parts import Encoder
+
+CODEC = AnthropicMessagesCodec()
+RULES = CODEC.rules
+IDS: ToolIds = RULES.tool_ids  # type: ignore[assignment]  # this codec has an id rule
+ROOT = Path(__file__).resolve().parents[3]
+GOLDEN = sorted(p for p in (ROOT / "fixtures/anthropic-messages/request").glob("*.json") if ".ir." not in p.name)
+REQUESTS = [*real_fixtures("anthropic-messages", "request"), *GOLDEN]
+
+
+def careful_only() -> AbstractContextManager[None]:
+    """The fast writer declines, so every message is written part by part."""
+    return declining(_fast, "encode_message")
+
+
+def _bench_transcript() -> dict[str, Any]:
+    """The benchmark's 41-message transcript body."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_anthropic_messages", ROOT / "bench/bench_anthropic_messages.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(ROOT / "bench"))  # the script imports its sibling _timing
+        spec.loader.exec_module(bench)
+    body: dict[str, Any] = bench.transcript()
+    return body
+
+
+def _outcome(encode: Callable[[], Encoded]) -> tuple[Any, ...]:
+    """What an encode gave: the body as JSON text (so key order counts) and the warnings, or the
+    error's type and message."""
+    try:
+        encoded = encode()
+    except Exception as error:  # the error is the outcome compared
+        return type(error), str(error)
+    return json.dumps(encoded.body), encoded.warnings
+
+
+def _assert_encodes_alike(request: Request, strict: bool = False) -> tuple[Any, ...]:
+    fast = _outcome(lambda: CODEC.encode_request(request, strict=strict))
+    with careful_only():
+        careful = _outcome(lambda: CODEC.encode_request(request, strict=strict))
+    assert fast == careful
+    return fast
+
+
+def _taken(request: Request) -> list[bool]:
+    """Which messages of a request the fast writer takes."""
+    return [_fast.encode_message(m, i, [], []) is not None for i, m in enumerate(request.messages)]
+
+
+# --- the recorded traffic and the benchmark ------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", REQUESTS, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
+def test_fast_and_careful_writers_agree_on_every_recorded_request(path: Path) -> None:
+    body = load_body(path)
+    request = CODEC.decode_request(body)
+    _assert_encodes_alike(request)
+    assert CODEC.encode_request(request).body == body
+
+
+def test_every_message_of_the_benchmark_takes_the_fast_writer_and_encodes_as_it_came() -> None:
+    body = _bench_transcript()
+    request = CODEC.decode_request(body)
+    assert _taken(request) == [True] * 42  # the system prompt (with its cache mark), then 41
+    text, warnings = _assert_encodes_alike(request)
+    assert (json.loads(text), warnings) == (body, [])
+
+
+def test_the_common_shapes_of_real_traffic_take_the_fast_writer() -> None:
+    """Only the messages holding a document (one as a result's content) are declined: the
+    careful writer takes those, as the careful reader reads them."""
+    declined: list[str] = []
+    for path in real_fixtures("anthropic-messages", "request"):
+        request = CODEC.decode_request(load_body(path))
+        declined += [f"{path.stem}[{i}]" for i, taken in enumerate(_taken(request)) if not taken]
+    assert declined == ["pdf-document-base64[0]", "xv-tool-returns-pdf-turn2[2]"]
+
+
+# --- pinned cases --------------------------------------------------------------------------------
+
+_SIGNED = [ProviderEcho(provider="anthropic", data={"signature": "c2ln"})]
+
+
+def test_a_cache_mark_the_fast_writer_wrote_is_held_to_the_wires_limits_at_its_path() -> None:
+    """Five marks: the earliest is dropped, reported at the path of its part, as the careful
+    writer reports it; a 1h mark after a 5m one is shortened."""
+    texts = [Text(f"t{i}", cache_control=CacheControl(ttl="1h" if i == 4 else None)) for i in range(5)]
+    messages = [Message.user(*texts[:2]), Message.assistant("ok"), Message.user(*texts[2:])]
+    request = Request(model="claude-sonnet-4-5", max_tokens=64, messages=messages)
+    assert _taken(request) == [True, True, True]
+    body, warnings = _assert_encodes_alike(request)
+    assert [w.path for w in warnings] == ["messages[0].parts[0].cache_control", "messages[2].parts[2].cache_control"]
+    assert "cache_control" not in json.loads(body)["messages"][0]["content"][0]
+
+
+def test_thinking_after_text_in_one_wire_turn_is_reported_at_its_own_path() -> None:
+    """Two assistant messages join one wire turn; the thinking of the second comes after the
+    text of the first, so it goes, reported at the part it was."""
+    messages = [
+        Message.user("hi"),
+        Message.assistant("first"),
+        Message.assistant(Thinking("later", provider_echoes=_SIGNED), Text("second")),
+    ]
+    request = Request(model="claude-sonnet-4-5", max_tokens=64, messages=messages)
+    assert _taken(request) == [True, True, True]
+    _, warnings = _assert_encodes_alike(request)
+    assert [w.path for w in warnings] == ["messages[2].parts[0]"]
+
+
+def test_a_user_message_of_results_is_noted_as_a_tool_turn_and_mixed_ones_are_declined() -> None:
+    turns: list[Turn] = []
+    results = Message.user(ToolResult("toolu_1", "f", "ok"), ToolResult("toolu_2", "f", ""))
+    assert _fast.encode_message(results, 0, turns, []) is not None
+    assert turns == [("tool", ["toolu_1", "toolu_2"])]
+    mixed = Message.user(ToolResult("toolu_1", "f", "ok"), Text("and then"))
+    assert _fast.encode_message(mixed, 0, turns, []) is None
+    assert _fast.encode_message(Message.tool(), 0, turns, []) is None
+    assert len(turns) == 1
+
+
+def test_a_declined_message_leaves_no_cache_mark_behind() -> None:
+    marks: list[tuple[Any, str]] = []
+    empty = Message.user(Text("marked", cache_control=CacheControl()), Text(""))  # empty text: the rules' say
+    mixed = Message.user(ToolResult("toolu_1", "f", "ok", cache_control=CacheControl()), Text("and"))
+    assert _fast.encode_message(empty, 0, [], marks) is None and _fast.encode_message(mixed, 0, [], marks) is None
+    assert marks == []
+
+
+# --- generated IR --------------------------------------------------------------------------------
+
+_ANTHROPIC = st.sampled_from(
+    [
+        {"content_string": True},
+        {"content_string": 1},
+        {"signature": "c2ln"},
+        {"signature": 3},
+        {"is_error": False},
+        {"is_error": 0},
+        {"data": "ZGF0"},
+        {"data": "ZGF0", "extra": 1},
+    ]
+)
+_ECHOES: st.SearchStrategy[list[ProviderEcho]] = st.one_of(
+    st.just([]),
+    _ANTHROPIC.map(lambda data: [ProviderEcho(provider="anthropic", data=data)]),
+    st.just([ProviderEcho(provider="acme", data={"signature": "x"})]),
+    strategies.echoes(),
+)
+_MARK = st.none() | st.builds(CacheControl, ttl=st.sampled_from([None, "5m", "1h"]))
+_CITATION = Citation(source=CitationSource(type="url", url="https://example.com/a"), start=0, end=1)
+_SOURCES = st.one_of(
+    st.just(Base64Source(media_type="image/png", data="iVBORw0KGgo=")),
+    st.just(Base64Source(media_type="image/tiff", data="AAAA")),
+    st.just(UrlSource(url="https://example.com/a.png")),
+    st.just(FileSource(file_id="file_1", provider="anthropic")),
+)
+_IDS = st.sampled_from(["toolu_01", "toolu_02", "call.with.dots"])
+_TEXT = st.builds(Text, text=strategies.texts, cache_control=_MARK)
+_IMAGE = st.builds(Image, source=_SOURCES.filter(lambda s: not isinstance(s, FileSource)), cache_control=_MARK)
+_THINKING = st.builds(Thinking, text=strategies.texts, provider_echoes=st.just(_SIGNED))
+_REDACTED = st.just(RedactedThinking(provider_echoes=[ProviderEcho(provider="anthropic", data={"data": "ZGF0"})]))
+_FALSE = [ProviderEcho(provider="anthropic", data={"is_error": False})]
+_CALL = st.builds(ToolUse, id=_IDS, name=strategies.names, input=strategies.json_objects())
+_RESULT = st.one_of(
+    st.builds(
+        ToolResult,
+        tool_use_id=_IDS,
+        name=strategies.names,
+        content=strategies.texts,
+        is_error=st.booleans(),
+        cache_control=_MARK,
+    ),
+    st.builds(  # the explicit ``is_error: false`` decode keeps
+        ToolResult, tool_use_id=_IDS, name=strategies.names, content=strategies.texts, provider_echoes=st.just(_FALSE)
+    ),
+)
+_STRING = [ProviderEcho(provider="anthropic", data={"content_string": True})]
+_COMMON = st.one_of(  # the shapes the fast writer takes, for each role
+    st.builds(Message, role=st.just("system"), parts=st.lists(_TEXT, min_size=1, max_size=2)),
+    st.builds(Message, role=st.just("user"), parts=st.lists(_TEXT | _IMAGE, min_size=1, max_size=3)),
+    st.builds(Message, role=st.sampled_from(["user", "tool"]), parts=st.lists(_RESULT, min_size=1, max_size=3)),
+    st.builds(
+        Message,
+        role=st.just("user"),
+        parts=st.builds(Text, text=strategies.texts).map(lambda t: [t]),
+        provider_echoes=st.just(_STRING),
+    ),
+    st.builds(
+        Message,
+        role=st.just("assistant"),
+        parts=st.lists(_THINKING | _REDACTED, max_size=1).flatmap(
+            lambda lead: st.lists(st.builds(Text, text=strategies.texts) | _CALL, min_size=1, max_size=3).map(
+                lambda rest: lead + rest
+            )
+        ),
+    ),
+)
+_PARTS = st.one_of(  # and near misses, for the careful one
+    st.builds(Text, text=strategies.texts, provider_echoes=_ECHOES, cache_control=_MARK),
+    st.builds(Text, text=strategies.texts, citations=st.just([_CITATION])),
+    st.builds(Image, source=_SOURCES, provider_echoes=_ECHOES, cache_control=_MARK),
+    st.builds(Thinking, text=strategies.texts, provider_echoes=_ECHOES, cache_control=_MARK),
+    st.builds(RedactedThinking, provider_echoes=_ECHOES),
+    st.builds(
+        ToolUse,
+        id=_IDS,
+        name=strategies.names,
+        input=strategies.json_objects(),
+        raw_input=st.none() | st.just("{oops"),
+        provider_echoes=_ECHOES,
+    ),
+    st.builds(
+        ToolResult,
+        tool_use_id=_IDS,
+        name=strategies.names,
+        content=strategies.texts | st.lists(strategies.text_parts(), max_size=1),
+        is_error=st.booleans(),
+        provider_echoes=_ECHOES,
+        cache_control=_MARK,
+    ),
+    strategies.parts(),
+)
+_ROLE = st.sampled_from(["system", "developer", "user", "assistant", "tool"])
+_LAST_MISSES = st.builds(  # a common shape but for its last part: the writer must decline the whole message
+    lambda message, part: Message(role=message.role, parts=[*message.parts, part]), _COMMON, _PARTS
+)
+_MESSAGES = st.one_of(
+    _COMMON,
+    _LAST_MISSES,
+    st.builds(
+        Message,
+        role=_ROLE,
+        parts=st.lists(_PARTS | _TEXT | _IMAGE | _CALL | _RESULT, max_size=3),
+        provider_echoes=_ECHOES,
+        name=st.none() | st.just("ann"),
+    ),
+)
+_REQUESTS = st.one_of(
+    st.builds(Request, model=st.just("claude-sonnet-4-5"), messages=st.lists(_MESSAGES, max_size=5)),
+    st.builds(Request, model=st.just("claude-sonnet-4-5"), messages=strategies.conversations()),
+    strategies.requests(),
+)
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_REQUESTS, st.booleans())
+def test_fast_and_careful_writers_agree_on_generated_ir(request: Request, strict: bool) -> None:
+    _assert_encodes_alike(request, strict)
+
+
+@given(_MESSAGES)
+def test_the_fast_writer_answers_only_with_what_the_careful_one_writes_without_a_warning(message: Message) -> None:
+    turns: list[Turn] = []
+    marks: list[tuple[Any, str]] = []
+    common = _fast.encode_message(message, 3, turns, marks)
+    encoder = Encoder(WarningSink(CODEC.name))
+    blocks = [encoder.part(part, f"messages[3].parts[{j}]") for j, part in enumerate(message.parts)]
+    if common is None:
+        assert turns == [] and marks == []
+        return
+    ids = [
+        p.id if isinstance(p, ToolUse) else p.tool_use_id for p in message.parts if isinstance(p, ToolUse | ToolResult)
+    ]
+    role = "tool" if message.role == "user" and ids else message.role
+    assert turns == [(role, ids)]
+    if not all(map(IDS.accepts, ids)):  # written as they are: the turn check turns them down
+        assert not turns_keep_rules(turns, RULES)
+        return
+    string, written = common
+    assert json.dumps(written) == json.dumps(blocks) and encoder.out.warnings == []
+    assert marks == encoder.cache_marks
+    assert string == (message.provider_echoes == _STRING)
+
+
+def _checking_first(codec: AnthropicMessagesCodec, request: Request, strict: bool) -> Encoded:
+    """How the codec encoded before it noted turns: the turn rules first, then the writer."""
+    return encode_with_rules(
+        request,
+        codec.rules,
+        lambda ready, strict: _request.encode_request(
+            ready, codec.name, codec.default_max_tokens, strict=strict, budgets=codec.budgets
+        ),
+        codec=codec.name,
+        strict=strict,
+        reasoning="drop",
+    )
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_REQUESTS, strategies.requests(well_formed=False)), st.booleans())
+def test_checking_the_rules_from_the_turns_written_encodes_as_checking_them_first(
+    request: Request, strict: bool
+) -> None:
+    """The codec writes first and checks the rules from the turns its writer noted; the same
+    body, warnings or error as normalizing first (``encode_with_rules``), fixed or not."""
+    codec = AnthropicMessagesCodec()  # tool ids rewritten by another example stay out
+    expected = _outcome(lambda: _checking_first(codec, request, strict))
+    assert _outcome(lambda: codec.encode_request(request, strict=strict)) == expected
+
+
+def test_a_request_fixed_by_the_rules_writes_again_only_the_messages_the_fix_made() -> None:
+    """The messages a fix keeps are the same objects: their blocks come back from the first pass,
+    but for a message with a cache mark (the wire's limits may change its blocks)."""
+    request = CODEC.decode_request(_bench_transcript())
+    results = [i for i, m in enumerate(request.messages) if m.role == "user" and isinstance(m.parts[0], ToolResult)]
+    broken = request.model_copy(
+        update={"messages": [m for i, m in enumerate(request.messages) if i not in results[:3]]}
+    )
+    written: list[Message] = []
+    original = _fast.encode_message
+
+    def noting(message: Message, index: int, turns: list[Turn], marks: list[Any]) -> Any:
+        written.append(message)
+        return original(message, index, turns, marks)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fast, "encode_message", noting)
+        encoded = CODEC.encode_request(broken)
+    assert [w.path for w in encoded.warnings] == [
+        "messages[4].parts[2]",  # the unanswered calls (the first after a thinking block)
+        "messages[7].parts[1]",
+        "messages[10].parts[1]",
+    ]
+    system, *added = written[len(broken.messages) :]
+    assert system is broken.messages[0] and system.parts[0].cache_control is not None  # marked: written again
+    assert [m.role for m in added] == ["tool"] * 3 and not any(m is given for m in added for given in broken.messages)
+    assert encoded == _checking_first(CODEC, broken, strict=False)
