@@ -164,6 +164,17 @@ def test_a_user_message_of_results_is_noted_as_a_tool_turn_and_mixed_ones_are_de
     assert len(turns) == 1
 
 
+def test_an_error_result_keeps_its_flag_over_an_echo_of_is_error_false() -> None:
+    """The IR's flag wins over the echo decode keeps for an explicit ``is_error: false``."""
+    echo = [ProviderEcho(provider="anthropic", data={"is_error": False})]
+    messages = [
+        Message.assistant(ToolUse("toolu_1", "f", {})),
+        Message.user(ToolResult("toolu_1", "f", "boom", is_error=True, provider_echoes=echo)),
+    ]
+    body, _ = _assert_encodes_alike(Request(model="claude-sonnet-4-5", max_tokens=64, messages=messages))
+    assert json.loads(body)["messages"][1]["content"][0]["is_error"] is True
+
+
 def test_a_declined_message_leaves_no_cache_mark_behind() -> None:
     marks: list[tuple[Any, str]] = []
     empty = Message.user(Text("marked", cache_control=CacheControl()), Text(""))  # empty text: the rules' say
@@ -266,21 +277,7 @@ _PARTS = st.one_of(  # and near misses, for the careful one
     ),
     strategies.parts(),
 )
-_ROLE = st.sampled_from(["system", "developer", "user", "assistant", "tool"])
-_LAST_MISSES = st.builds(  # a common shape but for its last part: the writer must decline the whole message
-    lambda message, part: Message(role=message.role, parts=[*message.parts, part]), _COMMON, _PARTS
-)
-_MESSAGES = st.one_of(
-    _COMMON,
-    _LAST_MISSES,
-    st.builds(
-        Message,
-        role=_ROLE,
-        parts=st.lists(_PARTS | _TEXT | _IMAGE | _CALL | _RESULT, max_size=3),
-        provider_echoes=_ECHOES,
-        name=st.none() | st.just("ann"),
-    ),
-)
+_MESSAGES = strategies.writer_messages(_COMMON, _PARTS, _ECHOES, st.none() | st.just("ann"))
 _REQUESTS = st.one_of(
     st.builds(Request, model=st.just("claude-sonnet-4-5"), messages=st.lists(_MESSAGES, max_size=5)),
     st.builds(Request, model=st.just("claude-sonnet-4-5"), messages=strategies.conversations()),

@@ -217,20 +217,7 @@ _PARTS = st.one_of(  # and near misses, for the careful one
     ),
     strategies.parts(),
 )
-_ROLE = st.sampled_from(["system", "developer", "user", "assistant", "tool"])
-_LAST_MISSES = st.builds(  # a common shape but for its last part: the writer must decline the whole message
-    lambda message, part: Message(role=message.role, parts=[*message.parts, part]), _COMMON, _PARTS
-)
-_MESSAGES = st.one_of(
-    _COMMON,
-    _LAST_MISSES,
-    st.builds(
-        Message,
-        role=_ROLE,
-        parts=st.lists(_PARTS | _TEXT | _IMAGE | _CALL | _RESULT, max_size=3),
-        provider_echoes=_ECHOES,
-    ),
-)
+_MESSAGES = strategies.writer_messages(_COMMON, _PARTS, _ECHOES)
 _REQUESTS = st.one_of(
     st.builds(Request, model=st.just("gpt-5"), messages=st.lists(_MESSAGES, max_size=4)),
     st.builds(Request, model=st.just("gpt-5"), messages=strategies.conversations()),

@@ -208,6 +208,30 @@ def messages() -> st.SearchStrategy[Message]:
     )
 
 
+def writer_messages(
+    common: st.SearchStrategy[Message],
+    near_misses: st.SearchStrategy[ContentPart],
+    echoes: st.SearchStrategy[list[ProviderEcho]],
+    names: st.SearchStrategy[str | None] | None = None,
+) -> st.SearchStrategy[Message]:
+    """Messages for a codec's fast writer against its careful one: the ``common`` shapes it
+    takes, each also with a last part from ``near_misses`` (so the writer must decline the whole
+    message), and messages of any role mixing both, with message ``echoes`` and ``names`` (none
+    when not given)."""
+    last_misses = st.builds(
+        lambda message, part: Message(role=message.role, parts=[*message.parts, part]), common, near_misses
+    )
+    any_parts = st.one_of(near_misses, common.flatmap(lambda message: st.sampled_from(message.parts)))
+    mixed = st.builds(
+        Message,
+        role=st.sampled_from(["system", "developer", "user", "assistant", "tool"]),
+        parts=st.lists(any_parts, max_size=3),
+        provider_echoes=echoes,
+        name=st.none() if names is None else names,
+    )
+    return st.one_of(common, last_misses, mixed)
+
+
 @st.composite
 def _tool_turn(draw: st.DrawFn) -> list[Message]:
     """An assistant turn calling tools, and the tool message answering every call."""
