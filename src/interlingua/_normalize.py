@@ -138,7 +138,7 @@ results only, at least one, which the walk reads alike); a user, system or devel
 holds neither. See :func:`turns_keep_rules`."""
 
 
-Writer: TypeAlias = Callable[[Request, "list[Turn] | None", "list[Any] | None", "dict[int, Any] | None"], Encoded]
+Writer: TypeAlias = Callable[[Request, list[Turn] | None, list[Any] | None, dict[int, Any] | None], Encoded]
 """A codec's ``encode(request, turns, written, kept)`` for :class:`Passes` (never strict)."""
 
 
