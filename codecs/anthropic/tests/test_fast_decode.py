@@ -6,7 +6,6 @@ and generated wire near misses; and the common shapes of real traffic do take th
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -31,7 +30,7 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.testing import assert_decodes_alike, declining, load_body, real_fixtures, strategies
+from interlingua.testing import assert_decodes_alike, declining, load_body, load_script, real_fixtures, strategies
 from interlingua_anthropic import AnthropicMessagesCodec, _fast
 from interlingua_anthropic._parts import Context
 
@@ -49,14 +48,7 @@ def careful_only() -> AbstractContextManager[None]:
 
 def _bench_transcript() -> dict[str, Any]:
     """The benchmark's 41-message transcript body."""
-    spec = importlib.util.spec_from_file_location(
-        "bench_anthropic_messages", ROOT / "bench/bench_anthropic_messages.py"
-    )
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(ROOT / "bench"))  # the script imports its sibling _timing
-        spec.loader.exec_module(bench)
+    bench = load_script(ROOT / "bench/bench_anthropic_messages.py")
     body: dict[str, Any] = bench.transcript()
     return body
 

@@ -8,9 +8,7 @@ path."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -39,7 +37,7 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import ToolIds, Turn, encode_with_rules, turns_keep_rules
-from interlingua.testing import declining, load_body, real_fixtures, strategies
+from interlingua.testing import declining, encode_outcome, load_body, load_script, real_fixtures, strategies
 from interlingua_anthropic import AnthropicMessagesCodec, _fast, _request
 from interlingua_anthropic._parts import Encoder
 
@@ -58,32 +56,15 @@ def careful_only() -> AbstractContextManager[None]:
 
 def _bench_transcript() -> dict[str, Any]:
     """The benchmark's 41-message transcript body."""
-    spec = importlib.util.spec_from_file_location(
-        "bench_anthropic_messages", ROOT / "bench/bench_anthropic_messages.py"
-    )
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(ROOT / "bench"))  # the script imports its sibling _timing
-        spec.loader.exec_module(bench)
+    bench = load_script(ROOT / "bench/bench_anthropic_messages.py")
     body: dict[str, Any] = bench.transcript()
     return body
 
 
-def _outcome(encode: Callable[[], Encoded]) -> tuple[Any, ...]:
-    """What an encode gave: the body as JSON text (so key order counts) and the warnings, or the
-    error's type and message."""
-    try:
-        encoded = encode()
-    except Exception as error:  # the error is the outcome compared
-        return type(error), str(error)
-    return json.dumps(encoded.body), encoded.warnings
-
-
 def _assert_encodes_alike(request: Request, strict: bool = False) -> tuple[Any, ...]:
-    fast = _outcome(lambda: CODEC.encode_request(request, strict=strict))
+    fast = encode_outcome(lambda: CODEC.encode_request(request, strict=strict))
     with careful_only():
-        careful = _outcome(lambda: CODEC.encode_request(request, strict=strict))
+        careful = encode_outcome(lambda: CODEC.encode_request(request, strict=strict))
     assert fast == careful
     return fast
 
@@ -337,8 +318,8 @@ def test_checking_the_rules_from_the_turns_written_encodes_as_checking_them_firs
     """The codec writes first and checks the rules from the turns its writer noted; the same
     body, warnings or error as normalizing first (``encode_with_rules``), fixed or not."""
     codec = AnthropicMessagesCodec()  # tool ids rewritten by another example stay out
-    expected = _outcome(lambda: _checking_first(codec, request, strict))
-    assert _outcome(lambda: codec.encode_request(request, strict=strict)) == expected
+    expected = encode_outcome(lambda: _checking_first(codec, request, strict))
+    assert encode_outcome(lambda: codec.encode_request(request, strict=strict)) == expected
 
 
 def test_a_request_fixed_by_the_rules_writes_again_only_the_messages_the_fix_made() -> None:

@@ -6,9 +6,7 @@ generated IR and wire items; and the common shapes of real traffic do take the f
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -39,7 +37,9 @@ from interlingua.testing import (
     assert_decodes_alike,
     assert_same_json,
     declining,
+    encode_outcome,
     load_body,
+    load_script,
     real_fixtures,
     strategies,
 )
@@ -60,12 +60,7 @@ def careful_only() -> AbstractContextManager[None]:
 
 def _transcript_body() -> dict[str, Any]:
     """The benchmark's 40-message transcript, as the body it encodes to."""
-    spec = importlib.util.spec_from_file_location("bench_openai_responses", ROOT / "bench/bench_openai_responses.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(ROOT / "bench"))  # the script imports its sibling _timing
-        spec.loader.exec_module(bench)
+    bench = load_script(ROOT / "bench/bench_openai_responses.py")
     body: dict[str, Any] = CODEC.encode_request(bench.transcript()).body
     return body
 
@@ -246,14 +241,6 @@ def test_the_fast_writer_answers_only_with_what_the_careful_one_writes_without_a
         assert (json.dumps(items), writer.out.warnings) == (json.dumps(writer.items), [])
 
 
-def _outcome(encode: Callable[[], Encoded]) -> tuple[Any, ...]:
-    try:
-        encoded = encode()
-    except Exception as error:  # the error is the outcome compared
-        return type(error), str(error)
-    return json.dumps(encoded.body), encoded.warnings
-
-
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(_REQUESTS, strategies.requests(well_formed=False)), st.booleans())
 def test_checking_the_rules_from_the_turns_written_encodes_as_checking_them_first(
@@ -262,8 +249,8 @@ def test_checking_the_rules_from_the_turns_written_encodes_as_checking_them_firs
     """The codec writes first and checks the rules from the turns its writer noted; the same
     body, warnings or error as normalizing first (``encode_with_rules``), fixed or not."""
     codec = OpenAIResponsesCodec()  # tool ids rewritten by another example stay out
-    expected = _outcome(lambda: _checking_first(codec, request, strict))
-    assert _outcome(lambda: codec.encode_request(request, strict=strict)) == expected
+    expected = encode_outcome(lambda: _checking_first(codec, request, strict))
+    assert encode_outcome(lambda: codec.encode_request(request, strict=strict)) == expected
 
 
 def _checking_first(codec: OpenAIResponsesCodec, request: Request, strict: bool) -> Encoded:

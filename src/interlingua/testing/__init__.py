@@ -11,7 +11,7 @@
 from typing import Any
 
 from ._capabilities import assert_capabilities_hold, probe_requests
-from ._fast_paths import assert_decodes_alike, declining, decode_outcome, exact_dump
+from ._fast_paths import assert_decodes_alike, declining, decode_outcome, encode_outcome, exact_dump
 from ._fixtures import (
     assert_request_round_trip,
     assert_response_round_trip,
@@ -19,6 +19,7 @@ from ._fixtures import (
     assert_stream_agrees,
     first_difference,
     load_body,
+    load_script,
     read_stream_file,
     real_fixtures,
     real_fixtures_dir,
@@ -45,9 +46,11 @@ __all__ = [
     "check_rules",
     "declining",
     "decode_outcome",
+    "encode_outcome",
     "exact_dump",
     "first_difference",
     "load_body",
+    "load_script",
     "probe_requests",
     "read_stream_file",
     "real_fixtures",

@@ -1,5 +1,6 @@
 """For codecs with a fast path beside their general one: both must decode alike, down to what
-``==`` does not compare (number types, which fields were set) and the DecodeError they raise."""
+``==`` does not compare (number types, which fields were set) and the DecodeError they raise;
+and encode alike, down to the order of a body's keys."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from .._errors import DecodeError
 from .._request import Request
+from .._warnings import Encoded
 
 
 def exact_dump(request: Request) -> str:
@@ -24,6 +26,16 @@ def decode_outcome(run: Callable[[], Any]) -> Any:
         return run()
     except DecodeError as error:
         return ("DecodeError", error.codec, error.path, error.reason)
+
+
+def encode_outcome(run: Callable[[], Encoded]) -> tuple[Any, ...]:
+    """What an encode gives: the body as JSON text (so the order of keys counts) and the
+    warnings, or the error's type and message."""
+    try:
+        encoded = run()
+    except Exception as error:  # the error is the outcome compared
+        return type(error), str(error)
+    return json.dumps(encoded.body), encoded.warnings
 
 
 def assert_decodes_alike(

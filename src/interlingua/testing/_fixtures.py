@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from .._codec import Codec
@@ -43,6 +46,21 @@ def load_body(path: Path) -> Any:
     if isinstance(document, dict) and "body" in document and ({"status", "method"} & document.keys()):
         return document["body"]
     return document
+
+
+def load_script(path: Path) -> ModuleType:
+    """A script that is not part of a package (a benchmark in ``bench/``) as a module, so tests
+    can use its workload; its own directory is importable while it loads (its sibling helpers)."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module
 
 
 def read_stream_file(path: Path) -> list[SSEEvent]:
