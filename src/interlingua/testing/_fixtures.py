@@ -23,15 +23,30 @@ def real_fixtures_dir() -> Path:
     ``INTERLINGUA_REAL_FIXTURES`` overrides; otherwise the first ``shared/fixtures/real`` found
     beside the current directory or any parent (the checkout sits next to ``shared/``).
     """
-    override = os.environ.get("INTERLINGUA_REAL_FIXTURES")
+    return _corpus_dir("real", "INTERLINGUA_REAL_FIXTURES")
+
+
+def lingua_fixtures_dir() -> Path:
+    """``shared/fixtures/lingua``: real requests the vendors accepted, with their answers and
+    streams, as ``<case>/<provider>/<file>.json`` (its README gives the layout).
+
+    ``INTERLINGUA_LINGUA_FIXTURES`` overrides; otherwise ``lingua`` beside the real corpus.
+    """
+    return _corpus_dir("lingua", "INTERLINGUA_LINGUA_FIXTURES")
+
+
+def _corpus_dir(name: str, variable: str) -> Path:
+    override = os.environ.get(variable)
     if override:
         return Path(override)
+    if name != "real" and os.environ.get("INTERLINGUA_REAL_FIXTURES"):
+        return Path(os.environ["INTERLINGUA_REAL_FIXTURES"]).parent / name
     for start in (Path.cwd(), Path(__file__).resolve()):
         for folder in (start, *start.parents):
-            candidate = folder / "shared" / "fixtures" / "real"
+            candidate = folder / "shared" / "fixtures" / name
             if candidate.is_dir():
                 return candidate
-    raise FileNotFoundError("shared/fixtures/real not found; set INTERLINGUA_REAL_FIXTURES")
+    raise FileNotFoundError(f"shared/fixtures/{name} not found; set {variable}")
 
 
 def real_fixtures(wire: str, kind: str, pattern: str = "*") -> list[Path]:
