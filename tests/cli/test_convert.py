@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import interlingua as il
 from interlingua.testing import check_rules, validate_wire
@@ -124,3 +127,77 @@ def test_bad_input_gets_one_line_and_its_exit_code(tmp_path: Path) -> None:
         assert (run.code, run.stdout) == (code, ""), (name, run.stderr)
         assert message in run.stderr, (name, run.stderr)
         assert "Traceback" not in run.stderr, name
+
+
+def test_empty_binary_and_unwritable_get_one_line_naming_the_file(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(b"  \n")
+    nul = tmp_path / "nul.json"
+    nul.write_bytes(b'{"a": "\x00"}')
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"model": "caf\xe9"}')
+    cases = {
+        "empty": ([empty, "--to", "gemini"], 1, f"{empty} is empty: expected a JSON body"),
+        "nul": ([nul, "--to", "gemini"], 1, f"{nul} is not text (it holds NUL bytes)"),
+        "not utf-8": ([latin, "--to", "gemini"], 1, f"{latin} is not UTF-8 text (byte 14)"),
+        "missing folder": ([AGENT_TURN, "--to", "gemini", "-o", tmp_path / "no" / "x.json"], 2, "No such file"),
+        "a folder": ([AGENT_TURN, "--to", "gemini", "-o", tmp_path], 2, f"cannot write {tmp_path}: it is a directory"),
+    }
+    for name, (args, code, message) in cases.items():
+        run = run_cli("convert", *args)
+        assert (run.code, run.stdout) == (code, ""), (name, run.stderr)
+        assert message in run.stderr, (name, run.stderr)
+        assert "Traceback" not in run.stderr, name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.json", "latin.json", "nul.json"]
+
+
+def test_output_replaces_the_file_whole_with_the_usual_permissions(tmp_path: Path) -> None:
+    out = tmp_path / "gemini.json"
+    out.write_text("old")
+    run = run_cli("convert", AGENT_TURN, "--to", "gemini", "-o", out)
+    assert run.code == 0, run.stderr
+    assert "contents" in json.loads(out.read_text())
+    assert out.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    assert [p.name for p in tmp_path.iterdir()] == ["gemini.json"]
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_version_names_the_package_and_the_installed_codecs() -> None:
+    run = run_cli("--version")
+    assert run.code == 0, run.stderr
+    assert run.stdout.splitlines() == [
+        f"interlingua {il.__version__}",
+        "codecs: anthropic-messages, gemini, openai-chat, openai-responses",
+    ]
+
+
+def test_an_unexpected_error_is_one_line_unless_debug(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    from interlingua import cli
+    from interlingua.cli import convert
+
+    def broken(args: Any) -> int:
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(convert, "run", broken)
+    assert cli.main(["convert", str(AGENT_TURN), "--to", "gemini"]) == 1
+    assert capsys.readouterr().err == (
+        "interlingua convert: internal error: TypeError: a bug (--debug shows the traceback)\n"
+    )
+    with pytest.raises(TypeError, match="a bug"):
+        cli.main(["--debug", "convert", str(AGENT_TURN), "--to", "gemini"])
+
+
+def test_device_outputs_are_written_in_place_not_replaced() -> None:
+    import stat
+
+    run = run_cli("convert", AGENT_TURN, "--to", "gemini", "-o", "/dev/null")
+    assert run.code == 0, run.stderr
+    assert stat.S_ISCHR(Path("/dev/null").stat().st_mode)
+    assert Path("/dev/stdout").is_symlink()

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from interlingua.testing import validate_wire
 
@@ -121,3 +125,29 @@ def test_to_transcript_keeps_messages_and_warns_for_each_setting() -> None:
     assert settings == {"max_tokens"}
     assert {w["setting"] for w in reported[2]["warnings"]} == {"tools"}
     assert "unsupported_setting:max_tokens" in run.stderr
+
+
+def test_an_interrupted_batch_leaves_the_earlier_output_whole_and_says_how_far(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from interlingua import cli
+    from interlingua.cli import datasets
+
+    out = tmp_path / "out.jsonl"
+    out.write_text("a complete earlier run\n")
+    real_results = datasets.results
+
+    def interrupted(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        results = real_results(*args, **kwargs)
+        yield next(results)
+        yield next(results)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(datasets, "results", interrupted)
+    code = cli.main(["convert", str(MIXED), "--to", "openai-chat", "-o", str(out)])
+    assert code == 130
+    assert out.read_text() == "a complete earlier run\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"interlingua convert: interrupted after 2 lines; {out} was left as it was"
+    )

@@ -11,12 +11,29 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .exits import FAILED, LOSSY, USAGE, CliError
+from .exits import FAILED, INTERRUPTED, LOSSY, USAGE, CliError
 
 _EPILOG = f"""\
 exit codes: 0 done (warnings may have been printed); {FAILED} the input could not be converted
 (for a dataset: some lines failed, the rest were written); {USAGE} bad command line (unknown
-wire, missing file); {LOSSY} --strict and something was lossy (nothing lossy was written)."""
+wire, missing file, unwritable output); {LOSSY} --strict and something was lossy (nothing lossy was
+written); {INTERRUPTED} interrupted (no output file was replaced)."""
+
+
+class _Version(argparse.Action):
+    """``--version``: this package's version and each installed codec's distribution, looked up only
+    when asked (entry-point discovery is not free)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and the installed codecs, then exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        from .. import __version__, codecs
+
+        names = sorted(codecs())
+        installed = ", ".join(names) if names else "none (pip install ./codecs/<vendor> from a checkout)"
+        print(f"interlingua {__version__}\ncodecs: {installed}")
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action=_Version)
+    parser.add_argument("--debug", action="store_true", help="show a Python traceback for an unexpected error")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, module, summary in (
         ("convert", convert, "convert a body, a recorded stream or a JSONL dataset to another wire"),
@@ -56,8 +75,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return err.code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:  # `interlingua convert ... | head`: the reader left, nothing to report
         sys.stderr.close()
         return 0
+    except Exception as err:  # a bug of ours: one line, the traceback only under --debug
+        if args.debug:
+            raise
+        where = f"interlingua {args.command}: internal error"
+        print(f"{where}: {type(err).__name__}: {err} (--debug shows the traceback)", file=sys.stderr)
+        return FAILED
     return code

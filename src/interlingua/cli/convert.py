@@ -19,6 +19,7 @@ from .._wire import loads
 from .conversion import ConversionError, Converted, Converter, codec_for
 from .detect import TRANSCRIPT, DetectError
 from .exits import FAILED, LOSSY, OK, USAGE, CliError
+from .output import write_whole
 from .render import say, warnings_table
 
 
@@ -76,12 +77,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def read_input(name: str) -> bytes:
-    if name == "-":
-        return sys.stdin.buffer.read()
+    """The input's bytes; an empty or binary input is refused here, by name, before any wire is
+    guessed for it."""
+    shown = "stdin" if name == "-" else name
     try:
-        return Path(name).read_bytes()
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as err:
-        raise CliError(f"cannot read {name}: {err.strerror or err}", USAGE) from None
+        raise CliError(f"cannot read {shown}: {err.strerror or err}", USAGE) from None
+    if not data.strip():
+        raise CliError(f"{shown} is empty: expected a JSON body, an SSE stream or a transcript", FAILED)
+    if b"\x00" in data:
+        raise CliError(f"{shown} is not text (it holds NUL bytes): expected JSON or SSE", FAILED)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise CliError(f"{shown} is not UTF-8 text (byte {err.start}): expected JSON or SSE", FAILED) from None
+    return data
 
 
 def _is_transcript_lines(name: str) -> bool:
@@ -152,11 +163,7 @@ def _write(output: Any, target: str | None, *, compact: bool) -> None:
     else:
         text = json.dumps(output, ensure_ascii=False, indent=None if compact else 2)
         data = (text + "\n").encode()
-    if target is None or target == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-        return
-    Path(target).write_bytes(data)
+    write_whole(data, target)
 
 
 def check_wires(*names: str | None) -> None:

@@ -28,7 +28,8 @@ from .. import InterlinguaError
 from .._wire import loads
 from .conversion import ConversionError, Converter
 from .detect import DetectError
-from .exits import FAILED, LOSSY, OK, CliError
+from .exits import FAILED, INTERRUPTED, LOSSY, OK, CliError
+from .output import atomic_output
 from .render import Progress, say, table, warning_label
 
 CHUNK_LINES = 256
@@ -172,15 +173,21 @@ def run(args: argparse.Namespace, converter: Converter) -> int:
     started = time.monotonic()
     with ExitStack() as files:
         source = files.enter_context(_open_in(args.input))
-        out = files.enter_context(_open_out(args.output))
-        report = files.enter_context(_open_out(args.report)) if args.report else None
+        out = files.enter_context(atomic_output(args.output))
+        report = files.enter_context(atomic_output(args.report)) if args.report else None
         progress = Progress()
-        for result in results(job, numbered_lines(source, summary.blank), jobs):
-            _record(summary, result, out, report, progress)
-            progress.update(summary.converted + summary.failed, summary.failed)
-            if result.output is None and args.fail_fast:
-                summary.stopped_at = result.number
-                break
+        try:
+            for result in results(job, numbered_lines(source, summary.blank), jobs):
+                _record(summary, result, out, report, progress)
+                progress.update(summary.converted + summary.failed, summary.failed)
+                if result.output is None and args.fail_fast:
+                    summary.stopped_at = result.number
+                    break
+        except KeyboardInterrupt:
+            progress.clear()
+            kept = "" if args.output in (None, "-") else f"; {args.output} was left as it was"
+            done = summary.converted + summary.failed
+            raise CliError(f"interrupted after {done:,} lines{kept}", INTERRUPTED) from None
         progress.clear()
     say(_summary_text(summary, converter, time.monotonic() - started))
     if summary.failed > summary.lossy_rejected:
@@ -244,12 +251,3 @@ def _open_in(name: str) -> IO[bytes]:
         return open(name, "rb")
     except OSError as err:
         raise CliError(f"cannot read {name}: {err.strerror or err}") from None
-
-
-def _open_out(name: str | None) -> IO[bytes]:
-    if name is None or name == "-":
-        return os.fdopen(os.dup(sys.stdout.fileno()), "wb")
-    try:
-        return open(name, "wb")
-    except OSError as err:
-        raise CliError(f"cannot write {name}: {err.strerror or err}") from None

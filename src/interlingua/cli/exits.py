@@ -11,6 +11,8 @@ USAGE = 2
 """The command line is wrong: an unknown wire or option, a missing file (argparse's own code)."""
 LOSSY = 3
 """``--strict`` and something was lossy: the body (or those dataset lines) was not written."""
+INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT, as shells report it): no output file was replaced."""
 
 
 class CliError(Exception):
