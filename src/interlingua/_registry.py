@@ -22,6 +22,9 @@ def _entry_points() -> dict[str, Any]:
     return {ep.name: ep for ep in entry_points(group=GROUP)}
 
 
+NO_CODECS = "a codec is a package of its own: pip install ./codecs/<vendor> beside the core from a checkout"
+
+
 def codecs() -> list[str]:
     """The names of every installed codec, sorted."""
     return sorted(_entry_points())
@@ -35,7 +38,7 @@ def _default(name: str) -> Codec:
 def _load(name: str) -> Any:
     entry = _entry_points().get(name)
     if entry is None:
-        installed = ", ".join(codecs()) or "none"
+        installed = ", ".join(codecs()) or f"none ({NO_CODECS})"
         raise UnknownCodecError(f"no codec named {name!r}; installed codecs: {installed}")
     return entry.load()
 

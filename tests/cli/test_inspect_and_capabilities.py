@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import interlingua as il
 from interlingua.cli import capabilities
 
@@ -93,3 +95,18 @@ def test_the_script_runs_and_import_interlingua_does_not_load_the_cli() -> None:
     loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60)
     assert loaded.stdout.strip() == "[]"
     assert run_cli("convert").code == 2  # argparse: INPUT and --to are required
+
+
+def test_with_no_codec_installed_the_cli_says_how_to_get_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from interlingua import _registry, cli
+
+    monkeypatch.setattr(_registry, "_entry_points", dict)
+    assert cli.main(["capabilities"]) == 2
+    assert capsys.readouterr().err == (
+        "interlingua capabilities: no codec is installed: a codec is a package of its own: "
+        "pip install ./codecs/<vendor> beside the core from a checkout\n"
+    )
+    assert cli.main(["convert", "-", "--to", "acme-chat"]) == 2
+    assert "installed codecs: none (a codec is a package of its own" in capsys.readouterr().err

@@ -29,9 +29,9 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
         from .. import __version__, codecs
+        from .._registry import NO_CODECS
 
-        names = sorted(codecs())
-        installed = ", ".join(names) if names else "none (pip install ./codecs/<vendor> from a checkout)"
+        installed = ", ".join(codecs()) or f"none ({NO_CODECS})"
         print(f"interlingua {__version__}\ncodecs: {installed}")
         parser.exit()
 

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Mapping
 
 from .. import DETAILS, PART_TYPES, SETTINGS, Codec, UnknownCodecError, codecs
+from .._registry import NO_CODECS
 from .conversion import ConversionError, codec_for
 from .exits import OK, USAGE, CliError
 from .render import table
@@ -29,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     names = args.codecs or codecs()
+    if not names:
+        raise CliError(f"no codec is installed: {NO_CODECS}", USAGE)
     try:
         loaded = [(name, codec_for(name)) for name in names]
     except (UnknownCodecError, ConversionError) as err:
