@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -151,3 +153,36 @@ def test_an_interrupted_batch_leaves_the_earlier_output_whole_and_says_how_far(
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"interlingua convert: interrupted after 2 lines; {out} was left as it was"
     )
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_percent_rate_and_time_left_on_a_terminal_only() -> None:
+    from interlingua.cli.render import Progress
+
+    terminal = _Terminal()
+    progress = Progress(4_000, terminal, every=0)
+    progress.update(1_000, 10, 1)
+    progress.update(3_000, 30, 2)
+    shown = terminal.getvalue().split("\r")[-1]
+    assert re.search(r"^ 75%\|.*\| 3\.00k/4\.00k \[\d\d:\d\d<\d\d:\d\d, .*B/s, 30 lines, 2 failed\]", shown), shown
+    progress.close()
+    log = io.StringIO()
+    quiet = Progress(4_000, log, every=0)
+    quiet.update(3_000, 30, 2)
+    quiet.close()
+    assert log.getvalue() == ""
+
+
+def test_lines_report_the_bytes_read_through_them() -> None:
+    from collections import Counter, deque
+
+    from interlingua.cli.datasets import numbered_lines
+
+    ends: deque[tuple[int, int]] = deque()
+    lines = list(numbered_lines(io.BytesIO(b'{"a":1}\n\n{"b":22}\n'), Counter(), ends))
+    assert [number for number, _ in lines] == [1, 3]
+    assert list(ends) == [(1, 8), (3, 18)]

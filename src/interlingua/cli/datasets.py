@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import time
 from collections import Counter, deque
@@ -93,10 +94,17 @@ def _one_line(err: BaseException) -> str:
 # -- reading and running ------------------------------------------------------------------------
 
 
-def numbered_lines(source: IO[bytes], blank: Counter[str]) -> Iterator[tuple[int, bytes]]:
-    """Non-blank lines with their 1-based numbers; blank ones are counted in ``blank``."""
+def numbered_lines(
+    source: IO[bytes], blank: Counter[str], ends: deque[tuple[int, int]] | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """Non-blank lines with their 1-based numbers; blank ones are counted in ``blank``. ``ends``
+    gets (number, bytes read through that line) for each line handed out, for the progress line."""
+    read = 0
     for number, raw in enumerate(source, 1):
+        read += len(raw)
         if raw.strip():
+            if ends is not None:
+                ends.append((number, read))
             yield number, raw
         else:
             blank["blank"] += 1
@@ -175,11 +183,16 @@ def run(args: argparse.Namespace, converter: Converter) -> int:
         source = files.enter_context(_open_in(args.input))
         out = files.enter_context(atomic_output(args.output))
         report = files.enter_context(atomic_output(args.report)) if args.report else None
-        progress = Progress()
+        progress = Progress(_size(args.input))
+        files.callback(progress.close)
+        ends: deque[tuple[int, int]] = deque()
+        done_bytes = 0
         try:
-            for result in results(job, numbered_lines(source, summary.blank), jobs):
+            for result in results(job, numbered_lines(source, summary.blank, ends), jobs):
                 _record(summary, result, out, report, progress)
-                progress.update(summary.converted + summary.failed, summary.failed)
+                while ends and ends[0][0] <= result.number:
+                    done_bytes = ends.popleft()[1]
+                progress.update(done_bytes, summary.converted + summary.failed, summary.failed)
                 if result.output is None and args.fail_fast:
                     summary.stopped_at = result.number
                     break
@@ -242,6 +255,17 @@ def _summary_text(summary: Summary, converter: Converter, seconds: float) -> str
 
 def _indent(text: str) -> str:
     return "\n".join("  " + line for line in text.splitlines())
+
+
+def _size(name: str) -> int | None:
+    """The input's size when it is a regular file (stdin and pipes have none)."""
+    if name == "-":
+        return None
+    try:
+        info = os.stat(name)
+    except OSError:
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def _open_in(name: str) -> IO[bytes]:

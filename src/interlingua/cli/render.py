@@ -7,11 +7,13 @@ the CLI adds no dependency. Bodies go to stdout, everything else to stderr.
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, Never, TextIO
 
 from .. import AnyWarning, LossyEncode, UnsupportedSetting
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], *, max_width: int = 60) -> str:
@@ -49,31 +51,33 @@ def say(message: str, stream: TextIO | None = None) -> None:
 
 
 class Progress:
-    """A one-line counter on stderr, redrawn at most five times a second, only on a terminal:
-    a log file or a pipe gets the summary alone."""
+    """A progress line on stderr, only on a terminal (a log file or a pipe gets the summary alone):
+    lines, failures and rate, and, when the input's size is known, percent and time left by bytes
+    read. Drawn by tqdm, imported only when a terminal will see it."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, total_bytes: int | None = None, stream: TextIO | None = None, *, every: float = 0.2) -> None:
         self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty()
-        self.start = time.monotonic()
-        self._drawn = 0.0
-        self._shown = False
+        self._bar: tqdm[Never] | None = None
+        if self.stream.isatty():
+            from tqdm import tqdm
 
-    def update(self, lines: int, failed: int) -> None:
-        if not self.enabled:
+            self._bar = tqdm(
+                total=total_bytes, unit="B", unit_scale=True, file=self.stream, mininterval=every, leave=False
+            )
+
+    def update(self, done_bytes: int, lines: int, failed: int) -> None:
+        """``done_bytes``: the input consumed by the lines converted so far."""
+        if self._bar is None:
             return
-        now = time.monotonic()
-        if now - self._drawn < 0.2:
-            return
-        self._drawn = now
-        rate = lines / max(now - self.start, 1e-9)
-        self.stream.write(f"\r{lines:,} lines  {rate:,.0f} lines/s  {failed:,} failed ")
-        self.stream.flush()
-        self._shown = True
+        self._bar.set_postfix_str(f"{lines:,} lines, {failed:,} failed", refresh=False)
+        self._bar.update(done_bytes - self._bar.n)
 
     def clear(self) -> None:
-        """Erase the line before other text is written under it."""
-        if self._shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self._shown = False
+        """Erase the line before other text is written under it (it comes back on the next update)."""
+        if self._bar is not None:
+            self._bar.clear()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
