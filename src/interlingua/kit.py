@@ -18,12 +18,17 @@ from ._normalize import (
     unsigned_or_own_thinking,
 )
 from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
+from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
 from ._warnings import WarningSink
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
 __all__ = [
+    "DISTINCTIVE",
+    "Sniffed",
+    "quoted",
+    "stream_score",
     "find_handles",
     "unresolved_handle",
     "REASONING_POLICIES",

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
 import pytest
 
 from interlingua import parse_sse
 from interlingua.cli.conversion import unwrap
 from interlingua.cli.detect import DetectError, detect_body, detect_stream
-from interlingua.kit import loads
+from interlingua.kit import DISTINCTIVE, Sniffed, loads, stream_score
 from interlingua.testing import load_body, real_fixtures
 
 from .conftest import FIXTURES
@@ -42,9 +47,53 @@ def test_every_recorded_sse_stream_is_detected_from_its_first_events(wire: str) 
 
 def test_ambiguous_and_unknown_bodies_say_so() -> None:
     plain = detect_body({"messages": [{"role": "user", "content": "hi"}]})
-    assert plain.wire == "openai-chat" and "both accept" in plain.reason and "--from" in plain.reason
+    assert plain.wire == "openai-chat"
+    assert plain.reason == (
+        "has 'messages' only (taken as Chat, as in OpenAI fine-tuning files); "
+        "anthropic-messages fits too: pass --from to choose"
+    )
     assert detect_body({"model": "m", "max_tokens": 5, "messages": []}).wire == "anthropic-messages"
     with pytest.raises(DetectError, match="expected a JSON object, got an array"):
         detect_body([1])
     with pytest.raises(DetectError, match="no known request or response shape"):
+        detect_body({"prompt": "hi"})
+
+
+class _AcmeChat:
+    """A third-party codec as the CLI sees it: only its sniffers matter here."""
+
+    name = "acme-chat"
+
+    @staticmethod
+    def sniff(body: Mapping[str, Any]) -> Sniffed | None:
+        return Sniffed("request", DISTINCTIVE, "has 'prompt'") if "prompt" in body else None
+
+    @staticmethod
+    def sniff_stream(first_events: Sequence[tuple[str, Any]]) -> Sniffed | None:
+        named = [i for i, (name, _) in enumerate(first_events) if name.startswith("acme.")]
+        return Sniffed("stream", stream_score(named[0]), "event 'acme.delta'") if named else None
+
+
+@dataclass
+class _Entry:
+    name: str
+    value: Any
+
+    def load(self) -> Any:
+        return self.value
+
+
+def test_a_third_party_codec_teaches_the_cli_its_wire(monkeypatch: pytest.MonkeyPatch) -> None:
+    from interlingua import _registry
+
+    installed = _registry._entry_points()
+    monkeypatch.setattr(_registry, "_entry_points", lambda: {**installed, "acme-chat": _Entry("acme-chat", _AcmeChat)})
+    monkeypatch.setattr(_registry, "_default", functools.cache(_registry._default.__wrapped__))  # none kept after
+    found = detect_body({"prompt": "hi"})
+    assert (found.wire, found.kind, found.reason) == ("acme-chat", "request", "has 'prompt'")
+    assert detect_stream([("acme.delta", {"text": "x"}), ("ping", None)]).wire == "acme-chat"
+    assert detect_stream([("ping", None), ("acme.delta", {"text": "x"})]).wire == "anthropic-messages"  # earliest
+    assert detect_body({"contents": []}).wire == "gemini"  # the bundled codecs still answer
+    monkeypatch.setattr(_registry, "_entry_points", lambda: installed)
+    with pytest.raises(DetectError, match=r"no installed codec \(anthropic-messages, gemini, .*\) claims it"):
         detect_body({"prompt": "hi"})

@@ -23,7 +23,7 @@ from interlingua import (
 )
 from interlingua.kit import Passes, ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns
 
-from . import _errors, _request, _response, _stream
+from . import _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import PROVIDER
 from ._sdk import plain
@@ -108,6 +108,10 @@ class AnthropicMessagesCodec:
 
     def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[ServerSentEvent]:
         return _stream.encode_stream(events)
+
+    # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
+    sniff = staticmethod(_sniff.sniff)
+    sniff_stream = staticmethod(_sniff.sniff_stream)
 
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return _errors.decode_error(status, body, headers)

@@ -20,7 +20,7 @@ from interlingua import (
 )
 from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules, own_thinking
 
-from . import _errors, _http, _request, _response, _stream
+from . import _errors, _http, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import NAME, PROVIDER
 
@@ -91,6 +91,10 @@ class GeminiCodec:
 
     def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
         return _stream.encode_stream(events)
+
+    # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
+    sniff = staticmethod(_sniff.sniff)
+    sniff_stream = staticmethod(_sniff.sniff_stream)
 
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return _errors.decode_error(status, body, headers)

@@ -22,7 +22,7 @@ from interlingua import (
 from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules
 
 from .._shared import bearer_headers
-from . import _request, _response
+from . import _request, _response, _sniff
 from ._capabilities import capabilities_for
 from ._dialect import Dialect, dialect_named, thinking_test, tool_ids
 from ._echo import Ctx
@@ -100,6 +100,10 @@ class OpenAIChatCodec:
 
     def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
         return StreamEncoder(self._ctx()).run(events)
+
+    # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
+    sniff = staticmethod(_sniff.sniff)
+    sniff_stream = staticmethod(_sniff.sniff_stream)
 
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return decode_error(self.name, status, body, headers)

@@ -28,7 +28,7 @@ from interlingua.kit import (
 )
 
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers
-from . import _errors, _request, _response, _stream
+from . import _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._sdk import plain
 
@@ -100,6 +100,10 @@ class OpenAIResponsesCodec:
 
     def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
         return _stream.encode_stream(events)
+
+    # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
+    sniff = staticmethod(_sniff.sniff)
+    sniff_stream = staticmethod(_sniff.sniff_stream)
 
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return _errors.decode_error(status, body, headers)
