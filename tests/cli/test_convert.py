@@ -201,3 +201,20 @@ def test_device_outputs_are_written_in_place_not_replaced() -> None:
     assert run.code == 0, run.stderr
     assert stat.S_ISCHR(Path("/dev/null").stat().st_mode)
     assert Path("/dev/stdout").is_symlink()
+
+
+def test_a_json_array_stream_is_detected_by_the_codecs(tmp_path: Path) -> None:
+    chunks = [
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}]},
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": "lo"}]}, "finishReason": "STOP"}]},
+    ]
+    array = tmp_path / "answer.json"
+    array.write_text(json.dumps(chunks))
+    run = run_cli("convert", array, "--to", "openai-chat", "--accumulate", "--compact")
+    assert run.code == 0, run.stderr
+    assert run.stderr.splitlines()[0] == "from gemini stream: a JSON array of chunks: data chunks with 'candidates'"
+    assert run.json()["choices"][0]["message"]["content"] == "Hello"
+    unknown = tmp_path / "unknown.json"
+    unknown.write_text('[{"tokens": [1, 2]}]')
+    run = run_cli("convert", unknown, "--to", "openai-chat", "--kind", "stream")
+    assert run.code == 1 and "a stream of no known wire" in run.stderr and "Traceback" not in run.stderr

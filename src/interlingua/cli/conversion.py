@@ -243,8 +243,8 @@ class Converter:
 
     def stream_events(self, data: bytes) -> tuple[Detected, list[StreamEvent]]:
         """Decode a recorded stream with the source codec (detected from its first events)."""
-        if data.lstrip()[:1] == b"[":  # Gemini's streamGenerateContent without alt=sse
-            detected = Detected(self.source or "gemini", "stream", "a JSON array of chunks (Gemini without alt=sse)")
+        if data.lstrip()[:1] == b"[":  # a stream sent as one JSON array of chunks (not SSE)
+            detected = self._array_stream(data)
             decode_array = getattr(codec_for(detected.wire), "decode_json_array_stream", None)
             if decode_array is None:
                 raise ConversionError(f"codec {detected.wire!r} has no JSON-array streams")
@@ -255,6 +255,15 @@ class Converter:
         else:
             detected = detect_stream([(e.event, _json_or_none(e.data)) for e in sse[:4]])
         return detected, list(codec_for(detected.wire).decode_stream(sse))
+
+    def _array_stream(self, data: bytes) -> Detected:
+        """The wire of a JSON array of chunks, asked of the codecs as unnamed events."""
+        if self.source is not None:
+            return Detected(self.source, "stream", "a JSON array of chunks; wire given by --from")
+        chunks = loads(data)
+        first = [("message", chunk) for chunk in chunks[:4]] if isinstance(chunks, list) else []
+        found = detect_stream(first)
+        return Detected(found.wire, "stream", f"a JSON array of chunks: {found.reason}")
 
 
 def _envelope_reason(envelope: Envelope) -> str:

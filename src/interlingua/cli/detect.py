@@ -49,7 +49,7 @@ def detect_stream(first_events: Sequence[tuple[str, Any]]) -> Detected:
         lambda sniffer: sniffer.sniff_stream(first_events) if hasattr(sniffer, "sniff_stream") else None
     )
     if found is None:
-        raise DetectError(f"an SSE stream of no known wire: no installed codec ({_installed()}) claims its events")
+        raise DetectError(f"a stream of no known wire: no installed codec ({_installed()}) claims its events")
     return found
 
 
