@@ -136,10 +136,13 @@ def test_empty_binary_and_unwritable_get_one_line_naming_the_file(tmp_path: Path
     nul.write_bytes(b'{"a": "\x00"}')
     latin = tmp_path / "latin.json"
     latin.write_bytes(b'{"model": "caf\xe9"}')
+    string = tmp_path / "string.json"
+    string.write_text('{"model": "m", "messages": "hi"}')
     cases = {
         "empty": ([empty, "--to", "gemini"], 1, f"{empty} is empty: expected a JSON body"),
         "nul": ([nul, "--to", "gemini"], 1, f"{nul} is not text (it holds NUL bytes)"),
         "not utf-8": ([latin, "--to", "gemini"], 1, f"{latin} is not UTF-8 text (byte 14)"),
+        "string messages": ([string, "--to", "gemini"], 1, "openai-chat: messages: expected an array, got a string"),
         "missing folder": ([AGENT_TURN, "--to", "gemini", "-o", tmp_path / "no" / "x.json"], 2, "No such file"),
         "a folder": ([AGENT_TURN, "--to", "gemini", "-o", tmp_path], 2, f"cannot write {tmp_path}: it is a directory"),
     }
@@ -148,7 +151,7 @@ def test_empty_binary_and_unwritable_get_one_line_naming_the_file(tmp_path: Path
         assert (run.code, run.stdout) == (code, ""), (name, run.stderr)
         assert message in run.stderr, (name, run.stderr)
         assert "Traceback" not in run.stderr, name
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.json", "latin.json", "nul.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.json", "latin.json", "nul.json", "string.json"]
 
 
 def test_output_replaces_the_file_whole_with_the_usual_permissions(tmp_path: Path) -> None:

@@ -20,9 +20,11 @@ def sniff(body: Mapping[str, Any]) -> Sniffed | None:
     ``max_tokens``); bare ``messages`` 0.25, as other wires take them too."""
     if body.get("type") == "message" and "content" in body:
         return Sniffed("response", DISTINCTIVE, "'type' is 'message' with 'content'")
-    messages = body.get("messages")
-    if not isinstance(messages, list):
+    if "messages" not in body:
         return None
+    messages = body["messages"]
+    if not isinstance(messages, list):  # claimed all the same: the decoder names what is wrong
+        messages = []
     signs = [key for key in _KEYS if key in body]
     for message in messages[:16]:  # a dataset sniffs every line: the first turns tell
         if len(signs) >= 3:

@@ -31,9 +31,11 @@ def sniff(body: Mapping[str, Any]) -> Sniffed | None:
     obj = body.get("object")
     if obj == "chat.completion" or ("choices" in body and "messages" not in body):
         return Sniffed("response", DISTINCTIVE, "has 'choices'" if obj is None else f"'object' is {obj!r}")
-    messages = body.get("messages")
-    if not isinstance(messages, list):
+    if "messages" not in body:
         return None
+    messages = body["messages"]
+    if not isinstance(messages, list):  # claimed all the same: the decoder names what is wrong
+        messages = []
     signs = [key for key in _KEYS if key in body] + _tool_signs(body.get("tools"))
     for message in messages[:16]:  # a dataset sniffs every line: the first turns tell
         if len(signs) >= 3:
