@@ -30,6 +30,8 @@ from typing import Any, Literal, TypeAlias
 import typing_extensions
 from pydantic import BaseModel
 
+from .._codec import Codec, Endpoint
+
 Where: TypeAlias = Literal["ir", "echo", "native", "provider_option", "warned", "transport"]
 """Where a wire key goes when decoded: ``ir`` (an IR field, named in the note, e.g.
 ``Request.temperature``), ``echo`` (a ProviderEcho of the part or message, replayed to the same
@@ -189,3 +191,56 @@ def coverage_problems(declaration: Declaration, found: Iterable[str]) -> list[st
         if row not in used and not any(_pattern(row).fullmatch(path) for path in found):
             problems.append(f"{row}: declared, but the SDK has no such key (stale)")
     return problems
+
+
+# --- each decoded key, through every other codec -------------------------------------------------
+
+Outcome: TypeAlias = Literal["carried", "warned", "silent"]
+"""What a target codec did with a source key: its body (or URL) changed, it warned at the key's
+IR path, or neither (a silent drop)."""
+
+
+def probe_outcome(
+    source: Codec,
+    target: Codec,
+    body: Mapping[str, Any],
+    without: Mapping[str, Any],
+    at: str,
+    *,
+    model: str | None = None,
+) -> Outcome:
+    """Decode ``body`` and ``without`` (the same request without the key) with ``source``, encode
+    both with ``target`` (for ``model`` when given, the target's own), and compare: a different
+    HTTP request (URL or body) means the key was carried; otherwise a warning the bare request did
+    not get, at ``at`` or under it, means it was reported; anything else is a silent drop."""
+    keyed, bare = source.decode_request(body), source.decode_request(without)
+    if model is not None:
+        keyed, bare = keyed.model_copy(update={"model": model}), bare.model_copy(update={"model": model})
+    endpoint = Endpoint(api_key="coverage-probe")
+    sent = [target.http_request(r, stream=False, endpoint=endpoint) for r in (keyed, bare)]
+    if (sent[0].url, dict(sent[0].json)) != (sent[1].url, dict(sent[1].json)):
+        return "carried"
+    before = {(w.kind, w.path, w.message) for w in target.encode_request(bare).warnings}
+    for warning in target.encode_request(keyed).warnings:
+        if (warning.kind, warning.path, warning.message) in before:
+            continue
+        if warning.path == at or warning.path.startswith((f"{at}.", f"{at}[")):
+            return "warned"
+    return "silent"
+
+
+def response_outcome(
+    source: Codec, target: Codec, body: Mapping[str, Any], without: Mapping[str, Any], at: str
+) -> Outcome:
+    """The same verdict for a response field, through ``decode_response`` and ``encode_response``."""
+    keyed, bare = target.encode_response(source.decode_response(body)), target.encode_response(
+        source.decode_response(without)
+    )
+    if keyed.body != bare.body:
+        return "carried"
+    before = {(w.kind, w.path, w.message) for w in bare.warnings}
+    hit = any(
+        (w.kind, w.path, w.message) not in before and (w.path == at or w.path.startswith((f"{at}.", f"{at}[")))
+        for w in keyed.warnings
+    )
+    return "warned" if hit else "silent"
