@@ -47,7 +47,7 @@ def _parts(at: str) -> Declaration:
 REQUEST: Declaration = {
     "contents[].role": ("ir", "Message.role (user, model)"),
     **_parts("contents[].parts[]"),
-    "systemInstruction.role": ("ir", "Message(role=system)"),
+    "systemInstruction.role": ("echo", "the message's echo (a system instruction has no usual role)"),
     **_parts("systemInstruction.parts[]"),
     "tools[].functionDeclarations[].name": ("ir", "Tool.name"),
     "tools[].functionDeclarations[].description": ("ir", "Tool.description"),
