@@ -166,9 +166,7 @@ def anthropic() -> dict[str, Probe]:
         "messages[*].content[tool_use].id": pair(_A, _a_call("toolu_2"), _a_call(), "messages[1].parts[0]"),
         "messages[*].content[tool_use].name": pair(_A, _a_call(name="search"), _a_call(), "messages[1].parts[0]"),
         "messages[*].content[tool_use].input": pair(_A, _a_call(args={"q": "y"}), _a_call(), "messages[1].parts[0]"),
-        "messages[*].content[tool_result].tool_use_id": pair(
-            _A, _a_call("toolu_2"), _a_call(), "messages[2].parts[0]"
-        ),
+        "messages[*].content[tool_result].tool_use_id": pair(_A, _a_call("toolu_2"), _a_call(), "messages[2].parts[0]"),
         "messages[*].content[tool_result].content": pair(_A, _a_call(result="43"), _a_call(), "messages[2].parts[0]"),
         "messages[*].content[tool_result].content[text].*": pair(
             _A,
@@ -201,8 +199,18 @@ def anthropic() -> dict[str, Probe]:
         "messages[*].content[tool_result].is_error": pair(
             _A, _a_call(is_error=True), _a_call(), "messages[2].parts[0]"
         ),
-        "messages[*].content[].text": pair(_A, {"messages": _A_SYSTEM_TURN}, {"messages": [_A_SYSTEM_TURN[0], _A_SYSTEM_TURN[1], _A_SYSTEM_TURN[3]]}, "messages[2]"),
-        "messages[*].content[].type": pair(_A, {"messages": _A_SYSTEM_TURN}, {"messages": [_A_SYSTEM_TURN[0], _A_SYSTEM_TURN[1], _A_SYSTEM_TURN[3]]}, "messages[2]"),
+        "messages[*].content[].text": pair(
+            _A,
+            {"messages": _A_SYSTEM_TURN},
+            {"messages": [_A_SYSTEM_TURN[0], _A_SYSTEM_TURN[1], _A_SYSTEM_TURN[3]]},
+            "messages[2]",
+        ),
+        "messages[*].content[].type": pair(
+            _A,
+            {"messages": _A_SYSTEM_TURN},
+            {"messages": [_A_SYSTEM_TURN[0], _A_SYSTEM_TURN[1], _A_SYSTEM_TURN[3]]},
+            "messages[2]",
+        ),
         "messages[*].content[].citations.*": pair(
             _A, {"messages": system_turn_cited}, {"messages": _A_SYSTEM_TURN}, "messages[2]"
         ),
@@ -221,7 +229,10 @@ def anthropic() -> dict[str, Probe]:
             _A, {"tools": [{**_A_TOOL, "cache_control": {"type": "ephemeral"}}]}, {"tools": [_A_TOOL]}, "tools[0]"
         ),
         "tool_choice(*).name": pair(
-            _A, {"tools": [_A_TOOL], "tool_choice": {"type": "tool", "name": "lookup"}}, {"tools": [_A_TOOL]}, "tool_choice"
+            _A,
+            {"tools": [_A_TOOL], "tool_choice": {"type": "tool", "name": "lookup"}},
+            {"tools": [_A_TOOL]},
+            "tool_choice",
         ),
         "tool_choice(*).disable_parallel_tool_use": pair(
             _A,
@@ -229,7 +240,9 @@ def anthropic() -> dict[str, Probe]:
             {"tools": [_A_TOOL], "tool_choice": {"type": "auto"}},
             "parallel_tool_calls",
         ),
-        "thinking(enabled).budget_tokens": setting(_A, "thinking", {"type": "enabled", "budget_tokens": 2048}, "thinking"),
+        "thinking(enabled).budget_tokens": setting(
+            _A, "thinking", {"type": "enabled", "budget_tokens": 2048}, "thinking"
+        ),
         "thinking(*).display": pair(
             _A,
             {"thinking": {"type": "enabled", "budget_tokens": 2048, "display": "summarized"}},
@@ -263,7 +276,6 @@ def options(base: Body, provider: str, rows: dict[str, tuple[str, Any]]) -> dict
     return {row: setting(base, key, value, f"provider_options.{provider}.{key}") for row, (key, value) in rows.items()}
 
 
-
 # --- openai-chat ---------------------------------------------------------------------------------
 
 _C: Body = {"model": "gpt-4.1", "messages": [{"role": "user", "content": "hi"}]}
@@ -276,7 +288,13 @@ def _c_user(*blocks: Body) -> dict[str, Any]:
 
 
 def _c_turns(assistant: Body) -> dict[str, Any]:
-    return {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", **assistant}, {"role": "user", "content": "and?"}]}
+    return {
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", **assistant},
+            {"role": "user", "content": "and?"},
+        ]
+    }
 
 
 def _c_call(call_id: str = "call_1", name: str = "lookup", args: str = '{"q": "x"}', result: str = "42") -> Any:
@@ -300,7 +318,9 @@ def openai_chat() -> dict[str, Probe]:
     return {
         "model": pair(_C, {"model": "gpt-4o"}, {}, "model"),
         "messages[*].content": pair(_C, {"messages": [{"role": "user", "content": "hello"}]}, {}, "messages[0]"),
-        "messages[*].name": pair(_C, {"messages": [{"role": "user", "content": "hi", "name": "alice"}]}, {}, "messages[0]"),
+        "messages[*].name": pair(
+            _C, {"messages": [{"role": "user", "content": "hi", "name": "alice"}]}, {}, "messages[0]"
+        ),
         "messages[*].content[].text": pair(
             _C,
             {"messages": [{"role": "system", "content": [{"type": "text", "text": "be brief"}]}, *_C["messages"]]},
@@ -321,14 +341,23 @@ def openai_chat() -> dict[str, Probe]:
             "messages[1].parts[0]",
         ),
         "messages[user].content[image_url].image_url.url": pair(
-            _C, _c_user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}, _C_TEXT), _c_user(_C_TEXT), at
+            _C,
+            _c_user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}, _C_TEXT),
+            _c_user(_C_TEXT),
+            at,
         ),
         "messages[user].content[input_audio].input_audio.*": pair(
-            _C, _c_user({"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}, _C_TEXT), _c_user(_C_TEXT), at
+            _C,
+            _c_user({"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}}, _C_TEXT),
+            _c_user(_C_TEXT),
+            at,
         ),
         "messages[user].content[file].file.file_data": pair(
             _C,
-            _c_user({"type": "file", "file": {"file_data": f"data:application/pdf;base64,{PDF}", "filename": "a.pdf"}}, _C_TEXT),
+            _c_user(
+                {"type": "file", "file": {"file_data": f"data:application/pdf;base64,{PDF}", "filename": "a.pdf"}},
+                _C_TEXT,
+            ),
             _c_user(_C_TEXT),
             at,
         ),
@@ -337,7 +366,10 @@ def openai_chat() -> dict[str, Probe]:
         ),
         "messages[user].content[file].file.filename": pair(
             _C,
-            _c_user({"type": "file", "file": {"file_data": f"data:application/pdf;base64,{PDF}", "filename": "a.pdf"}}, _C_TEXT),
+            _c_user(
+                {"type": "file", "file": {"file_data": f"data:application/pdf;base64,{PDF}", "filename": "a.pdf"}},
+                _C_TEXT,
+            ),
             _c_user({"type": "file", "file": {"file_data": f"data:application/pdf;base64,{PDF}"}}, _C_TEXT),
             at,
         ),
@@ -345,7 +377,10 @@ def openai_chat() -> dict[str, Probe]:
             _C, _c_turns({"content": None, "refusal": "I cannot."}), _c_turns({"content": "ok"}), "messages[1].parts[0]"
         ),
         "messages[assistant].audio.id": pair(
-            _C, _c_turns({"content": "ok", "audio": {"id": "audio_1"}}), _c_turns({"content": "ok"}), "messages[1].parts[1]"
+            _C,
+            _c_turns({"content": "ok", "audio": {"id": "audio_1"}}),
+            _c_turns({"content": "ok"}),
+            "messages[1].parts[1]",
         ),
         "messages[assistant].tool_calls[function].id": pair(_C, _c_call("call_2"), _c_call(), "messages[1].parts[0]"),
         "messages[assistant].tool_calls[function].function.name": pair(
@@ -357,9 +392,14 @@ def openai_chat() -> dict[str, Probe]:
         "messages[tool].tool_call_id": pair(_C, _c_call("call_2"), _c_call(), "messages[2].parts[0]"),
         "tools[function].function.name": pair(_C, {"tools": [_C_TOOL]}, {}, "tools[0]"),
         "tools[function].function.description": pair(
-            _C, {"tools": [_C_TOOL]}, {"tools": [{"type": "function", "function": {"name": "lookup", "parameters": SCHEMA}}]}, "tools[0]"
+            _C,
+            {"tools": [_C_TOOL]},
+            {"tools": [{"type": "function", "function": {"name": "lookup", "parameters": SCHEMA}}]},
+            "tools[0]",
         ),
-        "tools[function].function.parameters": pair(_C, {"tools": [_C_TOOL]}, _c_tool(parameters={"type": "object"}), "tools[0]"),
+        "tools[function].function.parameters": pair(
+            _C, {"tools": [_C_TOOL]}, _c_tool(parameters={"type": "object"}), "tools[0]"
+        ),
         "tools[function].function.strict": pair(_C, _c_tool(strict=True), {"tools": [_C_TOOL]}, "tools[0]"),
         "tool_choice": pair(_C, {"tools": [_C_TOOL], "tool_choice": "required"}, {"tools": [_C_TOOL]}, "tool_choice"),
         "tool_choice(function).function.name": pair(
@@ -392,7 +432,13 @@ def openai_chat() -> dict[str, Probe]:
             {
                 "tool_choice(allowed_tools).*": (
                     "tool_choice",
-                    {"type": "allowed_tools", "allowed_tools": {"mode": "auto", "tools": [{"type": "function", "function": {"name": "lookup"}}]}},
+                    {
+                        "type": "allowed_tools",
+                        "allowed_tools": {
+                            "mode": "auto",
+                            "tools": [{"type": "function", "function": {"name": "lookup"}}],
+                        },
+                    },
                 ),
                 "tool_choice(custom).*": ("tool_choice", {"type": "custom", "custom": {"name": "grammar"}}),
                 "audio.*": ("audio", {"format": "wav", "voice": "alloy"}),
@@ -451,7 +497,12 @@ def _r_call(call_id: str = "call_1", name: str = "lookup", args: str = '{"q": "x
 
 
 def _r_output(*blocks: Body) -> Probe:
-    return pair(_R, _r_call(output=[{"type": "input_text", "text": "42"}, *blocks]), _r_call(output=[{"type": "input_text", "text": "42"}]), "messages[2].parts[0]")
+    return pair(
+        _R,
+        _r_call(output=[{"type": "input_text", "text": "42"}, *blocks]),
+        _r_call(output=[{"type": "input_text", "text": "42"}]),
+        "messages[2].parts[0]",
+    )
 
 
 _R_IMAGE = {"type": "input_image", "image_url": f"data:image/png;base64,{PNG}", "detail": "auto"}
@@ -464,13 +515,22 @@ def _r_blocks(message: str) -> dict[str, Probe]:
     if message == "output":
         return {
             "input[function_call_output].output[input_text].text": pair(
-                _R, _r_call(output=[{"type": "input_text", "text": "43"}]), _r_call(output=[{"type": "input_text", "text": "42"}]), "messages[2].parts[0]"
+                _R,
+                _r_call(output=[{"type": "input_text", "text": "43"}]),
+                _r_call(output=[{"type": "input_text", "text": "42"}]),
+                "messages[2].parts[0]",
             ),
             "input[function_call_output].output[input_image].image_url": _r_output(_R_IMAGE),
-            "input[function_call_output].output[input_image].file_id": _r_output({"type": "input_image", "file_id": "file_1", "detail": "auto"}),
+            "input[function_call_output].output[input_image].file_id": _r_output(
+                {"type": "input_image", "file_id": "file_1", "detail": "auto"}
+            ),
             "input[function_call_output].output[input_file].file_data": _r_output(_R_FILE),
-            "input[function_call_output].output[input_file].file_id": _r_output({"type": "input_file", "file_id": "file_1"}),
-            "input[function_call_output].output[input_file].file_url": _r_output({"type": "input_file", "file_url": "https://example.com/a.pdf"}),
+            "input[function_call_output].output[input_file].file_id": _r_output(
+                {"type": "input_file", "file_id": "file_1"}
+            ),
+            "input[function_call_output].output[input_file].file_url": _r_output(
+                {"type": "input_file", "file_url": "https://example.com/a.pdf"}
+            ),
             "input[function_call_output].output[input_file].filename": pair(
                 _R, _r_call(output=[_R_FILE]), _r_call(output=[_NAMELESS]), "messages[2].parts[0]"
             ),
@@ -484,7 +544,9 @@ def _r_blocks(message: str) -> dict[str, Probe]:
             _R, _r_user({"type": "input_image", "file_id": "file_1", "detail": "auto"}, _R_TEXT), _r_user(_R_TEXT), at
         ),
         f"{row}[input_file].file_data": pair(_R, _r_user(_R_FILE, _R_TEXT), _r_user(_R_TEXT), at),
-        f"{row}[input_file].file_id": pair(_R, _r_user({"type": "input_file", "file_id": "file_1"}, _R_TEXT), _r_user(_R_TEXT), at),
+        f"{row}[input_file].file_id": pair(
+            _R, _r_user({"type": "input_file", "file_id": "file_1"}, _R_TEXT), _r_user(_R_TEXT), at
+        ),
         f"{row}[input_file].file_url": pair(
             _R, _r_user({"type": "input_file", "file_url": "https://example.com/a.pdf"}, _R_TEXT), _r_user(_R_TEXT), at
         ),
@@ -498,7 +560,9 @@ def openai_responses() -> dict[str, Probe]:
         {
             "type": "output_text",
             "text": "It is so.",
-            "annotations": [{"type": "url_citation", "url": "https://example.com/a", "title": "A", "start_index": 6, "end_index": 8}],
+            "annotations": [
+                {"type": "url_citation", "url": "https://example.com/a", "title": "A", "start_index": 6, "end_index": 8}
+            ],
         }
     )
     reasoning = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "let me think"}]}
@@ -508,11 +572,18 @@ def openai_responses() -> dict[str, Probe]:
         "input": pair(_R, {"input": "hello"}, {}, "messages[0]"),
         "input[message].role": pair(_R, {"input": [{"role": "developer", "content": "hi"}]}, {}, "messages[0]"),
         "input[message].content": pair(_R, {"input": [{"role": "user", "content": "hello"}]}, {}, "messages[0]"),
-        "input[].type": pair(_R, {"input": [{"type": "message", "role": "user", "content": "hello"}]}, {}, "messages[0]"),
-        "input[message].content[output_text].text": pair(
-            _R, _r_turns(_r_said({"type": "output_text", "text": "Yes.", "annotations": []})), _r_turns(said), "messages[1].parts[0]"
+        "input[].type": pair(
+            _R, {"input": [{"type": "message", "role": "user", "content": "hello"}]}, {}, "messages[0]"
         ),
-        "input[message].content[output_text].annotations[*].*": pair(_R, _r_turns(cited), _r_turns(said), "messages[1].parts[0]"),
+        "input[message].content[output_text].text": pair(
+            _R,
+            _r_turns(_r_said({"type": "output_text", "text": "Yes.", "annotations": []})),
+            _r_turns(said),
+            "messages[1].parts[0]",
+        ),
+        "input[message].content[output_text].annotations[*].*": pair(
+            _R, _r_turns(cited), _r_turns(said), "messages[1].parts[0]"
+        ),
         "input[message].content[refusal].refusal": pair(
             _R, _r_turns(_r_said({"type": "refusal", "refusal": "I cannot."})), _r_turns(said), "messages[1].parts[0]"
         ),
@@ -534,20 +605,32 @@ def openai_responses() -> dict[str, Probe]:
         "tools[function].description": pair(
             _R, {"tools": [_R_TOOL]}, {"tools": [{k: v for k, v in _R_TOOL.items() if k != "description"}]}, "tools[0]"
         ),
-        "tools[function].parameters": pair(_R, {"tools": [_R_TOOL]}, {"tools": [{**_R_TOOL, "parameters": {"type": "object"}}]}, "tools[0]"),
+        "tools[function].parameters": pair(
+            _R, {"tools": [_R_TOOL]}, {"tools": [{**_R_TOOL, "parameters": {"type": "object"}}]}, "tools[0]"
+        ),
         "tools[function].strict": pair(_R, {"tools": [_R_TOOL]}, {"tools": [{**_R_TOOL, "strict": False}]}, "tools[0]"),
         "tool_choice": pair(_R, {"tools": [_R_TOOL], "tool_choice": "required"}, {"tools": [_R_TOOL]}, "tool_choice"),
         "tool_choice(function).name": pair(
-            _R, {"tools": [_R_TOOL], "tool_choice": {"type": "function", "name": "lookup"}}, {"tools": [_R_TOOL]}, "tool_choice"
+            _R,
+            {"tools": [_R_TOOL], "tool_choice": {"type": "function", "name": "lookup"}},
+            {"tools": [_R_TOOL]},
+            "tool_choice",
         ),
-        "parallel_tool_calls": pair(_R, {"tools": [_R_TOOL], "parallel_tool_calls": False}, {"tools": [_R_TOOL]}, "parallel_tool_calls"),
+        "parallel_tool_calls": pair(
+            _R, {"tools": [_R_TOOL], "parallel_tool_calls": False}, {"tools": [_R_TOOL]}, "parallel_tool_calls"
+        ),
         "max_output_tokens": setting(_R, "max_output_tokens", 256, "max_tokens"),
         "temperature": setting(_R, "temperature", 0.5, "temperature"),
         "top_p": setting(_R, "top_p", 0.9, "top_p"),
         "reasoning.effort": setting(_R, "reasoning", {"effort": "high"}, "thinking"),
-        "reasoning.summary": pair(_R, {"reasoning": {"effort": "high", "summary": "auto"}}, {"reasoning": {"effort": "high"}}, "thinking"),
+        "reasoning.summary": pair(
+            _R, {"reasoning": {"effort": "high", "summary": "auto"}}, {"reasoning": {"effort": "high"}}, "thinking"
+        ),
         "text.format(*).*": setting(
-            _R, "text", {"format": {"type": "json_schema", "name": "answer", "schema": ANSWER_SCHEMA, "strict": True}}, "response_format"
+            _R,
+            "text",
+            {"format": {"type": "json_schema", "name": "answer", "schema": ANSWER_SCHEMA, "strict": True}},
+            "response_format",
         ),
         **options(
             _R,
@@ -632,13 +715,20 @@ def gemini() -> dict[str, Probe]:
     tools = {"tools": [{"functionDeclarations": [_G_TOOL]}]}
     config = "generationConfig"
     return {
-        "contents[].role": pair(_G, _g_turns({"text": "hello"}), _g_turns({"text": "hello"}, role="user"), "messages[1]"),
+        "contents[].role": pair(
+            _G, _g_turns({"text": "hello"}), _g_turns({"text": "hello"}, role="user"), "messages[1]"
+        ),
         "contents[].parts[].text": pair(_G, _g_user(_G_TEXT, {"text": "hi"}), {}, at),
         "contents[].parts[].thought": pair(
-            _G, _g_turns({"text": "let me think", "thought": True}, {"text": "done"}), _g_turns({"text": "done"}), "messages[1].parts[0]"
+            _G,
+            _g_turns({"text": "let me think", "thought": True}, {"text": "done"}),
+            _g_turns({"text": "done"}),
+            "messages[1].parts[0]",
         ),
         "contents[].parts[].functionCall.*": pair(_G, _g_call(args={"q": "y"}), _g_call(), "messages[1].parts[0]"),
-        "contents[].parts[].functionResponse.*": pair(_G, _g_call(answer={"result": "43"}), _g_call(), "messages[2].parts[0]"),
+        "contents[].parts[].functionResponse.*": pair(
+            _G, _g_call(answer={"result": "43"}), _g_call(), "messages[2].parts[0]"
+        ),
         "contents[].parts[].inlineData.*": pair(_G, _g_user(_G_IMAGE, _G_TEXT), _g_user(_G_TEXT), at),
         "contents[].parts[].fileData.*": pair(_G, _g_user(_G_LINKED, _G_TEXT), _g_user(_G_TEXT), at),
         "systemInstruction.parts[].text": pair(_G, _g_system(), {}, "messages[0]"),
@@ -646,14 +736,31 @@ def gemini() -> dict[str, Probe]:
         "systemInstruction.parts[].fileData.*": pair(_G, _g_system(_G_LINKED), _g_system(), "messages[0].parts[1]"),
         "tools[].functionDeclarations[].name": pair(_G, tools, {}, "tools[0]"),
         "tools[].functionDeclarations[].description": pair(
-            _G, tools, {"tools": [{"functionDeclarations": [{"name": "lookup", "parametersJsonSchema": SCHEMA}]}]}, "tools[0]"
+            _G,
+            tools,
+            {"tools": [{"functionDeclarations": [{"name": "lookup", "parametersJsonSchema": SCHEMA}]}]},
+            "tools[0]",
         ),
         "tools[].functionDeclarations[].parametersJsonSchema": pair(
-            _G, tools, {"tools": [{"functionDeclarations": [{**_G_TOOL, "parametersJsonSchema": {"type": "object"}}]}]}, "tools[0]"
+            _G,
+            tools,
+            {"tools": [{"functionDeclarations": [{**_G_TOOL, "parametersJsonSchema": {"type": "object"}}]}]},
+            "tools[0]",
         ),
         "tools[].functionDeclarations[].parameters.*": pair(
             _G,
-            {"tools": [{"functionDeclarations": [{"name": "lookup", "parameters": {"type": "OBJECT", "properties": {"q": {"type": "STRING"}}}}]}]},
+            {
+                "tools": [
+                    {
+                        "functionDeclarations": [
+                            {
+                                "name": "lookup",
+                                "parameters": {"type": "OBJECT", "properties": {"q": {"type": "STRING"}}},
+                            }
+                        ]
+                    }
+                ]
+            },
             {"tools": [{"functionDeclarations": [{"name": "lookup", "parameters": {"type": "OBJECT"}}]}]},
             "tools[0]",
         ),
@@ -674,15 +781,21 @@ def gemini() -> dict[str, Probe]:
         "generationConfig.seed": pair(_G, _g_config(seed=7), {}, "seed"),
         "generationConfig.presencePenalty": pair(_G, _g_config(presencePenalty=0.5), {}, "presence_penalty"),
         "generationConfig.frequencyPenalty": pair(_G, _g_config(frequencyPenalty=0.5), {}, "frequency_penalty"),
-        "generationConfig.responseMimeType": pair(_G, _g_config(responseMimeType="application/json"), {}, "response_format"),
+        "generationConfig.responseMimeType": pair(
+            _G, _g_config(responseMimeType="application/json"), {}, "response_format"
+        ),
         "generationConfig.responseJsonSchema": pair(
             _G,
             _g_config(responseMimeType="application/json", responseJsonSchema=ANSWER_SCHEMA),
             _g_config(responseMimeType="application/json"),
             "response_format",
         ),
-        "generationConfig.thinkingConfig.thinkingBudget": pair(_G, _g_config(thinkingConfig={"thinkingBudget": 2048}), {}, "thinking"),
-        "generationConfig.thinkingConfig.thinkingLevel": pair(_G, _g_config(thinkingConfig={"thinkingLevel": "HIGH"}), {}, "thinking"),
+        "generationConfig.thinkingConfig.thinkingBudget": pair(
+            _G, _g_config(thinkingConfig={"thinkingBudget": 2048}), {}, "thinking"
+        ),
+        "generationConfig.thinkingConfig.thinkingLevel": pair(
+            _G, _g_config(thinkingConfig={"thinkingLevel": "HIGH"}), {}, "thinking"
+        ),
         "generationConfig.thinkingConfig.includeThoughts": pair(
             _G,
             _g_config(thinkingConfig={"thinkingLevel": "HIGH", "includeThoughts": True}),
@@ -709,7 +822,6 @@ def gemini() -> dict[str, Probe]:
             },
         ),
     }
-
 
 
 # --- responses: stop reason, usage, citations, thinking ------------------------------------------
@@ -745,7 +857,10 @@ def anthropic_answers() -> dict[str, Probe]:
         "content[thinking].thinking": _answer(
             _A_ANSWER,
             "message.parts[0]",
-            content=[{"type": "thinking", "thinking": "let me think", "signature": "sig"}, {"type": "text", "text": "It is so."}],
+            content=[
+                {"type": "thinking", "thinking": "let me think", "signature": "sig"},
+                {"type": "text", "text": "It is so."},
+            ],
         ),
     }
 
@@ -775,14 +890,18 @@ def chat_answers() -> dict[str, Probe]:
             _C_ANSWER, "stop_reason", choices=[{**_c_choice()[0], "finish_reason": "length"}]
         ),
         "usage.prompt_tokens": _answer(_C_ANSWER, "usage", usage={**usage, "prompt_tokens": 20, "total_tokens": 25}),
-        "usage.completion_tokens": _answer(_C_ANSWER, "usage", usage={**usage, "completion_tokens": 9, "total_tokens": 19}),
+        "usage.completion_tokens": _answer(
+            _C_ANSWER, "usage", usage={**usage, "completion_tokens": 9, "total_tokens": 19}
+        ),
         "usage.prompt_tokens_details.cached_tokens": _answer(
             _C_ANSWER, "usage", usage={**usage, "prompt_tokens_details": {"cached_tokens": 4}}
         ),
         "usage.completion_tokens_details.reasoning_tokens": _answer(
             _C_ANSWER, "usage", usage={**usage, "completion_tokens_details": {"reasoning_tokens": 3}}
         ),
-        "choices[].message.annotations[].*": _answer(_C_ANSWER, "message.parts[0]", choices=_c_choice(annotations=[cited])),
+        "choices[].message.annotations[].*": _answer(
+            _C_ANSWER, "message.parts[0]", choices=_c_choice(annotations=[cited])
+        ),
     }
 
 
@@ -824,7 +943,13 @@ def responses_answers() -> dict[str, Probe]:
                 "type": "output_text",
                 "text": "It is so.",
                 "annotations": [
-                    {"type": "url_citation", "url": "https://example.com/a", "title": "A", "start_index": 6, "end_index": 8}
+                    {
+                        "type": "url_citation",
+                        "url": "https://example.com/a",
+                        "title": "A",
+                        "start_index": 6,
+                        "end_index": 8,
+                    }
                 ],
             }
         ],
@@ -859,7 +984,9 @@ def gemini_answers() -> dict[str, Probe]:
     usage = _G_ANSWER["usageMetadata"]
     said = _G_ANSWER["candidates"][0]
     return {
-        "candidates[].finishReason": _answer(_G_ANSWER, "stop_reason", candidates=[{**said, "finishReason": "MAX_TOKENS"}]),
+        "candidates[].finishReason": _answer(
+            _G_ANSWER, "stop_reason", candidates=[{**said, "finishReason": "MAX_TOKENS"}]
+        ),
         "usageMetadata.promptTokenCount": _answer(
             _G_ANSWER, "usage", usageMetadata={**usage, "promptTokenCount": 20, "totalTokenCount": 25}
         ),
@@ -875,12 +1002,25 @@ def gemini_answers() -> dict[str, Probe]:
         "candidates[].content.parts[].thought": _answer(
             _G_ANSWER,
             "message.parts[0]",
-            candidates=[{**said, "content": {"role": "model", "parts": [{"text": "let me think", "thought": True}, {"text": "It is so."}]}}],
+            candidates=[
+                {
+                    **said,
+                    "content": {
+                        "role": "model",
+                        "parts": [{"text": "let me think", "thought": True}, {"text": "It is so."}],
+                    },
+                }
+            ],
         ),
     }
 
 
-PROBES: dict[str, Callable[[], dict[str, Probe]]] = {"anthropic-messages": anthropic, "openai-chat": openai_chat, "openai-responses": openai_responses, "gemini": gemini}
+PROBES: dict[str, Callable[[], dict[str, Probe]]] = {
+    "anthropic-messages": anthropic,
+    "openai-chat": openai_chat,
+    "openai-responses": openai_responses,
+    "gemini": gemini,
+}
 
 MODEL_ROWS = {"anthropic-messages": "model", "openai-chat": "model", "openai-responses": "model"}
 """The row whose probe keeps its own model names (the others are sent to each target's model)."""

@@ -112,7 +112,9 @@ COVERAGE = {
         lambda: _params("openai.types.responses.response_create_params", "ResponseCreateParamsBase", stream=bool),
         _sdk("openai.types.responses", "Response"),
     ),
-    "gemini": Wire("gemini", "gemini", gemini_coverage, _gemini_request, _sdk("google.genai.types", "GenerateContentResponse")),
+    "gemini": Wire(
+        "gemini", "gemini", gemini_coverage, _gemini_request, _sdk("google.genai.types", "GenerateContentResponse")
+    ),
 }
 
 DECODED = ("ir", "provider_option")
@@ -165,7 +167,9 @@ def figures() -> dict[str, dict[str, Any]]:
     for wire in WIRES:
         outcomes = request_outcomes(wire)
         per_target = {
-            target: {kind: sum(1 for row in outcomes.values() if row[target] == kind) for kind in typing.get_args(Outcome)}
+            target: {
+                kind: sum(1 for row in outcomes.values() if row[target] == kind) for kind in typing.get_args(Outcome)
+            }
             for target in WIRES
             if target != wire
         }

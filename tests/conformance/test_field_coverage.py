@@ -17,25 +17,91 @@ ROOT = Path(__file__).resolve().parents[2]
 
 KNOWN_SILENT = {
     # until the foreign-option rule lands; must become empty
-    *{("anthropic-messages", row, target) for target in ("openai-chat", "openai-responses", "gemini") for row in (
-        "output_config.effort", "metadata.*", "service_tier", "container.*", "cache_control.*", "inference_geo",
-        "speed", "diagnostics.*", "user_profile_id", "workspace_id",
-    )},
-    *{("openai-chat", row, target) for target in ("anthropic-messages", "gemini") for row in (
-        "tool_choice(allowed_tools).*", "tool_choice(custom).*", "audio.*", "function_call.*", "functions[].*",
-        "logit_bias", "logprobs", "top_logprobs", "metadata", "modalities", "moderation.*", "n", "prediction.*",
-        "prompt_cache_key", "prompt_cache_options.*", "prompt_cache_retention", "safety_identifier", "service_tier",
-        "store", "user", "verbosity", "web_search_options.*",
-    )},
-    *{("openai-responses", row, target) for target in ("anthropic-messages", "gemini") for row in (
-        "tool_choice(*).*", "tool_choice.type", "text.verbosity", "access_programs.*", "background",
-        "background_options.*", "context_management[].*", "conversation.*", "image.*", "include", "max_tool_calls",
-        "metadata", "moderation.*", "previous_response_id", "prompt.*", "prompt_cache_key", "prompt_cache_options.*",
-        "prompt_cache_retention", "safety_identifier", "service_tier", "store", "top_logprobs", "truncation", "user",
-    )},
-    *{("gemini", row, target) for target in ("anthropic-messages", "openai-chat", "openai-responses") for row in (
-        "toolConfig.*", "generationConfig.*", "safetySettings[].*", "cachedContent", "labels",
-    )},
+    *{
+        ("anthropic-messages", row, target)
+        for target in ("openai-chat", "openai-responses", "gemini")
+        for row in (
+            "output_config.effort",
+            "metadata.*",
+            "service_tier",
+            "container.*",
+            "cache_control.*",
+            "inference_geo",
+            "speed",
+            "diagnostics.*",
+            "user_profile_id",
+            "workspace_id",
+        )
+    },
+    *{
+        ("openai-chat", row, target)
+        for target in ("anthropic-messages", "gemini")
+        for row in (
+            "tool_choice(allowed_tools).*",
+            "tool_choice(custom).*",
+            "audio.*",
+            "function_call.*",
+            "functions[].*",
+            "logit_bias",
+            "logprobs",
+            "top_logprobs",
+            "metadata",
+            "modalities",
+            "moderation.*",
+            "n",
+            "prediction.*",
+            "prompt_cache_key",
+            "prompt_cache_options.*",
+            "prompt_cache_retention",
+            "safety_identifier",
+            "service_tier",
+            "store",
+            "user",
+            "verbosity",
+            "web_search_options.*",
+        )
+    },
+    *{
+        ("openai-responses", row, target)
+        for target in ("anthropic-messages", "gemini")
+        for row in (
+            "tool_choice(*).*",
+            "tool_choice.type",
+            "text.verbosity",
+            "access_programs.*",
+            "background",
+            "background_options.*",
+            "context_management[].*",
+            "conversation.*",
+            "image.*",
+            "include",
+            "max_tool_calls",
+            "metadata",
+            "moderation.*",
+            "previous_response_id",
+            "prompt.*",
+            "prompt_cache_key",
+            "prompt_cache_options.*",
+            "prompt_cache_retention",
+            "safety_identifier",
+            "service_tier",
+            "store",
+            "top_logprobs",
+            "truncation",
+            "user",
+        )
+    },
+    *{
+        ("gemini", row, target)
+        for target in ("anthropic-messages", "openai-chat", "openai-responses")
+        for row in (
+            "toolConfig.*",
+            "generationConfig.*",
+            "safetySettings[].*",
+            "cachedContent",
+            "labels",
+        )
+    },
 }
 """(source wire, declared row, target wire) that is dropped with no warning today."""
 
@@ -55,7 +121,12 @@ UNPROBED = {
 """Decoded rows with no probe, and why."""
 
 RESPONSE_ROWS = {
-    "anthropic-messages": {"stop_reason", "usage.input_tokens", "content[text].citations.*", "content[thinking].thinking"},
+    "anthropic-messages": {
+        "stop_reason",
+        "usage.input_tokens",
+        "content[text].citations.*",
+        "content[thinking].thinking",
+    },
     "openai-chat": {"choices[].finish_reason", "usage.prompt_tokens", "choices[].message.annotations[].*"},
     "openai-responses": {
         "status",
@@ -93,7 +164,12 @@ def test_probes_are_requests_and_answers_the_vendor_sdk_accepts(wire: str) -> No
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_no_decoded_request_key_is_dropped_silently(wire: str) -> None:
-    silent = {(wire, row, target) for row, outcome in request_outcomes(wire).items() for target, verdict in outcome.items() if verdict == "silent"}
+    silent = {
+        (wire, row, target)
+        for row, outcome in request_outcomes(wire).items()
+        for target, verdict in outcome.items()
+        if verdict == "silent"
+    }
     expected = {key for key in KNOWN_SILENT | KNOWN_SILENT_IR if key[0] == wire}
     assert sorted(silent - expected) == [], "new silent drops"
     assert sorted(expected - silent) == [], "no longer silent: take them out of KNOWN_SILENT"
@@ -103,7 +179,9 @@ def test_no_decoded_request_key_is_dropped_silently(wire: str) -> None:
 def test_stop_reason_usage_citations_and_thinking_reach_every_other_answer(wire: str) -> None:
     outcomes = response_outcomes(wire)
     assert RESPONSE_ROWS[wire] <= set(outcomes)
-    silent = sorted((row, target) for row, outcome in outcomes.items() for target, verdict in outcome.items() if verdict == "silent")
+    silent = sorted(
+        (row, target) for row, outcome in outcomes.items() for target, verdict in outcome.items() if verdict == "silent"
+    )
     assert silent == []
     declared = COVERAGE[wire].declaration("response")
     assert all(declared[row][0] == "ir" for row in outcomes)

@@ -233,8 +233,9 @@ def response_outcome(
     source: Codec, target: Codec, body: Mapping[str, Any], without: Mapping[str, Any], at: str
 ) -> Outcome:
     """The same verdict for a response field, through ``decode_response`` and ``encode_response``."""
-    keyed, bare = target.encode_response(source.decode_response(body)), target.encode_response(
-        source.decode_response(without)
+    keyed, bare = (
+        target.encode_response(source.decode_response(body)),
+        target.encode_response(source.decode_response(without)),
     )
     if keyed.body != bare.body:
         return "carried"

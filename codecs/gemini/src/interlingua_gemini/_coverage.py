@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from interlingua.testing import Declaration
+    from interlingua.testing import Declaration, Where
 
-_OPTION = ("provider_option", "verbatim")
-_ECHO = ("echo", "the part's echo")
-_RESPONSE_ECHO = ("echo", "the response's echo")
+_OPTION: tuple[Where, str] = ("provider_option", "verbatim")
+_ECHO: tuple[Where, str] = ("echo", "the part's echo")
+_RESPONSE_ECHO: tuple[Where, str] = ("echo", "the response's echo")
 
 
 def _parts(at: str) -> Declaration:

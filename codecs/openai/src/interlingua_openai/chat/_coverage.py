@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from interlingua.testing import Declaration
+    from interlingua.testing import Declaration, Where
 
-_OPTION = ("provider_option", "verbatim")
+_OPTION: tuple[Where, str] = ("provider_option", "verbatim")
 
 REQUEST: Declaration = {
     "model": ("ir", "Request.model"),

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from interlingua.testing import Declaration
+    from interlingua.testing import Declaration, Where
 
-_OPTION = ("provider_option", "verbatim")
-_ECHO = ("echo", "the item's or part's echo")
-_RESPONSE_ECHO = ("echo", "the response's echo")
+_OPTION: tuple[Where, str] = ("provider_option", "verbatim")
+_ECHO: tuple[Where, str] = ("echo", "the item's or part's echo")
+_RESPONSE_ECHO: tuple[Where, str] = ("echo", "the response's echo")
 
 
 def _items(at: str) -> Declaration:
