@@ -638,7 +638,7 @@ def openai_responses() -> dict[str, Probe]:
             {
                 "tool_choice(*).*": ("tool_choice", {"type": "mcp", "server_label": "deepwiki"}),
                 "tool_choice.type": ("tool_choice", {"type": "web_search_preview"}),
-                "reasoning.*": ("reasoning", {"effort": "high", "generate_summary": "concise"}),
+                "reasoning.*": ("reasoning", {"generate_summary": "concise"}),
                 "text.verbosity": ("text", {"verbosity": "low"}),
                 "access_programs.*": ("access_programs", {"cyber": "standard"}),
                 "background": ("background", True),

@@ -243,7 +243,7 @@ def markdown() -> str:
     out.append("")
     for wire in WIRES:
         out += [f"## `{wire}` request", ""]
-        counts = ", ".join(
+        counts = "; ".join(
             f"{t}: {c['carried']} carried, {c['warned']} warned, {c['silent']} silent"
             for t, c in numbers[wire]["targets"].items()
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import interlingua as il
 from interlingua.testing import coverage_problems, validate_wire
 
 from . import _coverage_probes as probes
@@ -66,6 +67,7 @@ KNOWN_SILENT = {
         for target in ("anthropic-messages", "gemini")
         for row in (
             "tool_choice(*).*",
+            "reasoning.*",
             "tool_choice.type",
             "text.verbosity",
             "access_programs.*",
@@ -198,3 +200,22 @@ def test_figures_count_every_probe_once_per_target() -> None:
 def test_docs_coverage_page_is_current() -> None:
     committed = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
     assert committed == markdown(), "run: python -m tests.conformance.coverage_doc > docs/coverage.md"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_each_probed_key_lands_where_its_codec_declares(wire: str) -> None:
+    """An ``ir`` row changes the decoded IR outside provider_options; a ``provider_option`` row
+    changes only provider_options[provider] (so the declarations' destinations are checked too)."""
+    codec, provider = il.get_codec(wire), COVERAGE[wire].provider
+    declared = COVERAGE[wire].declaration("request")
+    wrong = []
+    for row, probe in probes.PROBES[wire]().items():
+        keyed, bare = codec.decode_request(probe.body), codec.decode_request(probe.without)
+        ir_changed = keyed.model_copy(update={"provider_options": {}}) != bare.model_copy(
+            update={"provider_options": {}}
+        )
+        options_changed = keyed.options(provider) != bare.options(provider)
+        where = declared[row][0]
+        if (where == "ir" and not ir_changed) or (where == "provider_option" and (ir_changed or not options_changed)):
+            wrong.append(f"{row}: declared {where}, ir changed {ir_changed}, options changed {options_changed}")
+    assert wrong == []

@@ -24,7 +24,7 @@ import functools
 import re
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, TypeAlias
 
 import typing_extensions
@@ -49,25 +49,19 @@ _MAPS = (dict, collections.abc.Mapping)
 _TAG_KEYS = ("type", "role")
 
 
-def sdk_paths(root: Any, *, stop: Callable[[str], bool] = lambda path: False) -> set[str]:
+def sdk_paths(root: Any) -> set[str]:
     """Every key path of ``root``: an SDK type (TypedDict, pydantic model, or a union of them), or
-    a mapping ``key -> annotation`` for a wire whose body has no single SDK type. ``stop(path)``:
-    list the path and do not descend (a subtree declared verbatim)."""
+    a mapping ``key -> annotation`` for a wire whose body has no single SDK type."""
     found: set[str] = set()
     if isinstance(root, Mapping):
         for key, annotation in root.items():
-            _walk(annotation, key, found, stop, ())
+            _walk(annotation, key, found, ())
     else:
-        _walk(root, "", found, stop, ())
+        _walk(root, "", found, ())
     return found
 
 
-def _walk(
-    annotation: Any, path: str, found: set[str], stop: Callable[[str], bool], seen: tuple[Any, ...], tag: str = ""
-) -> None:
-    if path and stop(path):
-        found.add(path)
-        return
+def _walk(annotation: Any, path: str, found: set[str], seen: tuple[Any, ...], tag: str = "") -> None:
     annotation = _unwrap(annotation)
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
@@ -75,16 +69,16 @@ def _walk(
         for member in members:
             member_tag = _tag(member) if len(members) > 1 else None
             if member_tag is None:
-                _walk(member, path, found, stop, seen)
+                _walk(member, path, found, seen)
             elif path.endswith("[]"):
-                _walk(member, f"{path[:-2]}[{member_tag}]", found, stop, seen, member_tag)
+                _walk(member, f"{path[:-2]}[{member_tag}]", found, seen, member_tag)
             else:
-                _walk(member, f"{path}({member_tag})", found, stop, seen, member_tag)
+                _walk(member, f"{path}({member_tag})", found, seen, member_tag)
         return
     if origin in _LISTS:
         args = typing.get_args(annotation)
         if args:
-            _walk(args[0], f"{path}[]", found, stop, seen)
+            _walk(args[0], f"{path}[]", found, seen)
         elif path:
             found.add(path)
         return
@@ -95,7 +89,7 @@ def _walk(
         for key, field in _fields(annotation).items():
             if tag and key in _TAG_KEYS and _literal(field) == (tag,):
                 continue
-            _walk(field, f"{path}.{key}" if path else key, found, stop, (*seen, annotation))
+            _walk(field, f"{path}.{key}" if path else key, found, (*seen, annotation))
         return
     if path:  # a scalar, a Literal, a free-form map, or a list of those
         found.add(path.removesuffix("[]"))
