@@ -21,8 +21,7 @@ import interlingua_anthropic._coverage as anthropic_coverage
 import interlingua_gemini._coverage as gemini_coverage
 import interlingua_openai.chat._coverage as chat_coverage
 import interlingua_openai.responses._coverage as responses_coverage
-from interlingua.testing import Declaration, covering, sdk_paths
-from interlingua.testing._coverage import Outcome, probe_outcome, response_outcome
+from interlingua.testing import Declaration, Outcome, covering, probe_outcome, response_outcome, sdk_paths
 
 from . import _coverage_probes as probes
 
