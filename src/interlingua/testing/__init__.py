@@ -3,6 +3,9 @@
 - ``validate_wire`` / ``check_rules``: the SDK oracle (a body checked against the vendor SDK's own
   types, with lazy fields forced and unknown keys reported) and the vendor rules types miss.
 - Round trips on fixture files (invariants 1 and 6), and the capabilities walk (invariant 2).
+- ``sdk_paths`` / ``coverage_problems``: the field-coverage walk of a vendor SDK's types against a
+  codec's ``Declaration`` (every SDK key declared, no stale row); ``probe_outcome`` /
+  ``response_outcome``: a key carried, warned about, or dropped silently by another codec.
 - ``assert_decodes_alike``: a codec's fast path against its general one (``declining`` turns the
   fast readers off).
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
@@ -11,6 +14,17 @@
 from typing import Any
 
 from ._capabilities import assert_capabilities_hold, probe_requests
+from ._coverage import (
+    WHERE,
+    Declaration,
+    Outcome,
+    Where,
+    coverage_problems,
+    covering,
+    probe_outcome,
+    response_outcome,
+    sdk_paths,
+)
 from ._fast_paths import assert_decodes_alike, declining, decode_outcome, encode_outcome, exact_dump
 from ._fixtures import (
     assert_request_round_trip,
@@ -38,6 +52,13 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "WHERE",
+    "Declaration",
+    "Outcome",
+    "Where",
+    "coverage_problems",
+    "covering",
+    "sdk_paths",
     "assert_capabilities_hold",
     "assert_decodes_alike",
     "assert_request_round_trip",
@@ -53,10 +74,12 @@ __all__ = [
     "load_body",
     "lingua_fixtures_dir",
     "load_script",
+    "probe_outcome",
     "probe_requests",
     "read_stream_file",
     "real_fixtures",
     "real_fixtures_dir",
+    "response_outcome",
     "strip_none",
     "validate_wire",
 ]

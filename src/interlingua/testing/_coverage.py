@@ -1,0 +1,241 @@
+"""The field-coverage contract: every key of a vendor SDK's types, and where a codec says it goes.
+
+A codec declares, per wire, a table ``path -> (where, note)`` (:data:`Declaration`). The walk
+here reads the SDK's own types (TypedDict keys, pydantic fields by their wire alias) recursively
+through unions, lists and wrappers, and names every key by its path:
+
+- ``messages[].content`` a key inside each element of a list;
+- ``messages[].content[text].citations`` inside the list element whose tag key (``type``, or
+  ``role`` where messages are told apart by role) is ``"text"``;
+- ``tool_choice(tool).name`` inside the union member tagged ``"tool"`` of a single value.
+
+A tag key itself is not listed (its member's keys stand for it); a free-form map (``dict[str, X]``)
+is one key. A declaration row is a path, ``[*]`` / ``(*)`` match any tag (``[]`` none), and a row
+ending in ``.*`` covers its key and everything under it (a subtree kept verbatim); a more
+specific row under it wins.
+:func:`coverage_problems` names every SDK key no row covers and every row no SDK key matches (a
+stale row, after an SDK release removed the key), so a new vendor field fails a test, by path.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import functools
+import re
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, TypeAlias
+
+import typing_extensions
+from pydantic import BaseModel
+
+from .._codec import Codec, Endpoint
+
+Where: TypeAlias = Literal["ir", "echo", "native", "provider_option", "warned", "transport"]
+"""Where a wire key goes when decoded: ``ir`` (an IR field, named in the note, e.g.
+``Request.temperature``), ``echo`` (a ProviderEcho of the part or message, replayed to the same
+vendor), ``native`` (inside a ``Native`` part or ``NativeTool``, verbatim), ``provider_option``
+(``Request.provider_options[provider]``, verbatim, same wire only), ``warned`` (refused or dropped
+with a typed warning) or ``transport`` (SDK/HTTP plumbing, not part of a conversation)."""
+
+WHERE: tuple[Where, ...] = typing.get_args(Where)
+
+Declaration: TypeAlias = Mapping[str, tuple[Where, str]]
+"""path -> (where, note): one codec's coverage of one wire type tree."""
+
+_LISTS = (list, collections.abc.Iterable, collections.abc.Sequence, collections.abc.Collection, tuple)
+_MAPS = (dict, collections.abc.Mapping)
+_TAG_KEYS = ("type", "role")
+
+
+def sdk_paths(root: Any) -> set[str]:
+    """Every key path of ``root``: an SDK type (TypedDict, pydantic model, or a union of them), or
+    a mapping ``key -> annotation`` for a wire whose body has no single SDK type."""
+    found: set[str] = set()
+    if isinstance(root, Mapping):
+        for key, annotation in root.items():
+            _walk(annotation, key, found, ())
+    else:
+        _walk(root, "", found, ())
+    return found
+
+
+def _walk(annotation: Any, path: str, found: set[str], seen: tuple[Any, ...], tag: str = "") -> None:
+    annotation = _unwrap(annotation)
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        members = [m for m in (_unwrap(a) for a in typing.get_args(annotation)) if m is not type(None)]
+        for member in members:
+            member_tag = _tag(member) if len(members) > 1 else None
+            if member_tag is None:
+                _walk(member, path, found, seen)
+            elif path.endswith("[]"):
+                _walk(member, f"{path[:-2]}[{member_tag}]", found, seen, member_tag)
+            else:
+                _walk(member, f"{path}({member_tag})", found, seen, member_tag)
+        return
+    if origin in _LISTS:
+        args = typing.get_args(annotation)
+        if args:
+            _walk(args[0], f"{path}[]", found, seen)
+        elif path:
+            found.add(path)
+        return
+    if _is_record(annotation):
+        if annotation in seen:  # a recursive type (a JSON schema, a nested part): listed once, above
+            found.add(path.removesuffix("[]"))
+            return
+        for key, field in _fields(annotation).items():
+            if tag and key in _TAG_KEYS and _literal(field) == (tag,):
+                continue
+            _walk(field, f"{path}.{key}" if path else key, found, (*seen, annotation))
+        return
+    if path:  # a scalar, a Literal, a free-form map, or a list of those
+        found.add(path.removesuffix("[]"))
+
+
+@functools.cache
+def _fields(cls: type) -> dict[str, Any]:
+    """Wire key -> annotation: pydantic fields by alias (camelCase where the SDK generates one),
+    TypedDict keys by the SDK's PropertyInfo alias where it has one."""
+    if isinstance(cls, type) and issubclass(cls, BaseModel):
+        return {(info.alias or name): info.annotation for name, info in cls.model_fields.items()}
+    fields = {}
+    for name, annotation in typing.get_type_hints(cls, include_extras=True).items():
+        alias = next((meta.alias for meta in _metadata(annotation) if getattr(meta, "alias", None)), None)
+        fields[alias or name] = annotation
+    return fields
+
+
+def _metadata(annotation: Any) -> tuple[Any, ...]:
+    return annotation.__metadata__ if typing.get_origin(annotation) is typing.Annotated else ()
+
+
+def _unwrap(annotation: Any) -> Any:
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated or origin in (typing.Required, typing.NotRequired, typing_extensions.ReadOnly):
+            annotation = typing.get_args(annotation)[0]
+        elif type(annotation).__name__ == "TypeAliasType":
+            annotation = annotation.__value__
+        elif isinstance(annotation, typing.ForwardRef):
+            return Any
+        else:
+            return annotation
+
+
+def _is_record(annotation: Any) -> bool:
+    if typing_extensions.is_typeddict(annotation):
+        return True
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+def _literal(annotation: Any) -> tuple[Any, ...] | None:
+    annotation = _unwrap(annotation)
+    return typing.get_args(annotation) if typing.get_origin(annotation) is Literal else None
+
+
+def _tag(annotation: Any) -> str | None:
+    """The single literal value of a record's ``type`` (else ``role``) key, if it has one."""
+    if not _is_record(annotation):
+        return None
+    fields = _fields(annotation)
+    for key in _TAG_KEYS:
+        values = _literal(fields[key]) if key in fields else None
+        if values is not None and len(values) == 1 and isinstance(values[0], str):
+            return values[0]
+    return None
+
+
+# --- declarations against the walk ---------------------------------------------------------------
+
+
+@functools.cache
+def _pattern(row: str) -> re.Pattern[str]:
+    subtree = row.endswith(".*")
+    body = row[:-2] if subtree else row
+    text = re.escape(body).replace(r"\[\*\]", r"\[[^\]]+\]").replace(r"\(\*\)", r"\([^)]+\)")
+    return re.compile(text + (r"(?:[.\[(].*)?" if subtree else ""))
+
+
+def covering(declaration: Declaration, path: str) -> str | None:
+    """The row that covers ``path``: the exact row, else the longest matching one (the most
+    specific, as a ``[tag]`` row is longer than its ``[*]`` twin)."""
+    if path in declaration:
+        return path
+    hits = [row for row in declaration if _pattern(row).fullmatch(path)]
+    return max(hits, key=len) if hits else None
+
+
+def coverage_problems(declaration: Declaration, found: Iterable[str]) -> list[str]:
+    """Every SDK key no row covers, and every row that covers no SDK key, each named by path."""
+    found = sorted(set(found))
+    used: set[str] = set()
+    problems = []
+    for path in found:
+        row = covering(declaration, path)
+        if row is None:
+            problems.append(f"{path}: not declared (where does this SDK key go?)")
+        else:
+            used.add(row)
+    for row, (where, _) in declaration.items():
+        if where not in WHERE:
+            problems.append(f"{row}: unknown destination {where!r} (one of {', '.join(WHERE)})")
+        if row not in used and not any(_pattern(row).fullmatch(path) for path in found):
+            problems.append(f"{row}: declared, but the SDK has no such key (stale)")
+    return problems
+
+
+# --- each decoded key, through every other codec -------------------------------------------------
+
+Outcome: TypeAlias = Literal["carried", "warned", "silent"]
+"""What a target codec did with a source key: its body (or URL) changed, it warned at the key's
+IR path, or neither (a silent drop)."""
+
+
+def probe_outcome(
+    source: Codec,
+    target: Codec,
+    body: Mapping[str, Any],
+    without: Mapping[str, Any],
+    at: str,
+    *,
+    model: str | None = None,
+) -> Outcome:
+    """Decode ``body`` and ``without`` (the same request without the key) with ``source``, encode
+    both with ``target`` (for ``model`` when given, the target's own), and compare: a different
+    HTTP request (URL or body) means the key was carried; otherwise a warning the bare request did
+    not get, at ``at`` or under it, means it was reported; anything else is a silent drop."""
+    keyed, bare = source.decode_request(body), source.decode_request(without)
+    if model is not None:
+        keyed, bare = keyed.model_copy(update={"model": model}), bare.model_copy(update={"model": model})
+    endpoint = Endpoint(api_key="coverage-probe")
+    sent = [target.http_request(r, stream=False, endpoint=endpoint) for r in (keyed, bare)]
+    if (sent[0].url, dict(sent[0].json)) != (sent[1].url, dict(sent[1].json)):
+        return "carried"
+    before = {(w.kind, w.path, w.message) for w in target.encode_request(bare).warnings}
+    for warning in target.encode_request(keyed).warnings:
+        if (warning.kind, warning.path, warning.message) in before:
+            continue
+        if warning.path == at or warning.path.startswith((f"{at}.", f"{at}[")):
+            return "warned"
+    return "silent"
+
+
+def response_outcome(
+    source: Codec, target: Codec, body: Mapping[str, Any], without: Mapping[str, Any], at: str
+) -> Outcome:
+    """The same verdict for a response field, through ``decode_response`` and ``encode_response``."""
+    keyed, bare = (
+        target.encode_response(source.decode_response(body)),
+        target.encode_response(source.decode_response(without)),
+    )
+    if keyed.body != bare.body:
+        return "carried"
+    before = {(w.kind, w.path, w.message) for w in bare.warnings}
+    hit = any(
+        (w.kind, w.path, w.message) not in before and (w.path == at or w.path.startswith((f"{at}.", f"{at}[")))
+        for w in keyed.warnings
+    )
+    return "warned" if hit else "silent"

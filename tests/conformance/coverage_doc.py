@@ -1,0 +1,264 @@
+"""The field-coverage contract wired to the four wires, and the ``docs/coverage.md`` page from it.
+
+Each codec declares (its ``_coverage.py``) where every key of its vendor SDK's request and
+response types goes; this module names the SDK types each table is checked against, runs the
+probes of ``_coverage_probes`` through every other codec, and renders the page:
+``python -m tests.conformance.coverage_doc > docs/coverage.md`` (a test checks it is current).
+"""
+
+from __future__ import annotations
+
+import sys
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+import interlingua as il
+import interlingua_anthropic._coverage as anthropic_coverage
+import interlingua_gemini._coverage as gemini_coverage
+import interlingua_openai.chat._coverage as chat_coverage
+import interlingua_openai.responses._coverage as responses_coverage
+from interlingua.testing import Declaration, Outcome, covering, probe_outcome, response_outcome, sdk_paths
+
+from . import _coverage_probes as probes
+
+MODELS = {
+    "anthropic-messages": "claude-sonnet-4-5",
+    "openai-chat": "gpt-5",
+    "openai-responses": "gpt-5",
+    "gemini": "gemini-3-pro-preview",
+}
+"""Each target's own model (those of the corpus's echoes), so its model rules apply."""
+WIRES = tuple(MODELS)
+
+
+def _params(module: str, name: str, **extra: Any) -> dict[str, Any]:
+    import importlib
+
+    found = getattr(importlib.import_module(module), name)
+    return {**typing.get_type_hints(found, include_extras=True), **extra}
+
+
+def _anthropic_request() -> Any:
+    # anthropic 2.12 dropped the sampling fields from its params; the API still takes them for
+    # earlier models (see interlingua.testing._oracle), so the walk lists them too.
+    fields = {"temperature": float, "top_p": float, "top_k": int, "stream": bool}
+    return _params("anthropic.types.message_create_params", "MessageCreateParamsBase", **fields)
+
+
+def _gemini_request() -> Any:
+    """The REST body of generateContent, key by key, as the oracle checks it."""
+    from google.genai import types as genai
+
+    return {
+        "contents": list[genai.Content],
+        "systemInstruction": genai.Content,
+        "tools": list[genai.Tool],
+        "toolConfig": genai.ToolConfig,
+        "safetySettings": list[genai.SafetySetting],
+        "generationConfig": genai.GenerationConfig,
+        "cachedContent": str,
+        "labels": dict[str, str],
+    }
+
+
+def _sdk(module: str, name: str) -> Callable[[], Any]:
+    def load() -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)
+
+    return load
+
+
+@dataclass(frozen=True)
+class Wire:
+    name: str
+    provider: str
+    declared: ModuleType
+    request_types: Callable[[], Any]
+    response_types: Callable[[], Any]
+
+    def declaration(self, kind: str) -> Declaration:
+        return self.declared.REQUEST if kind == "request" else self.declared.RESPONSE  # type: ignore[no-any-return]
+
+    def types(self, kind: str) -> Any:
+        return self.request_types() if kind == "request" else self.response_types()
+
+
+COVERAGE = {
+    "anthropic-messages": Wire(
+        "anthropic-messages",
+        "anthropic",
+        anthropic_coverage,
+        _anthropic_request,
+        _sdk("anthropic.types", "Message"),
+    ),
+    "openai-chat": Wire(
+        "openai-chat",
+        "openai",
+        chat_coverage,
+        lambda: _params("openai.types.chat.completion_create_params", "CompletionCreateParamsBase", stream=bool),
+        _sdk("openai.types.chat", "ChatCompletion"),
+    ),
+    "openai-responses": Wire(
+        "openai-responses",
+        "openai",
+        responses_coverage,
+        lambda: _params("openai.types.responses.response_create_params", "ResponseCreateParamsBase", stream=bool),
+        _sdk("openai.types.responses", "Response"),
+    ),
+    "gemini": Wire(
+        "gemini", "gemini", gemini_coverage, _gemini_request, _sdk("google.genai.types", "GenerateContentResponse")
+    ),
+}
+
+DECODED = ("ir", "provider_option")
+"""The destinations a probe must show reaching every other codec (the rest stay on one wire)."""
+
+
+@cache
+def found(wire: str, kind: str) -> frozenset[str]:
+    return frozenset(sdk_paths(COVERAGE[wire].types(kind)))
+
+
+def probed_rows(wire: str) -> list[str]:
+    """The request rows whose key a decode puts into the IR or provider_options."""
+    return [row for row, (where, _) in COVERAGE[wire].declaration("request").items() if where in DECODED]
+
+
+@cache
+def request_outcomes(wire: str) -> dict[str, dict[str, Outcome]]:
+    """row -> {other codec: outcome}, for every row that has a probe."""
+    source = il.get_codec(wire)
+    table: dict[str, dict[str, Outcome]] = {}
+    for row, probe in probes.PROBES[wire]().items():
+        table[row] = {}
+        for target in WIRES:
+            if target == wire:
+                continue
+            model = None if row == probes.MODEL_ROWS.get(wire) else MODELS[target]
+            table[row][target] = probe_outcome(
+                source, il.get_codec(target), probe.body, probe.without, probe.at, model=model
+            )
+    return table
+
+
+@cache
+def response_outcomes(wire: str) -> dict[str, dict[str, Outcome]]:
+    source = il.get_codec(wire)
+    return {
+        row: {
+            target: response_outcome(source, il.get_codec(target), probe.body, probe.without, probe.at)
+            for target in WIRES
+            if target != wire
+        }
+        for row, probe in probes.RESPONSE_PROBES[wire]().items()
+    }
+
+
+def figures() -> dict[str, dict[str, Any]]:
+    """Per wire: SDK keys found, declared rows, and per target carried / warned / silent counts."""
+    out: dict[str, dict[str, Any]] = {}
+    for wire in WIRES:
+        outcomes = request_outcomes(wire)
+        per_target = {
+            target: {
+                kind: sum(1 for row in outcomes.values() if row[target] == kind) for kind in typing.get_args(Outcome)
+            }
+            for target in WIRES
+            if target != wire
+        }
+        out[wire] = {
+            "request keys": len(found(wire, "request")),
+            "request rows": len(COVERAGE[wire].declaration("request")),
+            "response keys": len(found(wire, "response")),
+            "response rows": len(COVERAGE[wire].declaration("response")),
+            "probed": len(outcomes),
+            "targets": per_target,
+        }
+    return out
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+_SHOWN = {"carried": "carried", "warned": "**warned**", "silent": "**SILENT**"}
+
+
+def _row_cells(wire: str, row: str, where: str, note: str, outcomes: Mapping[str, Mapping[str, Outcome]]) -> list[str]:
+    others = [t for t in WIRES if t != wire]
+    if row in outcomes:
+        what = note if where == "ir" else "provider option"
+        return [_SHOWN[outcomes[row][t]] + (f" as {what}" if outcomes[row][t] == "carried" else "") for t in others]
+    return ["n.a." for _ in others]
+
+
+def _table(wire: str, kind: str, outcomes: Mapping[str, Mapping[str, Outcome]]) -> list[str]:
+    others = [t for t in WIRES if t != wire]
+    declaration = COVERAGE[wire].declaration(kind)
+    lines = [
+        "| key | goes to | " + " | ".join(others) + " |",
+        "|---|---|" + "---|" * len(others),
+    ]
+    for row, (where, note) in declaration.items():
+        goes = f"{where}: {note}" if note else where
+        cells = _row_cells(wire, row, where, note, outcomes)
+        lines.append(f"| `{row}` | {goes} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def markdown() -> str:
+    out = [
+        "# Field coverage by wire",
+        "",
+        "<!-- Generated by `python -m tests.conformance.coverage_doc > docs/coverage.md` from each codec's",
+        "     `_coverage.py` declarations and the probes in tests/conformance; a test checks it is current. -->",
+        "",
+        "Every key of each vendor SDK's request and response types is declared by its codec: where a",
+        "decode puts it (**ir**: an IR field; **echo**: the part's or message's provider echo, replayed",
+        "to the same vendor; **native**: a `Native` part or `NativeTool`, verbatim; **provider_option**:",
+        "`Request.provider_options`, same wire only; **warned**; **transport**: SDK or HTTP plumbing).",
+        "A test walks the SDK types and fails on an undeclared key or a stale row. For each key a decode",
+        "puts into the IR or provider_options, a probe request carrying it is decoded and encoded by",
+        "every other codec: **carried** (the target's request changed), **warned** (a typed warning at",
+        "the key's IR path) or **SILENT** (neither; the test lists each one by name). `n.a.`: the key",
+        "stays on its own wire (echo, native, transport).",
+        "",
+        "`[tag]` is a list element by its `type` (or `role`), `(tag)` a union member, `[*]` any tag,",
+        "`.*` a whole subtree.",
+        "",
+        "| wire | request keys (SDK) | rows | probed | response keys (SDK) | rows |",
+        "|---|---|---|---|---|---|",
+    ]
+    numbers = figures()
+    for wire, n in numbers.items():
+        out.append(
+            f"| `{wire}` | {n['request keys']} | {n['request rows']} | {n['probed']}"
+            f" | {n['response keys']} | {n['response rows']} |"
+        )
+    out.append("")
+    for wire in WIRES:
+        out += [f"## `{wire}` request", ""]
+        counts = "; ".join(
+            f"{t}: {c['carried']} carried, {c['warned']} warned, {c['silent']} silent"
+            for t, c in numbers[wire]["targets"].items()
+        )
+        out += [f"Probed keys per target: {counts}.", ""]
+        out += _table(wire, "request", request_outcomes(wire))
+        out += ["", f"## `{wire}` response", ""]
+        out += _table(wire, "response", response_outcomes(wire))
+        out.append("")
+    return "\n".join(out)
+
+
+def undeclared(wire: str, kind: str) -> list[str]:
+    """SDK keys of ``wire`` no row covers (for a quick look while writing a declaration)."""
+    declaration = COVERAGE[wire].declaration(kind)
+    return sorted(path for path in found(wire, kind) if covering(declaration, path) is None)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown())

@@ -1,0 +1,221 @@
+"""The field-coverage contract (invariant 2): every key of each vendor SDK's request and response
+types is declared by its codec, and every key a decode puts into the IR or provider_options
+reaches every other codec's request (or a warning at its path), never nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import interlingua as il
+from interlingua.testing import coverage_problems, validate_wire
+
+from . import _coverage_probes as probes
+from .coverage_doc import COVERAGE, WIRES, figures, found, markdown, probed_rows, request_outcomes, response_outcomes
+
+ROOT = Path(__file__).resolve().parents[2]
+
+KNOWN_SILENT = {
+    # until the foreign-option rule lands; must become empty
+    *{
+        ("anthropic-messages", row, target)
+        for target in ("openai-chat", "openai-responses", "gemini")
+        for row in (
+            "output_config.effort",
+            "metadata.*",
+            "service_tier",
+            "container.*",
+            "cache_control.*",
+            "inference_geo",
+            "speed",
+            "diagnostics.*",
+            "user_profile_id",
+            "workspace_id",
+        )
+    },
+    *{
+        ("openai-chat", row, target)
+        for target in ("anthropic-messages", "gemini")
+        for row in (
+            "tool_choice(allowed_tools).*",
+            "tool_choice(custom).*",
+            "audio.*",
+            "function_call.*",
+            "functions[].*",
+            "logit_bias",
+            "logprobs",
+            "top_logprobs",
+            "metadata",
+            "modalities",
+            "moderation.*",
+            "n",
+            "prediction.*",
+            "prompt_cache_key",
+            "prompt_cache_options.*",
+            "prompt_cache_retention",
+            "safety_identifier",
+            "service_tier",
+            "store",
+            "user",
+            "verbosity",
+            "web_search_options.*",
+        )
+    },
+    *{
+        ("openai-responses", row, target)
+        for target in ("anthropic-messages", "gemini")
+        for row in (
+            "tool_choice(*).*",
+            "reasoning.*",
+            "tool_choice.type",
+            "text.verbosity",
+            "access_programs.*",
+            "background",
+            "background_options.*",
+            "context_management[].*",
+            "conversation.*",
+            "image.*",
+            "include",
+            "max_tool_calls",
+            "metadata",
+            "moderation.*",
+            "previous_response_id",
+            "prompt.*",
+            "prompt_cache_key",
+            "prompt_cache_options.*",
+            "prompt_cache_retention",
+            "safety_identifier",
+            "service_tier",
+            "store",
+            "top_logprobs",
+            "truncation",
+            "user",
+        )
+    },
+    *{
+        ("gemini", row, target)
+        for target in ("anthropic-messages", "openai-chat", "openai-responses")
+        for row in (
+            "toolConfig.*",
+            "generationConfig.*",
+            "safetySettings[].*",
+            "cachedContent",
+            "labels",
+        )
+    },
+}
+"""(source wire, declared row, target wire) that is dropped with no warning today."""
+
+KNOWN_SILENT_IR = {
+    # Anthropic and Chat answer a call by its id; a result name that differs from its call's is
+    # not sent and not reported (ToolResult.name is the call's name on every other path).
+    ("openai-responses", "input[function_call_output].name", "anthropic-messages"),
+    ("openai-responses", "input[function_call_output].name", "openai-chat"),
+}
+"""Silent drops of IR fields (not provider options): real bugs, listed until fixed."""
+
+UNPROBED = {
+    ("gemini", "systemInstruction.parts[].thought"): "no valid request has a thought in a system instruction",
+    ("gemini", "systemInstruction.parts[].functionCall.*"): "no valid request has a call in a system instruction",
+    ("gemini", "systemInstruction.parts[].functionResponse.*"): "nor a function response",
+}
+"""Decoded rows with no probe, and why."""
+
+RESPONSE_ROWS = {
+    "anthropic-messages": {
+        "stop_reason",
+        "usage.input_tokens",
+        "content[text].citations.*",
+        "content[thinking].thinking",
+    },
+    "openai-chat": {"choices[].finish_reason", "usage.prompt_tokens", "choices[].message.annotations[].*"},
+    "openai-responses": {
+        "status",
+        "usage.input_tokens",
+        "output[message].content[output_text].annotations[*].*",
+        "output[reasoning].summary[].*",
+    },
+    "gemini": {"candidates[].finishReason", "usageMetadata.promptTokenCount", "candidates[].content.parts[].thought"},
+}
+"""The response rows probed at least: stop reason, usage, citations (where the wire has them), thinking."""
+
+
+@pytest.mark.parametrize("kind", ["request", "response"])
+@pytest.mark.parametrize("wire", WIRES)
+def test_every_sdk_key_is_declared_and_no_row_is_stale(wire: str, kind: str) -> None:
+    problems = coverage_problems(COVERAGE[wire].declaration(kind), found(wire, kind))
+    assert problems == [], f"{wire} {kind}: update _coverage.py of its codec\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_every_decoded_row_has_a_probe_and_every_probe_a_row(wire: str) -> None:
+    rows = set(probed_rows(wire))
+    probed = set(probes.PROBES[wire]())
+    assert probed - rows == set(), "probes of rows not declared ir or provider_option"
+    assert {(wire, row) for row in rows - probed} == {key for key in UNPROBED if key[0] == wire}
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_probes_are_requests_and_answers_the_vendor_sdk_accepts(wire: str) -> None:
+    for kind, table in (("request", probes.PROBES[wire]()), ("response", probes.RESPONSE_PROBES[wire]())):
+        for row, probe in table.items():
+            for body in (probe.body, probe.without):
+                assert validate_wire(wire, kind, body) == [], (kind, row)
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_no_decoded_request_key_is_dropped_silently(wire: str) -> None:
+    silent = {
+        (wire, row, target)
+        for row, outcome in request_outcomes(wire).items()
+        for target, verdict in outcome.items()
+        if verdict == "silent"
+    }
+    expected = {key for key in KNOWN_SILENT | KNOWN_SILENT_IR if key[0] == wire}
+    assert sorted(silent - expected) == [], "new silent drops"
+    assert sorted(expected - silent) == [], "no longer silent: take them out of KNOWN_SILENT"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_stop_reason_usage_citations_and_thinking_reach_every_other_answer(wire: str) -> None:
+    outcomes = response_outcomes(wire)
+    assert RESPONSE_ROWS[wire] <= set(outcomes)
+    silent = sorted(
+        (row, target) for row, outcome in outcomes.items() for target, verdict in outcome.items() if verdict == "silent"
+    )
+    assert silent == []
+    declared = COVERAGE[wire].declaration("response")
+    assert all(declared[row][0] == "ir" for row in outcomes)
+
+
+def test_figures_count_every_probe_once_per_target() -> None:
+    numbers = figures()
+    for wire, n in numbers.items():
+        assert n["request keys"] == len(found(wire, "request")) > 50
+        for counts in n["targets"].values():
+            assert sum(counts.values()) == n["probed"] == len(probes.PROBES[wire]())
+
+
+def test_docs_coverage_page_is_current() -> None:
+    committed = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
+    assert committed == markdown(), "run: python -m tests.conformance.coverage_doc > docs/coverage.md"
+
+
+@pytest.mark.parametrize("wire", WIRES)
+def test_each_probed_key_lands_where_its_codec_declares(wire: str) -> None:
+    """An ``ir`` row changes the decoded IR outside provider_options; a ``provider_option`` row
+    changes only provider_options[provider] (so the declarations' destinations are checked too)."""
+    codec, provider = il.get_codec(wire), COVERAGE[wire].provider
+    declared = COVERAGE[wire].declaration("request")
+    wrong = []
+    for row, probe in probes.PROBES[wire]().items():
+        keyed, bare = codec.decode_request(probe.body), codec.decode_request(probe.without)
+        ir_changed = keyed.model_copy(update={"provider_options": {}}) != bare.model_copy(
+            update={"provider_options": {}}
+        )
+        options_changed = keyed.options(provider) != bare.options(provider)
+        where = declared[row][0]
+        if (where == "ir" and not ir_changed) or (where == "provider_option" and (ir_changed or not options_changed)):
+            wrong.append(f"{row}: declared {where}, ir changed {ir_changed}, options changed {options_changed}")
+    assert wrong == []
