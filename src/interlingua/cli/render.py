@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
-from .. import AnyWarning, LossyEncode, UnsupportedSetting
+from .. import AnyWarning, ForeignOption, LossyEncode, UnsupportedSetting
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], *, max_width: int = 60) -> str:
@@ -35,6 +35,8 @@ def warning_label(warning: AnyWarning) -> str:
             return f"lossy_encode:{warning.part_type}"
         case UnsupportedSetting():
             return f"unsupported_setting:{warning.setting}"
+        case ForeignOption():
+            return f"foreign_option:{warning.provider}.{warning.key}"
         case _:
             return warning.kind
 

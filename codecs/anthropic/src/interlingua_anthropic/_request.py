@@ -245,6 +245,7 @@ def encode_request(
     _encode_thinking(request, body, default_max_tokens, budgets, out)
     _encode_response_format(request, body, out)
     _merge_options(request.options(PROVIDER), body)
+    out.foreign_options(request.provider_options, own=PROVIDER)
     _keep_thinking_rule(body, out)
     _keep_cache_limits(encoder, body, out)
     return out.finish(body, strict=strict)

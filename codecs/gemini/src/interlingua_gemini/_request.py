@@ -105,6 +105,7 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
         body["generationConfig"] = generation
     for key, value in options.items():
         body.setdefault(key, value)
+    out.foreign_options(request.provider_options, own=PROVIDER)
     snake = wire.get("snakeCase")
     if isinstance(snake, list):
         respell(body, snake)
