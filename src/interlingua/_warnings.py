@@ -105,13 +105,14 @@ class WarningSink:
     def foreign_options(self, options: Mapping[str, Mapping[str, Any]], *, own: str) -> None:
         """Report each key of every other provider's options (``provider_options.<provider>.<key>``):
         an encoder sends only ``options[own]``, so every other entry is lost unless a warning says so.
-        Keys starting with ``_`` are a codec's bookkeeping about its own wire, never sent by any
-        codec, and are not reported."""
+        Not reported: keys starting with ``_`` (a codec's record of how its own wire spelled
+        something, never sent by any codec) and ``stream``, which is no setting of the request:
+        the caller's transport decides it (``http_request(stream=...)``)."""
         for provider, fields in options.items():
             if provider == own:
                 continue
             for key, value in fields.items():
-                if key.startswith("_"):
+                if key.startswith("_") or key == "stream":
                     continue
                 inner = f" ({', '.join(value)})" if isinstance(value, Mapping) and value else ""
                 why = f"the {provider} option {key}{inner} has no place on this wire; not sent"
