@@ -124,3 +124,13 @@ def test_bad_input_gets_one_line_and_its_exit_code(tmp_path: Path) -> None:
         assert (run.code, run.stdout) == (code, ""), (name, run.stderr)
         assert message in run.stderr, (name, run.stderr)
         assert "Traceback" not in run.stderr, name
+
+
+def test_cli_strict_fails_on_a_chat_line_carrying_n(tmp_path: Path) -> None:
+    line = tmp_path / "chat.jsonl"
+    line.write_text('{"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "n": 2}\n')
+    strict = run_cli("convert", line, "--to", "anthropic-messages", "--strict")
+    assert (strict.code, strict.stdout) == (3, "")
+    assert "foreign_option:openai.n" in strict.stderr
+    lenient = run_cli("convert", line, "--to", "anthropic-messages")
+    assert lenient.code == 0 and "n" not in lenient.lines()[0]
