@@ -118,7 +118,11 @@ class WarningSink:
                 why = f"the {provider} option {key}{inner} has no place on this wire; not sent"
                 self.warnings.append(
                     ForeignOption(
-                        codec=self.codec, path=f"provider_options.{provider}.{key}", message=why, provider=provider, key=key
+                        codec=self.codec,
+                        path=f"provider_options.{provider}.{key}",
+                        message=why,
+                        provider=provider,
+                        key=key,
                     )
                 )
 

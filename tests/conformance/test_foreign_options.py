@@ -45,6 +45,7 @@ BASES = {"openai-chat": CHAT, "openai-responses": RESPONSES, "anthropic-messages
 BASES["deepseek"] = {**CHAT, "model": "deepseek-chat"}
 TARGETS = ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "deepseek")
 
+
 def _codec(name: str) -> il.Codec:
     return il.get_codec("openai-chat", dialect="deepseek") if name == "deepseek" else il.get_codec(name)
 
@@ -163,4 +164,3 @@ def test_gemini_stop_sequences_and_response_schema_cross_to_chat() -> None:
         },
     }
     assert encoded.warnings == []
-

@@ -498,7 +498,9 @@ def _encode_response_format(request: Request, body: dict[str, Any], out: Warning
     if fmt.name is not None:
         out.unsupported("response_format.name", "response_format", "Anthropic's output format has no name")
     if fmt.description is not None:
-        out.unsupported("response_format.description", "response_format", "Anthropic's output format has no description")
+        out.unsupported(
+            "response_format.description", "response_format", "Anthropic's output format has no description"
+        )
     if fmt.strict is False:
         out.unsupported("response_format.strict", "response_format", "Anthropic always enforces the schema")
 

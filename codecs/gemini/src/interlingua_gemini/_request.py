@@ -48,8 +48,8 @@ from interlingua import (
 from interlingua.kit import as_object, construct, each, expect, maker, optional
 
 from ._keys import SnakeCase, normalize, respell
-from ._schema import decode_schema, encode_schema
 from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_parts, encode_parts, within
+from ._schema import decode_schema, encode_schema
 
 WIRE = "_wire"
 RESPONSE_SCHEMA = "responseSchema"

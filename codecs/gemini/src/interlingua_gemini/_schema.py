@@ -97,7 +97,9 @@ def _encode(node: Any, upper: bool, ordered: bool) -> dict[str, Any] | None:
             return None
         out["items"] = items
     if "anyOf" in node:
-        any_of = [_encode(each, upper, ordered) for each in node["anyOf"]] if isinstance(node["anyOf"], list) else [None]
+        any_of = (
+            [_encode(each, upper, ordered) for each in node["anyOf"]] if isinstance(node["anyOf"], list) else [None]
+        )
         if any(each is None for each in any_of):
             return None
         out["anyOf"] = any_of
