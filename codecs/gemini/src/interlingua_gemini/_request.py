@@ -6,7 +6,8 @@ Mappings (the README section has the full table):
   in the conversation is sent as a user turn, with a warning.
 - ``contents`` roles ``user`` / ``model`` <-> ``user`` (and ``tool``) / ``assistant``.
 - ``generationConfig``: maxOutputTokens, temperature, topP, topK, stopSequences, seed,
-  presencePenalty, frequencyPenalty; responseMimeType + responseJsonSchema <-> response_format;
+  presencePenalty, frequencyPenalty; responseMimeType + responseJsonSchema (or a responseSchema of
+  the keywords JSON Schema shares, see ``_schema``) <-> response_format;
   ``thinkingConfig`` <-> thinking: budget_tokens <-> thinkingBudget, level off -> thinkingBudget 0,
   other levels <-> thinkingLevel (MINIMAL..XHIGH), summary <-> includeThoughts. With both a budget
   and a level, the budget is sent (Gemini takes one or the other). With a caller's
