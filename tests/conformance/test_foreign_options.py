@@ -164,3 +164,17 @@ def test_gemini_stop_sequences_and_response_schema_cross_to_chat() -> None:
         },
     }
     assert encoded.warnings == []
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_foreign_native_part_and_tool_are_reported_at_their_paths(target: str) -> None:
+    native = il.Native(provider="acme", data={"type": "acme_block"})
+    tool = il.NativeTool(provider="acme", data={"type": "acme_search"})
+    request = Request(
+        model="m",
+        messages=[Message.user("hi"), Message.assistant(native), Message.user("more")],
+        tools=[tool],
+    )
+    encoded = _codec(target).encode_request(request)
+    assert sorted(w.path for w in encoded.warnings) == ["messages[1].parts[0]", "tools[0]"]
+    assert "acme" not in str(encoded.body)
