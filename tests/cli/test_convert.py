@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 import interlingua as il
 from interlingua.testing import check_rules, validate_wire
 
@@ -126,11 +128,13 @@ def test_bad_input_gets_one_line_and_its_exit_code(tmp_path: Path) -> None:
         assert "Traceback" not in run.stderr, name
 
 
-def test_cli_strict_fails_on_a_chat_line_carrying_n(tmp_path: Path) -> None:
-    line = tmp_path / "chat.jsonl"
-    line.write_text('{"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "n": 2}\n')
-    strict = run_cli("convert", line, "--to", "anthropic-messages", "--strict")
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"], ids=["dataset-line", "single-body"])
+def test_strict_fails_on_a_chat_request_carrying_n_converted_to_anthropic(tmp_path: Path, suffix: str) -> None:
+    source = tmp_path / f"chat{suffix}"
+    source.write_text('{"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "n": 2}\n')
+    strict = run_cli("convert", source, "--to", "anthropic-messages", "--strict")
     assert (strict.code, strict.stdout) == (3, "")
     assert "foreign_option:openai.n" in strict.stderr
-    lenient = run_cli("convert", line, "--to", "anthropic-messages")
+    lenient = run_cli("convert", source, "--to", "anthropic-messages", "--compact")
     assert lenient.code == 0 and "n" not in lenient.lines()[0]
+    assert "foreign_option:openai.n" in lenient.stderr  # reported, not refused
