@@ -85,6 +85,7 @@ _warnings = st.one_of(
         action=st.sampled_from(["dropped", "converted"]),
     ),
     st.builds(il.UnsupportedSetting, codec=names, path=texts, message=texts, setting=names),
+    st.builds(il.ForeignOption, codec=names, path=texts, message=texts, provider=names, key=names),
     st.builds(il.LossyDecode, codec=names, path=texts, message=texts),
 )
 _costs = st.builds(
@@ -183,6 +184,7 @@ _EXAMPLES: list[BaseModel] = [
         warnings=[
             il.LossyEncode(codec="c", path="p", message="m", part_type="audio", action="dropped"),
             il.UnsupportedSetting(codec="c", path="p", message="m", setting="seed"),
+            il.ForeignOption(codec="c", path="provider_options.other.n", message="m", provider="other", key="n"),
             il.LossyDecode(codec="c", path="p", message="m"),
         ],
     ),

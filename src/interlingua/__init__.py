@@ -89,6 +89,7 @@ from ._stream import (
 from ._warnings import (
     AnyWarning,
     Encoded,
+    ForeignOption,
     LossyDecode,
     LossyEncode,
     ModelWarning,
@@ -167,6 +168,7 @@ __all__ = [
     "Endpoint",
     "ErrorEvent",
     "FileSource",
+    "ForeignOption",
     "HandleSource",
     "HostEntry",
     "HttpRequest",

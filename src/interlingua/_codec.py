@@ -52,11 +52,16 @@ DETAILS: dict[str, str] = {
     "document.text": "a document given as plain text",
     "document.url": "a document given by URL",
     "thinking.summary": "the thinking setting's request for a reasoning summary",
+    "response_format.name": "a JSON schema response format's name",
+    "response_format.description": "a JSON schema response format's description",
+    "response_format.strict": "a JSON schema response format asked not to be enforced (strict false)",
 }
 """Finer rows under a part type or setting, where a codec carries the row but not every form of
 it (a tool result, but not its error flag). Undeclared, a detail inherits its row."""
 
-SETTING_DETAILS = frozenset({"thinking.summary"})
+SETTING_DETAILS = frozenset(
+    {"thinking.summary", "response_format.name", "response_format.description", "response_format.strict"}
+)
 """Details of a setting (``thinking`` names both a part type and a setting)."""
 
 

@@ -42,13 +42,25 @@ class UnsupportedSetting(ModelWarning):
     setting: str
 
 
+class ForeignOption(ModelWarning):
+    """A request field another vendor's codec kept (``provider_options[provider][key]``) that
+    this wire does not send. Its own class, so a caller who set options for several vendors on
+    purpose can filter these out and keep every other warning."""
+
+    kind: Literal["foreign_option"] = "foreign_option"
+    provider: str
+    key: str
+
+
 class LossyDecode(ModelWarning):
     """Wire data the IR keeps only in part (e.g. extra candidates a vendor returned)."""
 
     kind: Literal["lossy_decode"] = "lossy_decode"
 
 
-AnyWarning: TypeAlias = Annotated[LossyEncode | UnsupportedSetting | LossyDecode, Field(discriminator="kind")]
+AnyWarning: TypeAlias = Annotated[
+    LossyEncode | UnsupportedSetting | ForeignOption | LossyDecode, Field(discriminator="kind")
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +101,30 @@ class WarningSink:
             self.unsupported(f"{at}.name", "message_name", "this wire's messages carry no participant name")
         if message.id is not None:
             self.unsupported(f"{at}.id", "message_id", "this wire's messages carry no id")
+
+    def foreign_options(self, options: Mapping[str, Mapping[str, Any]], *, own: str) -> None:
+        """Report each key of every other provider's options (``provider_options.<provider>.<key>``):
+        an encoder sends only ``options[own]``, so every other entry is lost unless a warning says so.
+        Not reported: keys starting with ``_`` (a codec's record of how its own wire spelled
+        something, never sent by any codec) and ``stream``, which is no setting of the request:
+        the caller's transport decides it (``http_request(stream=...)``)."""
+        for provider, fields in options.items():
+            if provider == own:
+                continue
+            for key, value in fields.items():
+                if key.startswith("_") or key == "stream":
+                    continue
+                inner = f" ({', '.join(value)})" if isinstance(value, Mapping) and value else ""
+                why = f"the {provider} option {key}{inner} has no place on this wire; not sent"
+                self.warnings.append(
+                    ForeignOption(
+                        codec=self.codec,
+                        path=f"provider_options.{provider}.{key}",
+                        message=why,
+                        provider=provider,
+                        key=key,
+                    )
+                )
 
     def lossy_decode(self, path: str, why: str) -> None:
         self.warnings.append(LossyDecode(codec=self.codec, path=path, message=why))

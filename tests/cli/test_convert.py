@@ -221,3 +221,15 @@ def test_a_json_array_stream_is_detected_by_the_codecs(tmp_path: Path) -> None:
     unknown.write_text('[{"tokens": [1, 2]}]')
     run = run_cli("convert", unknown, "--to", "openai-chat", "--kind", "stream")
     assert run.code == 1 and "a stream of no known wire" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"], ids=["dataset-line", "single-body"])
+def test_strict_fails_on_a_chat_request_carrying_n_converted_to_anthropic(tmp_path: Path, suffix: str) -> None:
+    source = tmp_path / f"chat{suffix}"
+    source.write_text('{"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "n": 2}\n')
+    strict = run_cli("convert", source, "--to", "anthropic-messages", "--strict")
+    assert (strict.code, strict.stdout) == (3, "")
+    assert "foreign_option:openai.n" in strict.stderr
+    lenient = run_cli("convert", source, "--to", "anthropic-messages", "--compact")
+    assert lenient.code == 0 and "n" not in lenient.lines()[0]
+    assert "foreign_option:openai.n" in lenient.stderr  # reported, not refused

@@ -48,7 +48,9 @@ applying these documented reasons, in order:
 8. ``shared-openai-key``: openai-chat and openai-responses share the provider key ``openai``, so
    each meets the other's unmapped fields (``provider_options``), blocks (``native``) and tools;
    it sends what its own API takes and reports the rest (``_shared.py``, CHAT_ONLY_FIELDS and
-   RESPONSES_ONLY_FIELDS). Options for any codec are ``either``: only that codec merges them.
+   RESPONSES_ONLY_FIELDS). Its own options are ``either`` for a codec.
+8b. ``foreign-option``: every key of another provider's options is reported by a ForeignOption
+   (DESIGN.md invariant 2), except ``_`` bookkeeping keys and ``stream``, which the transport sets.
 9. ``thinking-after-detour``: with thinking on, Anthropic needs the assistant turn before the
    latest tool results to start with a signed thinking block; otherwise thinking is turned off
    with a warning (DESIGN.md, invariant 3).
@@ -68,6 +70,7 @@ from interlingua import (
     Codec,
     ContentPart,
     Document,
+    ForeignOption,
     LossyEncode,
     Message,
     NativeTool,
@@ -216,6 +219,13 @@ def features(request: Request) -> list[Feature]:
             found.append(Feature(name, name))
     if request.thinking is not None and request.thinking.summary:
         found.append(Feature("thinking.summary", "thinking"))
+    fmt = request.response_format
+    if fmt is not None and fmt.type == "json_schema":
+        found.extend(
+            Feature(f"response_format.{name}", "response_format")
+            for name, value in (("name", fmt.name), ("description", fmt.description), ("strict", fmt.strict))
+            if value is not None and value is not True
+        )
     for provider, options in request.provider_options.items():
         found.extend(Feature("provider_options", f"provider_options.{provider}.{key}") for key in options)
     return found
@@ -302,6 +312,9 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
     target = target_key(codec)
     part = feature.part
     if feature.key == "provider_options":
+        provider, _, key = feature.path.removeprefix("provider_options.").partition(".")
+        if provider != codec.provider and not key.startswith("_") and key != "stream":
+            return "lossy", "foreign-option"
         return "either", "shared-openai-key"
     if target in _OPENAI_WIRES and feature.key in ("native", "native_tools") and part.provider == "openai":
         return "either", "shared-openai-key"
@@ -377,6 +390,8 @@ def warning_key(warning: Any) -> str:
         return warning.part_type
     if isinstance(warning, UnsupportedSetting):
         return warning.setting
+    if isinstance(warning, ForeignOption):
+        return "provider_options"
     return ""
 
 

@@ -299,3 +299,37 @@ def test_strict_encode_raises_with_every_warning() -> None:
     with pytest.raises(LossyEncodeError) as info:
         CODEC.encode_request(request, strict=True)
     assert len(info.value.warnings) == 2
+
+
+def test_a_response_formats_name_description_and_strict_false_are_reported() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    fmt = ResponseFormat(type="json_schema", name="answer", description="d", json_schema=schema, strict=False)
+    encoded = CODEC.encode_request(
+        Request(model="claude-sonnet-4-5", messages=[Message.user("hi")], response_format=fmt)
+    )
+    assert encoded.body["output_config"] == {"format": {"type": "json_schema", "schema": schema}}
+    assert [(type(w), w.path) for w in encoded.warnings] == [
+        (UnsupportedSetting, "response_format.name"),
+        (UnsupportedSetting, "response_format.description"),
+        (UnsupportedSetting, "response_format.strict"),
+    ]
+    enforced = fmt.model_copy(update={"name": None, "description": None, "strict": True})
+    request = Request(model="claude-sonnet-4-5", messages=[Message.user("hi")], response_format=enforced)
+    assert CODEC.encode_request(request).warnings == []
+
+
+@pytest.mark.parametrize(
+    ("part", "warned"),
+    [
+        (Image(MediaSource.from_url("https://example.com/a.png", "image/png")), []),
+        (Document(MediaSource.from_url("https://example.com/a.pdf", "application/pdf")), []),
+        (Document(MediaSource.from_url("https://example.com/a.txt", "text/plain")), [("document", "converted")]),
+    ],
+    ids=["image", "pdf", "text-document"],
+)
+def test_a_url_sources_media_type_needs_no_field_except_a_non_pdf_document(
+    part: Image | Document, warned: list[tuple[str, str]]
+) -> None:
+    encoded = CODEC.encode_request(Request(model="claude-sonnet-4-5", messages=[Message.user(part)]))
+    assert encoded.body["messages"][0]["content"][0]["source"] == {"type": "url", "url": part.source.url}  # type: ignore[union-attr]  # a UrlSource here
+    assert [(w.part_type, w.action) for w in encoded.warnings if isinstance(w, LossyEncode)] == warned

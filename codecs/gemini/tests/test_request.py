@@ -265,3 +265,106 @@ def test_any_request_encodes_to_a_valid_body_that_decodes_and_re_encodes_the_sam
     again = CODEC.encode_request(CODEC.decode_request(body, model=request.model))
     assert again.body == body
     assert again.warnings == []
+
+
+# --- responseSchema, response format details, native signatures, URL media types ------------
+
+BODY_HI = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+_SCHEMA = {
+    "type": "OBJECT",
+    "properties": {"a": {"type": "STRING"}, "b": {"type": "ARRAY", "items": {"type": "INTEGER"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("schema", "ordered"),
+    [
+        (_SCHEMA, False),
+        ({**_SCHEMA, "propertyOrdering": ["a", "b"]}, True),
+        ({"type": "object", "properties": {"a": {"type": "string", "enum": ["x"]}}}, False),
+    ],
+    ids=["upper", "ordered", "lower"],
+)
+def test_a_response_schema_of_shared_keywords_is_the_ir_json_schema_and_round_trips(
+    schema: dict[str, object], ordered: bool
+) -> None:
+    body = {**BODY_HI, "generationConfig": {"responseMimeType": "application/json", "responseSchema": schema}}
+    request = CODEC.decode_request(body)
+    assert request.response_format is not None and request.response_format.json_schema is not None
+    assert "propertyOrdering" not in request.response_format.json_schema
+    assert request.response_format.json_schema["properties"]["a"]["type"] == "string"
+    assert request.provider_options["gemini"]["_wire"]["responseSchema"].get("ordered", False) is ordered
+    assert_request_round_trip(CODEC, body)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "STRING", "nullable": True},
+        {"type": "OBJECT", "properties": {"a": {"type": "string"}}},
+        {
+            "type": "OBJECT",
+            "properties": {"a": {"type": "STRING"}, "b": {"type": "STRING"}},
+            "propertyOrdering": ["b", "a"],
+        },
+    ],
+    ids=["nullable", "mixed-case", "reordered"],
+)
+def test_a_response_schema_beyond_json_schema_stays_an_option_and_is_reported_elsewhere(
+    schema: dict[str, object],
+) -> None:
+    body = {**BODY_HI, "generationConfig": {"responseMimeType": "application/json", "responseSchema": schema}}
+    request = CODEC.decode_request(body)
+    assert request.response_format is None
+    assert_request_round_trip(CODEC, body)
+    encoded = il.get_codec("openai-chat").encode_request(request.model_copy(update={"model": "gpt-4o"}))
+    assert [w.path for w in encoded.warnings] == ["provider_options.gemini.generationConfig"]
+
+
+def test_a_response_format_name_description_and_strict_false_are_reported() -> None:
+    fmt = il.ResponseFormat(type="json_schema", name="answer", description="d", json_schema={"type": "object"})
+    request = Request(model="gemini-2.5-flash", messages=[Message.user("hi")], response_format=fmt)
+    assert [w.path for w in CODEC.encode_request(request).warnings] == [
+        "response_format.name",
+        "response_format.description",
+    ]
+    strict = request.model_copy(update={"response_format": fmt.model_copy(update={"strict": False, "name": None})})
+    assert [(type(w), w.path) for w in CODEC.encode_request(strict).warnings] == [
+        (UnsupportedSetting, "response_format.description"),
+        (UnsupportedSetting, "response_format.strict"),
+    ]
+    enforced = request.model_copy(update={"response_format": il.ResponseFormat(type="json_schema", strict=True)})
+    assert CODEC.encode_request(enforced).warnings == []
+
+
+def test_a_native_parts_signature_is_bound_to_its_model_like_the_ir_parts() -> None:
+    code = {"executableCode": {"language": "PYTHON", "code": "print(1)"}}
+    body = {
+        "contents": [
+            {"role": "user", "parts": [{"text": "run"}]},
+            {"role": "model", "parts": [{**code, "thoughtSignature": "c2ln"}]},
+            {"role": "user", "parts": [{"text": "again"}]},
+        ]
+    }
+    request = CODEC.decode_request(body, model="gemini-2.5-pro")
+    native = request.messages[1].parts[0]
+    assert isinstance(native, Native) and native.data == code
+    assert native.provider_echoes == [
+        ProviderEcho(provider="gemini", data={"thoughtSignature": "c2ln"}, model="gemini-2.5-pro")
+    ]
+    again = CODEC.encode_request(request)
+    assert (again.body, again.warnings) == (body, [])
+    moved = CODEC.encode_request(request.model_copy(update={"model": "gemini-3-pro-preview"}))
+    assert moved.body["contents"][1]["parts"] == [code]
+    assert [(w.path, w.part_type, w.action) for w in moved.warnings if isinstance(w, LossyEncode)] == [
+        ("messages[1].parts[0]", "native", "converted")
+    ]
+
+
+def test_a_url_sources_media_type_is_sent_as_file_data_mime_type() -> None:
+    image = il.Image(MediaSource.from_url("https://example.com/a.png", "image/png"))
+    encoded = CODEC.encode_request(Request(model="gemini-2.5-flash", messages=[Message.user(image)]))
+    assert encoded.body["contents"][0]["parts"] == [
+        {"fileData": {"fileUri": "https://example.com/a.png", "mimeType": "image/png"}}
+    ]
+    assert encoded.warnings == []

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Never, TextIO
 
-from .. import AnyWarning, LossyEncode, UnsupportedSetting
+from .. import AnyWarning, ForeignOption, LossyEncode, UnsupportedSetting
 
 if TYPE_CHECKING:
     from tqdm import tqdm
@@ -37,6 +37,8 @@ def warning_label(warning: AnyWarning) -> str:
             return f"lossy_encode:{warning.part_type}"
         case UnsupportedSetting():
             return f"unsupported_setting:{warning.setting}"
+        case ForeignOption():
+            return f"foreign_option:{warning.provider}.{warning.key}"
         case _:
             return warning.kind
 

@@ -135,8 +135,7 @@ def _setting_probes(samples: Mapping[str, Any]) -> dict[str, tuple[Request, Call
         "response_format": (
             req(
                 response_format=ResponseFormat(
-                    type="json_schema",
-                    name="answer",
+                    type="json_schema",  # its name is a detail row (response_format.name)
                     strict=True,
                     json_schema={
                         "type": "object",

@@ -55,6 +55,9 @@ CAPABILITIES = Capabilities(
         "presence_penalty": "no presence_penalty parameter",
         "frequency_penalty": "no frequency_penalty parameter",
         "response_format": "json_schema as output_config.format; json_object has no wire form",
+        "response_format.name": "output_config.format has no name",
+        "response_format.description": "output_config.format has no description",
+        "response_format.strict": "the schema is always enforced",
         "citations": "Claude's own citations round-trip; others lack the vendor's location fields",
         "message_name": "Anthropic messages carry no participant name",
         "message_id": "request messages carry no id",
@@ -63,5 +66,10 @@ CAPABILITIES = Capabilities(
         "high 16384, xhigh 32768, or from budgets= (a level it lacks goes to the nearest, warned); "
         "neither -> adaptive; off -> disabled",
     },
-    details={"tool_result.json": "lossy"},
+    details={
+        "tool_result.json": "lossy",
+        "response_format.name": "lossy",
+        "response_format.description": "lossy",
+        "response_format.strict": "lossy",
+    },
 )

@@ -442,6 +442,11 @@ class Encoder:
                     return _drop(out, at, kind, f"{source.media_type} is not a {kind} type the API takes inline")
                 return {"type": "base64", "media_type": source.media_type, "data": source.data}
             case UrlSource():
+                # A URL source has no media type field (URLImageSourceParam, URLPDFSourceParam): the
+                # API reads an image's type from what it fetches, and a URL document is a PDF.
+                if kind == "document" and source.media_type not in (None, "application/pdf"):
+                    why = f"a URL document is read as a PDF; its media type {source.media_type} is not sent"
+                    out.lossy(at, kind, why, action="converted")
                 return {"type": "url", "url": source.url}
             case FileSource():
                 if source.provider not in (None, PROVIDER):

@@ -12,7 +12,8 @@ Choices where the wire and the IR differ (see also the README section):
 - ``max_tokens`` is required by the wire: when the IR has none, ``default_max_tokens`` (plus the
   thinking budget, when there is one) is sent.
 - ``response_format`` json_schema is ``output_config.format`` (Anthropic's structured outputs are
-  always strict and unnamed); ``json_object`` has no wire form and warns.
+  always strict and unnamed: a name, a description or ``strict=False`` warns); ``json_object``
+  has no wire form and warns.
 - The wire's limits are kept: at most 4 cache breakpoints (the earliest extra ones are dropped),
   a 1h breakpoint never after a 5m one (it is shortened), thinking blocks first in an assistant
   turn, and thinking turned off (with a warning) when the assistant turn before the latest tool
@@ -245,6 +246,7 @@ def encode_request(
     _encode_thinking(request, body, default_max_tokens, budgets, out)
     _encode_response_format(request, body, out)
     _merge_options(request.options(PROVIDER), body)
+    out.foreign_options(request.provider_options, own=PROVIDER)
     _keep_thinking_rule(body, out)
     _keep_cache_limits(encoder, body, out)
     return out.finish(body, strict=strict)
@@ -491,6 +493,16 @@ def _encode_response_format(request: Request, body: dict[str, Any], out: Warning
         out.unsupported("response_format", "response_format", "Anthropic takes a JSON schema, not any JSON object")
         return
     body["output_config"] = {"format": {"type": "json_schema", "schema": fmt.json_schema}}
+    # output_config.format is {type, schema} only, and always enforced (anthropic/types/
+    # json_output_format_param.py; https://platform.claude.com/docs/en/build-with-claude/structured-outputs)
+    if fmt.name is not None:
+        out.unsupported("response_format.name", "response_format", "Anthropic's output format has no name")
+    if fmt.description is not None:
+        out.unsupported(
+            "response_format.description", "response_format", "Anthropic's output format has no description"
+        )
+    if fmt.strict is False:
+        out.unsupported("response_format.strict", "response_format", "Anthropic always enforces the schema")
 
 
 def _merge_options(options: Mapping[str, Any], body: dict[str, Any]) -> None:

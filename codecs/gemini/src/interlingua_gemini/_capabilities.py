@@ -61,5 +61,13 @@ CAPABILITIES = Capabilities(
         "minimal/low/medium/high/xhigh <-> thinkingLevel (with budgets=, or for a Gemini 2.x model, which "
         "rejects levels, a level goes as thinkingBudget from a table, the nearest level when it lacks one, "
         "warned); summary <-> includeThoughts",
+        "response_format.name": "GenerateContentConfig has no schema name",
+        "response_format.description": "GenerateContentConfig has no schema description",
+        "response_format.strict": "Gemini always holds to the schema",
+    },
+    details={
+        "response_format.name": "lossy",
+        "response_format.description": "lossy",
+        "response_format.strict": "lossy",
     },
 )

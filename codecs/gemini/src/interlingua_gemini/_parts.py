@@ -85,6 +85,7 @@ def bare_model(model: str | None) -> str | None:
 # ``construct``, with the same fields set.
 _echo = maker(ProviderEcho, "provider", "data", "model")
 _native = maker(Native, "provider", "data")
+_signed_native = maker(Native, "provider", "data", "provider_echoes")
 _text = maker(Text, "text")
 _echoed_text = maker(Text, "text", "provider_echoes")
 _echoed_thinking = maker(Thinking, "text", "provider_echoes")
@@ -140,10 +141,15 @@ class Decoding:
         return [_echo(provider=PROVIDER, data=data, model=self.model)]
 
     def native(self, block: dict[str, Any]) -> Native:
-        """A part kind with no IR home, kept whole."""
+        """A part kind with no IR home, kept whole; its ``thoughtSignature`` rides in an echo
+        with the model, as on the IR's parts, since it is bound to that model."""
         if self.camel_only:
             check_camel(block)
-        return _native(provider=PROVIDER, data=block)
+        signature = block.get("thoughtSignature")
+        if signature is None or len(block) == 1:
+            return _native(provider=PROVIDER, data=block)
+        data = {key: value for key, value in block.items() if key != "thoughtSignature"}
+        return _signed_native(provider=PROVIDER, data=data, provider_echoes=self.echo({"thoughtSignature": signature}))
 
 
 def _beside(block: dict[str, Any], main: str, skip: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -596,7 +602,7 @@ def _encode_native(part: Native, at: str, ctx: Encoding) -> dict[str, Any] | Non
     if part.provider != PROVIDER:
         ctx.out.lossy(at, "native", f"a {part.provider} block has no Gemini form")
         return None
-    return dict(part.data)
+    return _with_echo(dict(part.data), part, at, ctx)
 
 
 _PartEncoder = Callable[[Any, str, Encoding], dict[str, Any] | None]

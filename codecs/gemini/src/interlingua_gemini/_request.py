@@ -6,7 +6,8 @@ Mappings (the README section has the full table):
   in the conversation is sent as a user turn, with a warning.
 - ``contents`` roles ``user`` / ``model`` <-> ``user`` (and ``tool``) / ``assistant``.
 - ``generationConfig``: maxOutputTokens, temperature, topP, topK, stopSequences, seed,
-  presencePenalty, frequencyPenalty; responseMimeType + responseJsonSchema <-> response_format;
+  presencePenalty, frequencyPenalty; responseMimeType + responseJsonSchema (or a responseSchema of
+  the keywords JSON Schema shares, see ``_schema``) <-> response_format;
   ``thinkingConfig`` <-> thinking: budget_tokens <-> thinkingBudget, level off -> thinkingBudget 0,
   other levels <-> thinkingLevel (MINIMAL..XHIGH), summary <-> includeThoughts. With both a budget
   and a level, the budget is sent (Gemini takes one or the other). With a caller's
@@ -49,8 +50,11 @@ from interlingua.kit import as_object, construct, each, expect, maker, optional
 
 from ._keys import SnakeCase, normalize, respell
 from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_parts, encode_parts, within
+from ._schema import decode_schema, encode_schema
 
 WIRE = "_wire"
+RESPONSE_SCHEMA = "responseSchema"
+"""``_wire`` entry: the response schema came as ``responseSchema``, spelled so (see ``_schema``)."""
 _MAPPED = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _READ = frozenset({"contents", "systemInstruction"})
 """What the one-pass decode reads key by key, checking its spelling as it goes."""
@@ -100,11 +104,12 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
         out.unsupported(
             "parallel_tool_calls", "parallel_tool_calls", "Gemini cannot be told to call one tool at a time"
         )
-    generation = _encode_generation(request, options.pop("generationConfig", None), budgets, out)
+    generation = _encode_generation(request, options.pop("generationConfig", None), budgets, out, wire)
     if generation is not None:
         body["generationConfig"] = generation
     for key, value in options.items():
         body.setdefault(key, value)
+    out.foreign_options(request.provider_options, own=PROVIDER)
     snake = wire.get("snakeCase")
     if isinstance(snake, list):
         respell(body, snake)
@@ -227,7 +232,7 @@ def _encode_tool_choice(request: Request, kept: Any) -> dict[str, Any] | None:
 
 
 def _encode_generation(
-    request: Request, kept: Any, budgets: ThinkingBudgets | None, out: WarningSink
+    request: Request, kept: Any, budgets: ThinkingBudgets | None, out: WarningSink, wire: dict[str, Any]
 ) -> dict[str, Any] | None:
     config: dict[str, Any] | None = copy.deepcopy(kept) if isinstance(kept, dict) else None
     fields: dict[str, Any] = {}
@@ -238,7 +243,7 @@ def _encode_generation(
     if request.stop is not None:
         fields["stopSequences"] = list(request.stop)
     if request.response_format is not None:
-        fields.update(_encode_format(request.response_format, out))
+        fields.update(_encode_format(request.response_format, out, wire.get(RESPONSE_SCHEMA)))
     if request.thinking is not None:
         if budgets is None and budget_only(request.model):
             budgets = GEMINI_2_BUDGETS
@@ -249,16 +254,27 @@ def _encode_generation(
     return {**(config or {}), **fields}
 
 
-def _encode_format(fmt: ResponseFormat, out: WarningSink) -> dict[str, Any]:
+def _encode_format(fmt: ResponseFormat, out: WarningSink, spelling: Any = None) -> dict[str, Any]:
     """text -> text/plain; json_object -> application/json; json_schema -> application/json plus
-    responseJsonSchema. The schema's name and strict flag have no Gemini field (Gemini always
-    holds to the schema); a description would steer the model, so losing it warns."""
+    responseJsonSchema (or responseSchema, where the decoded body had one: ``spelling``). The
+    schema's name, description and strict flag have no Gemini field, each warned when set
+    (``strict`` only when false: Gemini always holds to the schema)."""
+    # GenerateContentConfig has no schema name, description or strictness: Gemini always holds
+    # to the schema (https://ai.google.dev/gemini-api/docs/structured-output).
+    if fmt.name is not None:
+        out.unsupported("response_format.name", "response_format", "Gemini has no schema name field")
     if fmt.description is not None:
         out.unsupported("response_format.description", "response_format", "Gemini has no schema description field")
+    if fmt.strict is False:
+        out.unsupported("response_format.strict", "response_format", "Gemini always holds to the schema")
     if fmt.type == "text":
         return {"responseMimeType": "text/plain"}
     if fmt.type == "json_object":
         return {"responseMimeType": "application/json"}
+    if isinstance(spelling, dict) and fmt.json_schema is not None:
+        schema = encode_schema(fmt.json_schema, spelling)
+        if schema is not None:
+            return {"responseMimeType": "application/json", "responseSchema": schema}
     return {"responseMimeType": "application/json", "responseJsonSchema": fmt.json_schema or {}}
 
 
@@ -327,7 +343,7 @@ def _decode_body(obj: dict[str, Any], snake: list[Any], model: str | None, *, ca
     fields: dict[str, Any] = {"model": model, "messages": messages}
     fields["tools"] = _decode_tools(obj, wire)
     _decode_tool_config(obj, fields, options)
-    _decode_generation(obj, fields, options)
+    _decode_generation(obj, fields, options, wire)
     if wire:
         options[WIRE] = wire
     fields["provider_options"] = {PROVIDER: options} if options else {}
@@ -409,7 +425,9 @@ def _decode_choice(calling: dict[str, Any]) -> str | ToolChoice | None:
     return None
 
 
-def _decode_generation(obj: dict[str, Any], fields: dict[str, Any], options: dict[str, Any]) -> None:
+def _decode_generation(
+    obj: dict[str, Any], fields: dict[str, Any], options: dict[str, Any], wire: dict[str, Any]
+) -> None:
     config = optional(obj, "generationConfig", dict, "")
     if config is None:
         return
@@ -421,7 +439,7 @@ def _decode_generation(obj: dict[str, Any], fields: dict[str, Any], options: dic
     stop = rest.get("stopSequences")
     if isinstance(stop, list) and all(isinstance(s, str) for s in stop):
         fields["stop"] = rest.pop("stopSequences")
-    fmt = _decode_format(rest)
+    fmt = _decode_format(rest, wire)
     if fmt is not None:
         fields["response_format"] = fmt
     thinking = _decode_thinking(rest.get("thinkingConfig"))
@@ -436,9 +454,11 @@ def _ir_scalars() -> tuple[str, ...]:
     return tuple(ir_key for ir_key, _ in _SCALARS.values())
 
 
-def _decode_format(rest: dict[str, Any]) -> ResponseFormat | None:
+def _decode_format(rest: dict[str, Any], wire: dict[str, Any]) -> ResponseFormat | None:
     mime = rest.get("responseMimeType")
-    if "responseSchema" in rest or mime not in ("text/plain", "application/json"):
+    if "responseSchema" in rest:
+        return _decode_response_schema(rest, wire)
+    if mime not in ("text/plain", "application/json"):
         return None
     schema = rest.get("responseJsonSchema")
     if mime == "text/plain" and schema is None:
@@ -451,6 +471,19 @@ def _decode_format(rest: dict[str, Any]) -> ResponseFormat | None:
         del rest["responseMimeType"], rest["responseJsonSchema"]
         return construct(ResponseFormat, type="json_schema", json_schema=schema)
     return None
+
+
+def _decode_response_schema(rest: dict[str, Any], wire: dict[str, Any]) -> ResponseFormat | None:
+    """A ``responseSchema`` of the keywords JSON Schema shares (see ``_schema``) is the IR's
+    json_schema; its spelling goes to ``_wire`` for the way back."""
+    if rest.get("responseMimeType") != "application/json" or "responseJsonSchema" in rest:
+        return None
+    decoded = decode_schema(rest["responseSchema"])
+    if decoded is None:
+        return None
+    schema, wire[RESPONSE_SCHEMA] = decoded
+    del rest["responseMimeType"], rest["responseSchema"]
+    return construct(ResponseFormat, type="json_schema", json_schema=schema)
 
 
 def _decode_thinking(config: Any) -> ThinkingConfig | None:

@@ -30,6 +30,11 @@ RESPONSES_ONLY_FIELDS = frozenset(
 
 CHAT_ONLY_STREAM_OPTIONS = frozenset({"include_usage"})  # Responses' stream_options: include_obfuscation
 
+WIRE = "_wire"
+"""The options key recording how a decoded body spelled what the IR does not keep (a single stop
+string, an integer temperature), so re-encoding is exact; read by the wire that wrote it, never
+sent, and (by the core's convention for ``_`` keys) not reported by another vendor's encoder."""
+
 
 def own_options(
     options: Mapping[str, Any], foreign: frozenset[str], out: WarningSink, api: str, stream_foreign: frozenset[str]
@@ -38,6 +43,8 @@ def own_options(
     each reported once."""
     if not options:
         return {}  # most requests: nothing to sort
+    if WIRE in options:
+        options = {k: v for k, v in options.items() if k != WIRE}
     stream = options.get("stream_options")
     stray = isinstance(stream, Mapping) and bool(stream_foreign.intersection(stream))
     if not foreign.intersection(options) and not stray:

@@ -252,6 +252,8 @@ def encode_text(part: Text, at: str, ctx: Ctx) -> Block:
 
 
 def _media_url(source: Any) -> str | None:
+    """A data URL, or the web URL as it is: ``image_url`` / ``document_url`` have no media type
+    field (the server reads the type from what it fetches), so a UrlSource's is not needed."""
     match source:
         case Base64Source():
             return data_url(source.media_type, source.data)

@@ -23,7 +23,7 @@ from interlingua import (
 )
 from interlingua.kit import each, expect, join, optional, require
 
-from .._shared import PROVIDER, RESPONSES_ONLY_FIELDS, own_options
+from .._shared import PROVIDER, RESPONSES_ONLY_FIELDS, WIRE, own_options
 from ._echo import Ctx, build
 from ._messages import decode_messages, encode_messages
 from ._parts import Block
@@ -124,8 +124,8 @@ def decode_request(body: Mapping[str, Any], ctx: Ctx) -> Request:
     _keep_or_map(body, "response_format", _decode_response_format, fields, options)
     _keep_or_map(body, "reasoning_effort", _decode_effort, fields, options, target="thinking")
     stop = body.get("stop")
-    if isinstance(stop, str):  # one stop string: the IR holds a list, the option keeps the form
-        fields["stop"], options["stop"] = [stop], stop
+    if isinstance(stop, str):  # one stop string: the IR holds a list, the spelling record keeps the form
+        fields["stop"], options[WIRE] = [stop], {**options.get(WIRE, {}), "stop_string": True}
     elif stop is not None:
         fields["stop"] = [expect(s, str, f"stop[{i}]") for i, s in enumerate(expect(stop, list, "stop"))]
     if ctx.dialect.top_k and "top_k" in options:
@@ -222,6 +222,12 @@ def _encode_thinking(thinking: ThinkingConfig, ctx: Ctx, budgets: ThinkingBudget
     return LEVELS[level] if level is not None else None
 
 
+def _spelling(request: Request, ctx: Ctx) -> Mapping[str, Any]:
+    """How the decoded body spelled what the IR does not keep (``_wire``, never sent)."""
+    wire = request.options(ctx.provider).get(WIRE)
+    return wire if isinstance(wire, Mapping) else {}
+
+
 def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGETS) -> Block:
     """The body for ``POST /chat/completions``; provider_options are merged last and win."""
     body: Block = {"model": request.model, "messages": encode_messages(request.messages, ctx)}
@@ -239,6 +245,8 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
     options = request.options(ctx.provider)
     if ctx.provider == PROVIDER:  # shared with openai-responses: keep only Chat Completions' fields
         options = own_options(options, RESPONSES_ONLY_FIELDS, ctx.out, "Chat Completions", frozenset())
+    elif WIRE in options:
+        options = {k: v for k, v in options.items() if k != WIRE}
     if request.max_tokens is not None and not ({"max_tokens", "max_completion_tokens"} & options.keys()):
         body[ctx.dialect.max_tokens_field] = request.max_tokens
     for key in _NUMBERS:
@@ -251,7 +259,8 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
         else:
             ctx.out.unsupported("top_k", "top_k", f"{ctx.dialect.name} has no top_k")
     if request.stop is not None:
-        body["stop"] = request.stop
+        string = len(request.stop) == 1 and _spelling(request, ctx).get("stop_string") is True
+        body["stop"] = request.stop[0] if string else request.stop
     if request.seed is not None:
         body["seed"] = request.seed
     if request.response_format is not None:
@@ -259,4 +268,5 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
     if request.thinking is not None and (effort := _encode_thinking(request.thinking, ctx, budgets)) is not None:
         body["reasoning_effort"] = effort
     body.update(options)
+    ctx.out.foreign_options(request.provider_options, own=ctx.provider)
     return body

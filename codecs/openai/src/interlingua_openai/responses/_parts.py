@@ -280,6 +280,8 @@ def _encode_input_text(part: Text, at: str, out: WarningSink) -> Block:
 
 
 def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
+    """``input_image``; a web URL goes as it is (``image_url`` has no media type field: OpenAI
+    reads the type from what it fetches, as for ``input_file``'s ``file_url``)."""
     _cache_warning(part, at, out)
     source = part.source
     block: Block = {"type": "input_image", "detail": "auto"}  # the default; decode keeps no echo for it

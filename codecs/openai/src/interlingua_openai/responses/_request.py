@@ -21,7 +21,7 @@ from interlingua import (
 )
 from interlingua.kit import Turn, expect, maker, optional
 
-from .._shared import CHAT_ONLY_FIELDS, CHAT_ONLY_STREAM_OPTIONS, PROVIDER, own_options
+from .._shared import CHAT_ONLY_FIELDS, CHAT_ONLY_STREAM_OPTIONS, PROVIDER, WIRE, own_options
 from . import _echo
 from ._items import decode_input, encode_messages
 
@@ -81,10 +81,11 @@ def encode_request(
     if request.tool_choice is not None:
         body["tool_choice"] = _encode_tool_choice(request.tool_choice)
     _encode_settings(request, body, out, budgets)
-    options = own_options(
-        request.options(PROVIDER), CHAT_ONLY_FIELDS, out, "the Responses API", CHAT_ONLY_STREAM_OPTIONS
-    )
+    given = request.options(PROVIDER)
+    options = own_options(given, CHAT_ONLY_FIELDS, out, "the Responses API", CHAT_ONLY_STREAM_OPTIONS)
     _merge_options(body, options)
+    _respell_integers(body, given.get(WIRE))
+    out.foreign_options(request.provider_options, own=PROVIDER)
     return out.finish(body, strict=strict)
 
 
@@ -165,11 +166,19 @@ def _encode_format(fmt: ResponseFormat) -> dict[str, Any]:
     return block
 
 
+def _respell_integers(body: dict[str, Any], wire: Any) -> None:
+    """A number the decoded body wrote as an integer (``-1``) is written so again."""
+    if not isinstance(wire, Mapping) or not isinstance(integers := wire.get("integers"), list):
+        return
+    for key in integers:
+        value = body.get(key)
+        if isinstance(value, float) and value.is_integer():
+            body[key] = int(value)
+
+
 def _merge_options(body: dict[str, Any], options: Mapping[str, Any]) -> None:
     """Options win; ``reasoning`` and ``text`` merge key by key with what the IR gave."""
     for key, value in options.items():
-        if key in _NUMBERS and key in body and value != body[key]:
-            continue  # the IR value was changed after decoding: it wins
         if key in _MERGED and isinstance(value, dict) and isinstance(body.get(key), dict):
             body[key] = {**body[key], **value}
         else:
@@ -268,7 +277,7 @@ def _decode_settings(body: Mapping[str, Any], fields: dict[str, Any], options: d
         value = optional(body, key, float, "")
         fields[key] = None if value is None else float(value)
         if type(value) is int:
-            options[key] = value
+            options.setdefault(WIRE, {}).setdefault("integers", []).append(key)
     reasoning = body.get("reasoning")
     if reasoning is not None:
         reasoning = expect(reasoning, dict, "reasoning")
