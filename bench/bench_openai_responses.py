@@ -45,7 +45,7 @@ from interlingua import (
     parse_sse,
 )
 from interlingua.kit import Turn, maker, normalize_request, turns_keep_rules
-from interlingua.testing import load_body, real_fixtures
+from interlingua.testing import load_body, real_fixture, real_fixtures
 from interlingua_openai.responses import OpenAIResponsesCodec, _request
 
 CODEC = OpenAIResponsesCodec()
@@ -169,7 +169,7 @@ def main() -> None:
     from openai.types.responses import Response as SDKResponse
 
     for stem in RESPONSES:
-        answer = sdk_readable(load_body(real_fixtures("openai-responses", "response", f"{stem}.json")[0]))
+        answer = sdk_readable(load_body(real_fixture("openai-responses", "response", f"{stem}.json")))
         pair = interleaved_us(
             {
                 "sdk": (partial(SDKResponse.model_validate, answer), 100),
@@ -224,7 +224,7 @@ def stream(name: str, events: list[Any], repeat: int = 9) -> float:
 def long_streams() -> None:
     """The recorded function-call stream with its first arguments delta sent ``k`` times: the
     cost of a delta, and whether it stays linear."""
-    path = real_fixtures("openai-responses", "stream", "function-call-stream.sse.txt")[0]
+    path = real_fixture("openai-responses", "stream", "function-call-stream.sse.txt")
     events = list(parse_sse([path.read_bytes()]))
     at = [event.event for event in events].index("response.function_call_arguments.delta")
     times = {}

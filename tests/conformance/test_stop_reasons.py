@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import interlingua as il
-from interlingua.testing import load_body, real_fixtures_dir, validate_wire
+from interlingua.testing import load_body, real_fixtures, validate_wire
 
 WIRES = ("anthropic-messages", "gemini", "openai-responses", "openai-chat")
-ANSWERS = [(wire, path) for wire in WIRES for path in sorted((real_fixtures_dir() / wire / "response").glob("*.json"))]
+ANSWERS = [(wire, path) for wire in WIRES for path in real_fixtures(wire, "response", "*.json")]
 
 
 @pytest.mark.parametrize(("source", "path"), ANSWERS, ids=[f"{w}/{p.stem}" for w, p in ANSWERS])

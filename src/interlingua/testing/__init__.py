@@ -3,6 +3,9 @@
 - ``validate_wire`` / ``check_rules``: the SDK oracle (a body checked against the vendor SDK's own
   types, with lazy fields forced and unknown keys reported) and the vendor rules types miss.
 - Round trips on fixture files (invariants 1 and 6), and the capabilities walk (invariant 2).
+- The recorded corpora read in place (``real_fixtures``, ``real_fixture``, ``lingua_fixtures_dir``):
+  absent, their tests skip with one reason (``corpus_missing``, ``skip_without_corpus``);
+  ``INTERLINGUA_REQUIRE_CORPUS=1`` makes the absence fail instead.
 - ``assert_decodes_alike``: a codec's fast path against its general one (``declining`` turns the
   fast readers off).
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
@@ -17,13 +20,17 @@ from ._fixtures import (
     assert_response_round_trip,
     assert_same_json,
     assert_stream_agrees,
+    corpus_missing,
+    corpus_required,
     first_difference,
     lingua_fixtures_dir,
     load_body,
     load_script,
     read_stream_file,
+    real_fixture,
     real_fixtures,
     real_fixtures_dir,
+    skip_without_corpus,
     strip_none,
 )
 
@@ -45,6 +52,8 @@ __all__ = [
     "assert_same_json",
     "assert_stream_agrees",
     "check_rules",
+    "corpus_missing",
+    "corpus_required",
     "declining",
     "decode_outcome",
     "encode_outcome",
@@ -55,8 +64,10 @@ __all__ = [
     "load_script",
     "probe_requests",
     "read_stream_file",
+    "real_fixture",
     "real_fixtures",
     "real_fixtures_dir",
+    "skip_without_corpus",
     "strip_none",
     "validate_wire",
 ]

@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from interlingua import ErrorEvent, MessageEnd, SSEEvent, StreamError, accumulate, parse_sse, render_sse
-from interlingua.testing import first_difference, read_stream_file, real_fixtures, strip_none, validate_wire
+from interlingua.testing import (
+    first_difference,
+    read_stream_file,
+    real_fixture,
+    real_fixtures,
+    strip_none,
+    validate_wire,
+)
 from interlingua_openai.responses import OpenAIResponsesCodec
 
 CODEC = OpenAIResponsesCodec()
@@ -49,7 +56,7 @@ def test_stream_agrees_with_the_response_it_completes_with(run: list[SSEEvent]) 
 
 
 def test_error_inside_a_200_stream_is_an_error_event_and_a_failed_end() -> None:
-    [run] = _responses(real_fixtures("openai-responses", "stream", "insufficient-quota*")[0])
+    [run] = _responses(real_fixture("openai-responses", "stream", "insufficient-quota*"))
     events = list(CODEC.decode_stream(run))
     [error] = [e for e in events if isinstance(e, ErrorEvent)]
     assert (error.error.type, error.error.status) == ("insufficient_quota", None)
@@ -109,7 +116,7 @@ def test_encoded_stream_reads_back_through_the_openai_sdk(run: list[SSEEvent]) -
 
 
 def test_encoded_error_event_is_the_sdk_shape() -> None:
-    [run] = _responses(real_fixtures("openai-responses", "stream", "insufficient-quota*")[0])
+    [run] = _responses(real_fixture("openai-responses", "stream", "insufficient-quota*"))
     encoded = [json.loads(e.data) for e in CODEC.encode_stream(CODEC.decode_stream(run))]
     [error] = [e for e in encoded if e["type"] == "error"]
     assert validate_wire("openai-responses", "stream_event", error) == []
