@@ -17,7 +17,13 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from interlingua.testing import corpus_missing, corpus_required, skip_without_corpus
+from interlingua.testing import (
+    corpus_missing,
+    corpus_required,
+    lingua_fixtures_dir,
+    real_fixtures_dir,
+    skip_without_corpus,
+)
 
 if not hasattr(codecs, "__path__"):
     codecs.__path__ = []  # type: ignore[attr-defined]  # see the module docstring
@@ -40,7 +46,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    return [f"{name} corpus: {corpus_missing(name) or 'found'}" for name in CORPORA]
+    found = {"real": real_fixtures_dir, "lingua": lingua_fixtures_dir}
+    return [f"{name} corpus: {corpus_missing(name) or found[name]()}" for name in CORPORA]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
