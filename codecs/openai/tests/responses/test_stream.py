@@ -67,6 +67,18 @@ def test_error_inside_a_200_stream_is_an_error_event_and_a_failed_end() -> None:
     assert caught.value.error is error.error
 
 
+GOLDEN_STREAMS = sorted((GOLDEN / "stream").glob("*.sse"))
+
+
+@pytest.mark.parametrize("path", GOLDEN_STREAMS, ids=lambda p: p.stem)
+def test_golden_stream_accumulates_to_its_ir_and_agrees_with_its_final_response(path: Path) -> None:
+    run = read_stream_file(path)
+    assert [found for e in run for found in validate_wire("openai-responses", "stream_event", json.loads(e.data))] == []
+    streamed = accumulate(CODEC.decode_stream(run))
+    assert streamed.to_json_dict() == json.loads(path.with_suffix(".ir.json").read_text())
+    assert first_difference(CODEC.decode_response(_final(run)).to_json_dict(), streamed.to_json_dict()) is None
+
+
 def test_golden_refusal_stream_matches_its_ir() -> None:
     path = GOLDEN / "stream" / "refusal.sse"
     streamed = accumulate(CODEC.decode_stream(parse_sse([path.read_bytes()])))
