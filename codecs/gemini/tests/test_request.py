@@ -55,6 +55,7 @@ def test_golden_request_decodes_to_its_recorded_ir_and_back(path: Path) -> None:
     expected = json.loads(path.with_name(path.stem + ".ir.json").read_text())
     assert CODEC.decode_request(body).to_json_dict() == expected
     assert_request_round_trip(CODEC, body)
+    assert validate_wire("gemini", "request", body) == []
 
 
 def _real(name: str) -> dict:
