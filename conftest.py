@@ -34,6 +34,8 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+pytest_plugins = ["pytester"]  # tests/test_corpus.py runs this conftest on a small project
+
 CORPORA = ("real", "lingua")
 _EMPTY = "got empty parameter set"
 
