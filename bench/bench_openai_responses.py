@@ -45,7 +45,7 @@ from interlingua import (
     parse_sse,
 )
 from interlingua.kit import Turn, maker, normalize_request, turns_keep_rules
-from interlingua.testing import load_body, real_fixture, real_fixtures
+from interlingua.testing import load_body, real_fixture, real_fixtures, real_fixtures_dir
 from interlingua_openai.responses import OpenAIResponsesCodec, _request
 
 CODEC = OpenAIResponsesCodec()
@@ -131,6 +131,7 @@ def sdk_readable(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
+    real_fixtures_dir()  # the recorded corpus is read below: absent, stop here with its one line
     request = transcript()
     encoded = CODEC.encode_request(request)
     assert not encoded.warnings, encoded.warnings  # a transcript that keeps every API rule
