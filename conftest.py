@@ -49,7 +49,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     found = {"real": real_fixtures_dir, "lingua": lingua_fixtures_dir}
-    return [f"{name} corpus: {corpus_missing(name) or found[name]()}" for name in CORPORA]
+    return [corpus_missing(name) or f"{name} corpus: {found[name]()}" for name in CORPORA]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -78,4 +78,5 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             continue
         line = f"Skipped: {reason}"
         count = sum(1 for report in skipped if isinstance(report.longrepr, tuple) and report.longrepr[2] == line)
-        terminalreporter.write_line(f"{count} tests skipped: {reason}", yellow=True, bold=True)
+        if count:
+            terminalreporter.write_line(f"{count} tests skipped: {reason}", yellow=True, bold=True)
