@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 import interlingua as il
 from interlingua.kit import Turn, maker, normalize_request, turns_keep_rules
-from interlingua.testing import load_body, real_fixtures
+from interlingua.testing import load_body, real_fixtures, real_fixtures_dir
 from interlingua_anthropic import AnthropicMessagesCodec, _fast, _request
 
 CODEC = AnthropicMessagesCodec()
@@ -119,6 +119,7 @@ def constructions(value: Any) -> list[tuple[type[BaseModel], dict[str, Any]]]:
 
 
 def main() -> None:
+    real_fixtures_dir()  # the recorded corpus is read below: absent, stop here with its one line
     body = transcript()
     request = CODEC.decode_request(body)
     assert CODEC.encode_request(request).body == body

@@ -19,7 +19,7 @@ from _timing import interleaved_us, median_us, ratio
 
 import interlingua as il
 from interlingua import Image, MediaSource, Message, Request, Text, Tool, ToolResult, ToolUse
-from interlingua.testing import load_body, real_fixtures
+from interlingua.testing import load_body, real_fixtures, real_fixtures_dir
 
 CODEC = il.get_codec("gemini")
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==" * 8
@@ -93,6 +93,7 @@ def restructure(request: Request) -> dict[str, Any]:
 
 
 def main() -> None:
+    real_fixtures_dir()  # the recorded corpus is read below: absent, stop here with its one line
     request = transcript()
     body = CODEC.encode_request(request).body
     size = len(orjson.dumps(body))

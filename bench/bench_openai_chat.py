@@ -32,7 +32,7 @@ from _timing import interleaved_us, ratio
 
 import interlingua as il
 from interlingua.kit import normalize_request
-from interlingua.testing import load_body, read_stream_file, real_fixtures
+from interlingua.testing import load_body, read_stream_file, real_fixtures, real_fixtures_dir
 from interlingua_openai.chat import OpenAIChatCodec
 
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==" * 4
@@ -175,6 +175,7 @@ def streams(codec: OpenAIChatCodec) -> None:
 
 
 def main() -> None:
+    real_fixtures_dir()  # the recorded corpus is read below: absent, stop here with its one line
     codec = OpenAIChatCodec()
     requests(codec)
     responses(codec)

@@ -45,7 +45,7 @@ from interlingua import (
     parse_sse,
 )
 from interlingua.kit import Turn, maker, normalize_request, turns_keep_rules
-from interlingua.testing import load_body, real_fixtures
+from interlingua.testing import load_body, real_fixture, real_fixtures, real_fixtures_dir
 from interlingua_openai.responses import OpenAIResponsesCodec, _request
 
 CODEC = OpenAIResponsesCodec()
@@ -131,6 +131,7 @@ def sdk_readable(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
+    real_fixtures_dir()  # the recorded corpus is read below: absent, stop here with its one line
     request = transcript()
     encoded = CODEC.encode_request(request)
     assert not encoded.warnings, encoded.warnings  # a transcript that keeps every API rule
@@ -169,7 +170,7 @@ def main() -> None:
     from openai.types.responses import Response as SDKResponse
 
     for stem in RESPONSES:
-        answer = sdk_readable(load_body(real_fixtures("openai-responses", "response", f"{stem}.json")[0]))
+        answer = sdk_readable(load_body(real_fixture("openai-responses", "response", f"{stem}.json")))
         pair = interleaved_us(
             {
                 "sdk": (partial(SDKResponse.model_validate, answer), 100),
@@ -224,7 +225,7 @@ def stream(name: str, events: list[Any], repeat: int = 9) -> float:
 def long_streams() -> None:
     """The recorded function-call stream with its first arguments delta sent ``k`` times: the
     cost of a delta, and whether it stays linear."""
-    path = real_fixtures("openai-responses", "stream", "function-call-stream.sse.txt")[0]
+    path = real_fixture("openai-responses", "stream", "function-call-stream.sse.txt")
     events = list(parse_sse([path.read_bytes()]))
     at = [event.event for event in events].index("response.function_call_arguments.delta")
     times = {}

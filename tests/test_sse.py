@@ -10,9 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interlingua import DONE, ServerSentEvent, parse_sse, render_sse
-from interlingua.testing import real_fixtures_dir
+from interlingua.testing import real_fixtures
 
-SSE_FILES = sorted(real_fixtures_dir().glob("*/stream/*.sse.txt"))
+# The project's golden streams, and the recorded ones where the corpus is present.
+GOLDEN = sorted((Path(__file__).resolve().parents[1] / "fixtures").glob("*/stream/*.sse"))
+SSE_FILES = [*GOLDEN, *real_fixtures("*", "stream", "*.sse.txt")]
 
 
 def _events(chunks: list[bytes]) -> list[tuple[str, str]]:

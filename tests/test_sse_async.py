@@ -12,9 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interlingua import DONE, aparse_sse, parse_sse
-from interlingua.testing import real_fixtures_dir
+from interlingua.testing import real_fixtures
 
-SSE_FILES = sorted(real_fixtures_dir().glob("*/stream/*.sse.txt"))
+# The project's golden streams, and the recorded ones where the corpus is present.
+GOLDEN = sorted((Path(__file__).resolve().parents[1] / "fixtures").glob("*/stream/*.sse"))
+SSE_FILES = [*GOLDEN, *real_fixtures("*", "stream", "*.sse.txt")]
 Event = tuple[str, str, str, int | None]
 
 
@@ -51,10 +53,10 @@ def _every(raw: bytes, size: int) -> list[bytes]:
     return [raw[i : i + size] for i in range(0, len(raw), size)]
 
 
-def test_the_corpus_has_streams_of_every_framing() -> None:
-    wires = {path.parent.parent.name for path in SSE_FILES}
+def test_the_streams_cover_every_framing() -> None:
+    wires = {path.parent.parent.name for path in GOLDEN}
     assert {"anthropic-messages", "openai-chat", "openai-responses", "gemini"} <= wires
-    assert any(b"\r\n\r\n" in path.read_bytes() for path in SSE_FILES)  # Gemini's CRLF framing
+    assert any(b"\r\n\r\n" in path.read_bytes() for path in GOLDEN)  # Gemini's CRLF framing
 
 
 @pytest.mark.parametrize("path", SSE_FILES, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
@@ -87,7 +89,7 @@ def test_any_split_of_a_real_stream_gives_the_same_events_async_and_sync(path: P
 
 def test_an_event_arrives_before_the_rest_of_the_stream_is_read() -> None:
     """A gateway relays each event as it comes: aparse_sse must not read the whole body first."""
-    path = next(p for p in SSE_FILES if p.name == "tool-call-stream.sse.txt")
+    path = next(p for p in GOLDEN if p.name == "tool-calls-interleaved-by-index.sse")
     chunks = _every(path.read_bytes(), 64)
     pulled = 0
 

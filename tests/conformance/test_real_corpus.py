@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 from interlingua import Encoded, Request
-from interlingua.testing import check_rules
+from interlingua.testing import check_rules, skip_without_corpus
 
 from ._features import judge
 from .conftest import BY_ID, REAL, REAL_SOURCES, TARGETS, Recorded, decode_recorded, oracle
@@ -30,6 +30,7 @@ def encoded(recorded: Recorded, target: str) -> Encoded:
 
 
 def test_the_recorded_corpus_is_there() -> None:
+    skip_without_corpus()
     assert {r.wire for r in REAL} == set(REAL_SOURCES)
     assert len(REAL) >= 80
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import interlingua as il
-from interlingua.testing import load_body, real_fixtures_dir
+from interlingua.testing import load_body, real_fixtures_dir, skip_without_corpus
 
 from .vendor_server import VendorServer
 
@@ -30,6 +30,7 @@ class Scenario:
     auth: tuple[str, str]
 
     def files(self, name: str) -> tuple[Path, Path, Path]:
+        skip_without_corpus()
         root = real_fixtures_dir() / self.wire
         stream = next((root / "stream").glob(f"{name}.sse.txt"), root / "stream" / f"{name}.sse.txt")
         return root / "request" / f"{name}.json", root / "response" / f"{name}.json", stream

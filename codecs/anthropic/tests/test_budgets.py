@@ -8,7 +8,7 @@ import pytest
 
 import interlingua as il
 from interlingua import LossyEncode, Request, ThinkingBudgets, ThinkingConfig, ThinkingLevel
-from interlingua.testing import check_rules, load_body, real_fixtures, validate_wire
+from interlingua.testing import check_rules, load_body, real_fixture, validate_wire
 from interlingua_anthropic import AnthropicMessagesCodec
 
 WIRE = "anthropic-messages"
@@ -17,7 +17,7 @@ TABLE = ThinkingBudgets(low=2000, high=12000)
 
 def _real_turn(level: ThinkingLevel) -> Request:
     """A real second turn with signed thinking (so thinking stays on), asking for ``level``."""
-    (path,) = [p for p in real_fixtures(WIRE, "request") if p.stem == "thinking-with-tool-use-turn2"]
+    path = real_fixture(WIRE, "request", "thinking-with-tool-use-turn2.json")
     request = il.get_codec(WIRE).decode_request(load_body(path))
     return request.model_copy(update={"thinking": ThinkingConfig(level=level), "max_tokens": None})
 

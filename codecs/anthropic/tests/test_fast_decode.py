@@ -30,7 +30,15 @@ from interlingua import (
     ToolUse,
     UrlSource,
 )
-from interlingua.testing import assert_decodes_alike, declining, load_body, load_script, real_fixtures, strategies
+from interlingua.testing import (
+    assert_decodes_alike,
+    declining,
+    load_body,
+    load_script,
+    real_fixtures,
+    skip_without_corpus,
+    strategies,
+)
 from interlingua_anthropic import AnthropicMessagesCodec, _fast
 from interlingua_anthropic._parts import Context
 
@@ -88,6 +96,7 @@ def test_every_message_and_the_system_prompt_of_the_benchmark_take_the_fast_path
 
 def test_the_common_shapes_of_real_traffic_take_the_fast_path() -> None:
     """Only the messages holding a document (left to the careful decoder) are declined."""
+    skip_without_corpus()
     declined: list[str] = []
     kinds: set[str] = set()
     for path in real_fixtures("anthropic-messages", "request"):

@@ -37,7 +37,15 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import ToolIds, Turn, encode_with_rules, turns_keep_rules
-from interlingua.testing import declining, encode_outcome, load_body, load_script, real_fixtures, strategies
+from interlingua.testing import (
+    declining,
+    encode_outcome,
+    load_body,
+    load_script,
+    real_fixtures,
+    skip_without_corpus,
+    strategies,
+)
 from interlingua_anthropic import AnthropicMessagesCodec, _fast, _request
 from interlingua_anthropic._parts import Encoder
 
@@ -96,6 +104,7 @@ def test_every_message_of_the_benchmark_takes_the_fast_writer_and_encodes_as_it_
 def test_the_common_shapes_of_real_traffic_take_the_fast_writer() -> None:
     """Only the messages holding a document (one as a result's content) are declined: the
     careful writer takes those, as the careful reader reads them."""
+    skip_without_corpus()
     declined: list[str] = []
     for path in real_fixtures("anthropic-messages", "request"):
         request = CODEC.decode_request(load_body(path))

@@ -27,7 +27,7 @@ from interlingua import (
     ToolUse,
     UnsupportedSetting,
 )
-from interlingua.testing import assert_request_round_trip, load_body, real_fixtures
+from interlingua.testing import assert_request_round_trip, load_body, real_fixture, real_fixtures
 from interlingua_anthropic import AnthropicMessagesCodec
 
 CODEC = AnthropicMessagesCodec()
@@ -108,7 +108,7 @@ def test_tool_message_and_following_user_message_merge_into_one_user_turn() -> N
 
 
 def test_tool_result_takes_the_name_of_its_call() -> None:
-    body = load_body(next(p for p in REQUESTS if p.stem == "parallel-tool-use-turn2"))
+    body = load_body(real_fixture("anthropic-messages", "request", "parallel-tool-use-turn2.json"))
     results = [p for p in CODEC.decode_request(body).messages[-1].parts if isinstance(p, ToolResult)]
     assert {r.name for r in results[:3]} == {"retrieve_entity_info"}
 

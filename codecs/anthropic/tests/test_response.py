@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from interlingua import DecodeError, Message, Native, Response, Text, Thinking, ToolUse, Usage
-from interlingua.testing import assert_response_round_trip, load_body, real_fixtures
+from interlingua.testing import assert_response_round_trip, load_body, real_fixture, real_fixtures
 from interlingua_anthropic import AnthropicMessagesCodec
 
 CODEC = AnthropicMessagesCodec()
@@ -15,7 +15,7 @@ RESPONSES = real_fixtures("anthropic-messages", "response")
 
 
 def _real(stem: str) -> dict:
-    body: dict = load_body(next(p for p in RESPONSES if p.stem == stem))
+    body: dict = load_body(real_fixture("anthropic-messages", "response", f"{stem}.json"))
     return body
 
 

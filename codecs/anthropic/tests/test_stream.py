@@ -29,6 +29,7 @@ from interlingua.testing import (
     assert_stream_agrees,
     first_difference,
     read_stream_file,
+    real_fixture,
     real_fixtures,
     strip_none,
 )
@@ -55,7 +56,7 @@ def test_real_stream_accumulates_to_what_the_sdk_builds(path: Path) -> None:
 
 
 def test_stream_agrees_with_the_response_it_encodes_to() -> None:
-    events = read_stream_file(next(p for p in STREAMS if p.name.startswith("web-search-server-tool-stream")))
+    events = read_stream_file(real_fixture("anthropic-messages", "stream", "web-search-server-tool-stream*"))
     streamed = accumulate(CODEC.decode_stream(events))
     body = CODEC.encode_response(streamed).body
     assert_stream_agrees(CODEC, events, body)
@@ -73,7 +74,7 @@ def test_encoded_stream_parses_back_to_the_same_response(path: Path) -> None:
 def test_encoded_events_validate_with_the_sdk_oracle() -> None:
     from interlingua.testing import validate_wire
 
-    path = next(p for p in STREAMS if p.name.startswith("thinking-stream"))
+    path = real_fixture("anthropic-messages", "stream", "thinking-stream*")
     for event in CODEC.encode_stream(CODEC.decode_stream(read_stream_file(path))):
         assert validate_wire("anthropic-messages", "stream_event", load_json(event.data)) == []
 

@@ -8,7 +8,7 @@ import pytest
 
 import interlingua as il
 from interlingua import LossyEncode, Request, ThinkingBudgets, ThinkingConfig, ThinkingLevel
-from interlingua.testing import check_rules, load_body, real_fixtures, validate_wire
+from interlingua.testing import check_rules, load_body, real_fixture, validate_wire
 from interlingua_gemini import GeminiCodec
 
 WIRE = "gemini"
@@ -20,7 +20,7 @@ TABLE = ThinkingBudgets(low=1024, medium=8192, high=24576)
 def _real_turn(level: ThinkingLevel) -> Request:
     """A real Gemini 3 second turn with thought signatures, asking for ``level``. It spelled
     ``include_thoughts`` snake_case, and the codec writes it back as it came."""
-    (path,) = [p for p in real_fixtures(WIRE, "request") if p.stem == "thinking-thought-signature-turn2"]
+    path = real_fixture(WIRE, "request", "thinking-thought-signature-turn2.json")
     request = GeminiCodec().decode_request(load_body(path), model=MODEL)
     assert request.thinking is not None
     return request.model_copy(update={"thinking": request.thinking.model_copy(update={"level": level})})

@@ -10,7 +10,7 @@ import pytest
 
 import interlingua as il
 from interlingua import ToolUse
-from interlingua.testing import load_body, real_fixtures
+from interlingua.testing import load_body, real_fixture
 from interlingua_gemini import _request
 from interlingua_gemini._keys import SnakeCase, check_camel, normalize
 
@@ -64,13 +64,13 @@ def test_camel_case_contents_are_read_in_one_pass(name: str, monkeypatch: pytest
         return normalize(value, keep)
 
     monkeypatch.setattr(_request, "normalize", spy)
-    body = load_body(real_fixtures("gemini", "request", f"{name}.json")[0])
+    body = load_body(real_fixture("gemini", "request", f"{name}.json"))
     assert CODEC.encode_request(CODEC.decode_request(body)).body == body
     assert walks == [_request._READ]
 
 
 def test_snake_case_contents_take_the_careful_way_and_round_trip() -> None:
-    body = load_body(real_fixtures("gemini", "request", "xv-tool-returns-pdf-turn2.json")[0])
+    body = load_body(real_fixture("gemini", "request", "xv-tool-returns-pdf-turn2.json"))
     with pytest.raises(SnakeCase):
         _request._decode_body(*normalize(body, keep=_request._READ), None, camel_only=True)
     assert CODEC.encode_request(CODEC.decode_request(body)).body == body

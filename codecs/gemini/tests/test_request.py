@@ -28,7 +28,14 @@ from interlingua import (
     ToolUse,
     UnsupportedSetting,
 )
-from interlingua.testing import assert_request_round_trip, check_rules, load_body, real_fixtures, validate_wire
+from interlingua.testing import (
+    assert_request_round_trip,
+    check_rules,
+    load_body,
+    real_fixture,
+    real_fixtures,
+    validate_wire,
+)
 from interlingua.testing.strategies import requests
 
 CODEC = il.get_codec("gemini")
@@ -48,10 +55,11 @@ def test_golden_request_decodes_to_its_recorded_ir_and_back(path: Path) -> None:
     expected = json.loads(path.with_name(path.stem + ".ir.json").read_text())
     assert CODEC.decode_request(body).to_json_dict() == expected
     assert_request_round_trip(CODEC, body)
+    assert validate_wire("gemini", "request", body) == []
 
 
 def _real(name: str) -> dict:
-    return load_body(real_fixtures("gemini", "request", f"{name}.json")[0])
+    return load_body(real_fixture("gemini", "request", f"{name}.json"))
 
 
 def test_snake_case_keys_read_as_camel_case_and_are_written_back() -> None:

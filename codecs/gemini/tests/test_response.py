@@ -11,7 +11,7 @@ from hypothesis import given
 
 import interlingua as il
 from interlingua import ImageOutput, LossyDecode, Text, ToolUse
-from interlingua.testing import assert_response_round_trip, load_body, real_fixtures, validate_wire
+from interlingua.testing import assert_response_round_trip, load_body, real_fixture, real_fixtures, validate_wire
 from interlingua.testing.strategies import responses
 
 CODEC = il.get_codec("gemini")
@@ -21,7 +21,7 @@ OWN = sorted(p for p in (GOLDEN / "response").glob("*.json") if not p.name.endsw
 
 
 def _real(name: str) -> dict:
-    return load_body(real_fixtures("gemini", "response", f"{name}.json")[0])
+    return load_body(real_fixture("gemini", "response", f"{name}.json"))
 
 
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.stem)

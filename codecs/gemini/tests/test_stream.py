@@ -16,6 +16,7 @@ from interlingua.testing import (
     first_difference,
     load_body,
     read_stream_file,
+    real_fixture,
     real_fixtures,
     validate_wire,
 )
@@ -76,7 +77,7 @@ def test_golden_stream_agrees_with_its_response_and_recorded_ir(path: Path) -> N
 
 
 def test_vertex_streamed_arguments_are_gathered_per_call() -> None:
-    path = real_fixtures("gemini", "stream", "vertex-stream-function-call-partial-args*")[0]
+    path = real_fixture("gemini", "stream", "vertex-stream-function-call-partial-args*")
     response = accumulate(CODEC.decode_stream(read_stream_file(path)))
     calls = [(p.name, p.input) for p in response.message.parts if isinstance(p, ToolUse)]
     assert calls == [("getWeather", {"location": "Boston"}), ("getWeather", {"location": "San Francisco"})]
@@ -84,7 +85,7 @@ def test_vertex_streamed_arguments_are_gathered_per_call() -> None:
 
 
 def test_signature_on_a_later_empty_chunk_joins_the_open_text_part() -> None:
-    path = real_fixtures("gemini", "stream", "reasoning-gemini3*")[0]
+    path = real_fixture("gemini", "stream", "reasoning-gemini3*")
     response = accumulate(CODEC.decode_stream(read_stream_file(path)))
     assert [p.type for p in response.message.parts] == ["text"]
     assert "thoughtSignature" in response.message.parts[0].echo("gemini").data  # type: ignore[union-attr]
@@ -93,7 +94,7 @@ def test_signature_on_a_later_empty_chunk_joins_the_open_text_part() -> None:
 def test_json_array_framing_is_independent_of_chunk_boundaries() -> None:
     from interlingua_gemini._stream import json_array_events
 
-    path = real_fixtures("gemini", "stream", "*turn1.json-array.txt")[0]
+    path = real_fixture("gemini", "stream", "*turn1.json-array.txt")
     raw = path.read_bytes()
     whole = [e.data for e in json_array_events([raw])]
     bytewise = [e.data for e in json_array_events(raw[i : i + 1] for i in range(len(raw)))]

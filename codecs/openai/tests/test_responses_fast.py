@@ -41,6 +41,7 @@ from interlingua.testing import (
     load_body,
     load_script,
     real_fixtures,
+    skip_without_corpus,
     strategies,
 )
 from interlingua_openai.responses import OpenAIResponsesCodec, _fast, _request
@@ -117,6 +118,7 @@ def _taken(items: list[Any]) -> list[str]:
 
 
 def test_the_common_shapes_of_real_traffic_take_the_fast_path() -> None:
+    skip_without_corpus()
     taken: set[str] = set()
     for path in real_fixtures("openai-responses", "request"):
         items = load_body(path)["input"]

@@ -23,7 +23,7 @@ from interlingua import (
     UrlSource,
     get_codec,
 )
-from interlingua.testing import assert_request_round_trip, declining, load_body, real_fixtures, validate_wire
+from interlingua.testing import assert_request_round_trip, declining, load_body, real_fixture, validate_wire
 from interlingua_openai.responses import OpenAIResponsesCodec, _fast
 
 CODEC = OpenAIResponsesCodec()
@@ -87,7 +87,7 @@ def test_a_recorded_detail_re_encodes_as_it_came(
 
 
 def test_the_recorded_auto_detail_request_round_trips_exactly() -> None:
-    path = next(p for p in real_fixtures("openai-responses", "request") if p.stem == "input-image-url")
+    path = real_fixture("openai-responses", "request", "input-image-url.json")
     body = load_body(path)
     assert [block["detail"] for block in _image_blocks(body)] == ["auto"]
     assert_request_round_trip(AS_CODEC, body)

@@ -6,6 +6,9 @@
 - ``sdk_paths`` / ``coverage_problems``: the field-coverage walk of a vendor SDK's types against a
   codec's ``Declaration`` (every SDK key declared, no stale row); ``probe_outcome`` /
   ``response_outcome``: a key carried, warned about, or dropped silently by another codec.
+- The recorded corpora read in place (``real_fixtures``, ``real_fixture``, ``lingua_fixtures_dir``):
+  absent, their tests skip with one reason (``corpus_missing``, ``skip_without_corpus``);
+  ``INTERLINGUA_REQUIRE_CORPUS=1`` makes the absence fail instead.
 - ``assert_decodes_alike``: a codec's fast path against its general one (``declining`` turns the
   fast readers off).
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
@@ -31,13 +34,17 @@ from ._fixtures import (
     assert_response_round_trip,
     assert_same_json,
     assert_stream_agrees,
+    corpus_missing,
+    corpus_required,
     first_difference,
     lingua_fixtures_dir,
     load_body,
     load_script,
     read_stream_file,
+    real_fixture,
     real_fixtures,
     real_fixtures_dir,
+    skip_without_corpus,
     strip_none,
 )
 
@@ -66,6 +73,8 @@ __all__ = [
     "assert_same_json",
     "assert_stream_agrees",
     "check_rules",
+    "corpus_missing",
+    "corpus_required",
     "declining",
     "decode_outcome",
     "encode_outcome",
@@ -77,9 +86,11 @@ __all__ = [
     "probe_outcome",
     "probe_requests",
     "read_stream_file",
+    "real_fixture",
     "real_fixtures",
     "real_fixtures_dir",
     "response_outcome",
+    "skip_without_corpus",
     "strip_none",
     "validate_wire",
 ]

@@ -9,21 +9,27 @@ import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 from .._codec import Codec
 from .._response import Response
 from .._sse import ServerSentEvent, SSEEvent, parse_sse
 from .._stream import accumulate
 
+REQUIRE_CORPUS = "INTERLINGUA_REQUIRE_CORPUS"
+"""Set to ``1`` (CI does) and a missing corpus fails the run instead of skipping its tests."""
+
+_VARIABLES = {"real": "INTERLINGUA_REAL_FIXTURES", "lingua": "INTERLINGUA_LINGUA_FIXTURES"}
+
 
 def real_fixtures_dir() -> Path:
     """``shared/fixtures/real``: the recorded vendor traffic read in place, never copied.
 
     ``INTERLINGUA_REAL_FIXTURES`` overrides; otherwise the first ``shared/fixtures/real`` found
-    beside the current directory or any parent (the checkout sits next to ``shared/``).
+    beside the current directory or any parent (the checkout sits next to ``shared/``). Raises
+    FileNotFoundError with :func:`corpus_missing`'s line when there is none.
     """
-    return _corpus_dir("real", "INTERLINGUA_REAL_FIXTURES")
+    return _corpus_dir("real")
 
 
 def lingua_fixtures_dir() -> Path:
@@ -32,26 +38,84 @@ def lingua_fixtures_dir() -> Path:
 
     ``INTERLINGUA_LINGUA_FIXTURES`` overrides; otherwise ``lingua`` beside the real corpus.
     """
-    return _corpus_dir("lingua", "INTERLINGUA_LINGUA_FIXTURES")
+    return _corpus_dir("lingua")
 
 
-def _corpus_dir(name: str, variable: str) -> Path:
+def corpus_missing(corpus: Literal["real", "lingua"] = "real") -> str | None:
+    """Why ``shared/fixtures/<corpus>`` cannot be read, in one line, or None when it can.
+
+    A clone without ``shared/`` beside it skips the tests that read a corpus, all with this one
+    reason (so pytest folds them into one summary line); the line says how to point at it.
+    """
+    try:
+        _corpus_dir(corpus)
+    except FileNotFoundError as missing:
+        return str(missing)
+    return None
+
+
+def corpus_required() -> bool:
+    """Whether ``INTERLINGUA_REQUIRE_CORPUS`` asks for a missing corpus to fail, not skip."""
+    return os.environ.get(REQUIRE_CORPUS, "") not in ("", "0")
+
+
+def skip_without_corpus(corpus: Literal["real", "lingua"] = "real") -> None:
+    """Skip the calling test, with :func:`corpus_missing`'s reason, when the corpus is absent; fail
+    it instead under ``INTERLINGUA_REQUIRE_CORPUS=1``. For a test that reads the corpus inside its
+    body (a loop over :func:`real_fixtures`, a directory walk), which would otherwise pass on
+    nothing."""
+    reason = corpus_missing(corpus)
+    if reason is None:
+        return
+    if corpus_required():
+        raise FileNotFoundError(f"{reason} ({REQUIRE_CORPUS} is set)")
+    import pytest  # the kit runs under pytest; importing it here keeps the module importable without
+
+    pytest.skip(reason)
+
+
+def _corpus_dir(name: Literal["real", "lingua"]) -> Path:
+    variable = _VARIABLES[name]
     override = os.environ.get(variable)
+    if not override and name != "real" and os.environ.get(_VARIABLES["real"]):
+        override = str(Path(os.environ[_VARIABLES["real"]]).parent / name)
+    hint = f"set {variable}=/path/to/shared/fixtures/{name}"
     if override:
+        if not Path(override).is_dir():
+            raise FileNotFoundError(f"{name} corpus not found at {override}; {hint}")
         return Path(override)
-    if name != "real" and os.environ.get("INTERLINGUA_REAL_FIXTURES"):
-        return Path(os.environ["INTERLINGUA_REAL_FIXTURES"]).parent / name
     for start in (Path.cwd(), Path(__file__).resolve()):
         for folder in (start, *start.parents):
             candidate = folder / "shared" / "fixtures" / name
             if candidate.is_dir():
                 return candidate
-    raise FileNotFoundError(f"shared/fixtures/{name} not found; set {variable}")
+    raise FileNotFoundError(f"{name} corpus not found (no shared/fixtures/{name} beside the checkout); {hint}")
 
 
 def real_fixtures(wire: str, kind: str, pattern: str = "*") -> list[Path]:
-    """The recorded files of ``wire`` and ``kind`` (request, response, stream, error), sorted."""
-    return sorted((real_fixtures_dir() / wire / kind).glob(pattern))
+    """The recorded files of ``wire`` and ``kind`` (request, response, stream, error), sorted.
+
+    Empty when the corpus is absent, so a test parametrized over them is skipped (the root
+    conftest gives those the one :func:`corpus_missing` reason); under ``INTERLINGUA_REQUIRE_CORPUS``
+    the absence raises instead. ``wire`` and ``kind`` may be glob patterns too (``"*"``).
+    """
+    reason = corpus_missing("real")
+    if reason is not None:
+        if corpus_required():
+            raise FileNotFoundError(f"{reason} ({REQUIRE_CORPUS} is set)")
+        return []
+    return sorted(real_fixtures_dir().glob(f"{wire}/{kind}/{pattern}"))
+
+
+def real_fixture(wire: str, kind: str, pattern: str) -> Path:
+    """The one recorded file of ``wire`` and ``kind`` matching ``pattern`` (a test that pins one
+    named recording). Skips the test when the corpus is absent (see :func:`skip_without_corpus`);
+    a pattern that matches nothing, or more than one file, in a present corpus is an error."""
+    skip_without_corpus("real")
+    found = real_fixtures(wire, kind, pattern)
+    if len(found) != 1:
+        raise FileNotFoundError(f"{wire}/{kind}/{pattern} matches {len(found)} recorded files, expected one")
+    return found[0]
 
 
 def load_body(path: Path) -> Any:

@@ -8,7 +8,7 @@ import pytest
 
 import interlingua as il
 from interlingua import Request, ThinkingBudgets, ThinkingConfig, UnsupportedSetting
-from interlingua.testing import check_rules, load_body, real_fixtures, validate_wire
+from interlingua.testing import check_rules, load_body, real_fixture, validate_wire
 from interlingua_openai import OpenAIChatCodec
 
 WIRE = "openai-chat"
@@ -17,7 +17,7 @@ TABLE = ThinkingBudgets(low=500, medium=2000, high=8000)  # a model without mini
 
 def _real_request(thinking: ThinkingConfig) -> Request:
     """A real o3-mini request, asking for ``thinking``."""
-    (path,) = [p for p in real_fixtures(WIRE, "request") if p.stem == "reasoning-model-max-completion-tokens"]
+    path = real_fixture(WIRE, "request", "reasoning-model-max-completion-tokens.json")
     return OpenAIChatCodec().decode_request(load_body(path)).model_copy(update={"thinking": thinking})
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from interlingua import DecodeError, Message, Text, ToolResult, WarningSink
 from interlingua.kit import arguments_text
-from interlingua.testing import load_body, real_fixtures, strategies
+from interlingua.testing import load_body, real_fixtures, skip_without_corpus, strategies
 from interlingua_openai.chat import OpenAIChatCodec
 from interlingua_openai.chat._echo import Ctx
 from interlingua_openai.chat._fast import decode_answer, decode_message, encode_message
@@ -60,6 +60,7 @@ def test_fast_message_reader_agrees_with_the_careful_one_on_every_recorded_messa
 
 def test_the_common_shapes_of_the_recorded_traffic_take_the_fast_reader() -> None:
     """Each shape _fast.py claims occurs in real traffic and is read there, not by the careful path."""
+    skip_without_corpus()
     ctx = _ctx("openai")
     taken = set()
     for path in real_fixtures("openai-chat", "request"):

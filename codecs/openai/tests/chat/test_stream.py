@@ -26,7 +26,14 @@ from interlingua import (
     accumulate,
 )
 from interlingua.kit import arguments_text
-from interlingua.testing import assert_stream_agrees, first_difference, load_body, read_stream_file, real_fixtures
+from interlingua.testing import (
+    assert_stream_agrees,
+    first_difference,
+    load_body,
+    read_stream_file,
+    real_fixture,
+    real_fixtures,
+)
 from interlingua_openai.chat import OpenAIChatCodec
 
 GOLDEN = Path(__file__).resolve().parents[4] / "fixtures" / "openai-chat"
@@ -70,7 +77,7 @@ def test_tool_call_deltas_interleave_by_index_with_arguments_split_anywhere() ->
 
 
 def test_usage_chunk_with_empty_choices_and_done_end_the_stream() -> None:
-    recorded = real_fixtures("openai-chat", "stream", "tool-call-stream*")[0]
+    recorded = real_fixture("openai-chat", "stream", "tool-call-stream*")
     end = list(CODEC.decode_stream(read_stream_file(recorded)))[-1]
     assert isinstance(end, MessageEnd) and end.raw_stop_reason == "tool_calls"
     assert end.usage is not None and (end.usage.input_tokens, end.usage.output_tokens) == (54, 20)

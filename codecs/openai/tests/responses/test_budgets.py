@@ -8,7 +8,7 @@ import pytest
 
 import interlingua as il
 from interlingua import Request, ThinkingBudgets, ThinkingConfig, UnsupportedSetting
-from interlingua.testing import check_rules, load_body, real_fixtures, validate_wire
+from interlingua.testing import check_rules, load_body, real_fixture, validate_wire
 from interlingua_openai import OpenAIResponsesCodec
 
 WIRE = "openai-responses"
@@ -17,7 +17,7 @@ TABLE = ThinkingBudgets(minimal=256, low=1024, medium=4096, high=16384, xhigh=65
 
 def _real_turn(thinking: ThinkingConfig) -> Request:
     """A real gpt-5 second turn (encrypted reasoning, function calls), asking for ``thinking``."""
-    (path,) = [p for p in real_fixtures(WIRE, "request") if p.stem == "reasoning-with-function-calls-turn2"]
+    path = real_fixture(WIRE, "request", "reasoning-with-function-calls-turn2.json")
     request = OpenAIResponsesCodec().decode_request(load_body(path))
     return request.model_copy(update={"thinking": thinking})
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -95,6 +96,19 @@ def test_decode_error_gives_the_typed_error_with_retry_after() -> None:
         recorded = json.loads(path.read_text())
         decoded = CODEC.decode_error(recorded["status"], json.dumps(recorded["body"]).encode(), {})
         assert decoded.message == recorded["body"]["error"]["message"] and decoded.status == recorded["status"]
+
+
+GOLDEN_ERRORS = sorted(p for p in (GOLDEN / "error").glob("*.json") if not p.name.endswith(".ir.json"))
+
+
+@pytest.mark.parametrize("path", GOLDEN_ERRORS, ids=lambda p: p.stem)
+def test_golden_error_body_decodes_to_its_class_and_fields(path: Path) -> None:
+    """The recorded IR holds the status the body came with (the files are bare bodies)."""
+    expected = json.loads(path.with_suffix(".ir.json").read_text())
+    assert validate_wire("openai-responses", "error", json.loads(path.read_text())) == []
+    error = CODEC.decode_error(expected["status"], path.read_bytes(), {})
+    found = {"class": type(error).__name__, "status": error.status, "type": error.type, "message": error.message}
+    assert found == expected
 
 
 def test_http_request_posts_to_responses_with_bearer_auth() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from interlingua import DecodeError, ServerSentEvent, ToolResult, ToolUse
-from interlingua.testing import load_body, read_stream_file, real_fixtures
+from interlingua.testing import load_body, read_stream_file, real_fixture, real_fixtures
 from interlingua_openai.responses import OpenAIResponsesCodec
 
 CODEC = OpenAIResponsesCodec()
@@ -120,7 +120,7 @@ def test_a_wrong_value_anywhere_fails_at_its_path_or_is_carried(path: Any) -> No
 
 
 def test_a_wrong_value_in_a_stream_event_fails_at_its_path() -> None:
-    path = real_fixtures("openai-responses", "stream", "reasoning-function-call-stream.sse.txt")[0]
+    path = real_fixture("openai-responses", "stream", "reasoning-function-call-stream.sse.txt")
     events = list(read_stream_file(path))
     failures = 0
     for number, event in enumerate(events):

@@ -30,7 +30,7 @@ from interlingua import (
     ToolUse,
     UnsupportedSetting,
 )
-from interlingua.testing import assert_request_round_trip, load_body, real_fixtures
+from interlingua.testing import assert_request_round_trip, load_body, real_fixture, real_fixtures, validate_wire
 from interlingua_openai.responses import OpenAIResponsesCodec
 
 CODEC = OpenAIResponsesCodec()
@@ -50,6 +50,7 @@ def test_golden_request_decodes_to_its_recorded_ir_and_back(path: Path) -> None:
     request = CODEC.decode_request(body)
     assert request.to_json_dict() == json.loads(path.with_suffix(".ir.json").read_text())
     assert_request_round_trip(CODEC, body)
+    assert validate_wire("openai-responses", "request", body) == []
 
 
 def test_instructions_and_input_string_become_system_and_user_messages() -> None:
@@ -59,7 +60,7 @@ def test_instructions_and_input_string_become_system_and_user_messages() -> None
 
 
 def test_reasoning_items_split_into_thinking_parts_and_join_back() -> None:
-    body = load_body(real_fixtures("openai-responses", "request", "reasoning-with-function-calls-turn2.json")[0])
+    body = load_body(real_fixture("openai-responses", "request", "reasoning-with-function-calls-turn2.json"))
     request = CODEC.decode_request(body)
     assistant = request.messages[2]
     assert assistant.role == "assistant"

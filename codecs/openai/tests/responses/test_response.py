@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from interlingua import Message, Response, Text, Thinking, ToolUse, Usage
-from interlingua.testing import assert_response_round_trip, load_body, real_fixtures, validate_wire
+from interlingua.testing import assert_response_round_trip, load_body, real_fixture, real_fixtures, validate_wire
 from interlingua_openai.responses import OpenAIResponsesCodec
 
 CODEC = OpenAIResponsesCodec()
@@ -59,7 +59,7 @@ def test_a_function_call_stops_for_tool_use() -> None:
 
 def test_url_citations_become_citations_with_the_cited_span() -> None:
     response = CODEC.decode_response(
-        load_body(real_fixtures("openai-responses", "response", "web-search-url-citations.json")[0])
+        load_body(real_fixture("openai-responses", "response", "web-search-url-citations.json"))
     )
     text = next(p for p in response.message.parts if isinstance(p, Text))
     first = text.citations[0]
@@ -71,7 +71,7 @@ def test_url_citations_become_citations_with_the_cited_span() -> None:
 
 def test_usage_keeps_cached_and_reasoning_tokens() -> None:
     response = CODEC.decode_response(
-        load_body(real_fixtures("openai-responses", "response", "web-search-url-citations.json")[0])
+        load_body(real_fixture("openai-responses", "response", "web-search-url-citations.json"))
     )
     assert response.usage == Usage(
         input_tokens=19681, output_tokens=3773, cache_read_tokens=3712, reasoning_tokens=3136

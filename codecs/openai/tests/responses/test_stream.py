@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from interlingua import ErrorEvent, MessageEnd, SSEEvent, StreamError, accumulate, parse_sse, render_sse
-from interlingua.testing import first_difference, read_stream_file, real_fixtures, strip_none, validate_wire
+from interlingua.testing import (
+    first_difference,
+    read_stream_file,
+    real_fixture,
+    real_fixtures,
+    strip_none,
+    validate_wire,
+)
 from interlingua_openai.responses import OpenAIResponsesCodec
 
 CODEC = OpenAIResponsesCodec()
@@ -49,7 +56,7 @@ def test_stream_agrees_with_the_response_it_completes_with(run: list[SSEEvent]) 
 
 
 def test_error_inside_a_200_stream_is_an_error_event_and_a_failed_end() -> None:
-    [run] = _responses(real_fixtures("openai-responses", "stream", "insufficient-quota*")[0])
+    [run] = _responses(real_fixture("openai-responses", "stream", "insufficient-quota*"))
     events = list(CODEC.decode_stream(run))
     [error] = [e for e in events if isinstance(e, ErrorEvent)]
     assert (error.error.type, error.error.status) == ("insufficient_quota", None)
@@ -58,6 +65,18 @@ def test_error_inside_a_200_stream_is_an_error_event_and_a_failed_end() -> None:
     with pytest.raises(StreamError) as caught:
         accumulate(events)
     assert caught.value.error is error.error
+
+
+GOLDEN_STREAMS = sorted((GOLDEN / "stream").glob("*.sse"))
+
+
+@pytest.mark.parametrize("path", GOLDEN_STREAMS, ids=lambda p: p.stem)
+def test_golden_stream_accumulates_to_its_ir_and_agrees_with_its_final_response(path: Path) -> None:
+    run = read_stream_file(path)
+    assert [found for e in run for found in validate_wire("openai-responses", "stream_event", json.loads(e.data))] == []
+    streamed = accumulate(CODEC.decode_stream(run))
+    assert streamed.to_json_dict() == json.loads(path.with_suffix(".ir.json").read_text())
+    assert first_difference(CODEC.decode_response(_final(run)).to_json_dict(), streamed.to_json_dict()) is None
 
 
 def test_golden_refusal_stream_matches_its_ir() -> None:
@@ -109,7 +128,7 @@ def test_encoded_stream_reads_back_through_the_openai_sdk(run: list[SSEEvent]) -
 
 
 def test_encoded_error_event_is_the_sdk_shape() -> None:
-    [run] = _responses(real_fixtures("openai-responses", "stream", "insufficient-quota*")[0])
+    [run] = _responses(real_fixture("openai-responses", "stream", "insufficient-quota*"))
     encoded = [json.loads(e.data) for e in CODEC.encode_stream(CODEC.decode_stream(run))]
     [error] = [e for e in encoded if e["type"] == "error"]
     assert validate_wire("openai-responses", "stream_event", error) == []
