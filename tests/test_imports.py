@@ -107,3 +107,21 @@ def test_records_match_positionally_by_field_order() -> None:
 def test_a_message_start_gets_its_own_echo_list() -> None:
     first, second = il.MessageStart(), il.MessageStart()
     assert first.provider_echoes == [] and first.provider_echoes is not second.provider_echoes
+
+
+def test_warning_text_takes_the_article_its_noun_sounds_with() -> None:
+    from interlingua.kit import article
+
+    nouns = ["anthropic", "openai", "acme", "image", "audio", "user", "url", "unsigned", "tool_use", "gemini"]
+    assert [article(noun) for noun in nouns] == [
+        "an anthropic",
+        "an openai",
+        "an acme",
+        "an image",
+        "an audio",
+        "a user",
+        "a url",
+        "an unsigned",
+        "a tool_use",
+        "a gemini",
+    ]

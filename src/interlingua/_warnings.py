@@ -63,6 +63,17 @@ AnyWarning: TypeAlias = Annotated[
 ]
 
 
+_SOUNDS_LIKE_YOU = ("us", "ur", "uni", "uti")  # user, url, unicode, utility: "a", not "an"
+
+
+def article(noun: str) -> str:
+    """``noun`` with its indefinite article, for warning text: "an anthropic block", "a user
+    message", "an image part"."""
+    lower = noun.lower()
+    vowel = lower[:1] in ("a", "e", "i", "o") or (lower[:1] == "u" and not lower.startswith(_SOUNDS_LIKE_YOU))
+    return f"{'an' if vowel else 'a'} {noun}"
+
+
 @dataclass(frozen=True, slots=True)
 class Encoded:
     """What every encode returns: the wire body, and every warning about what it could not carry."""

@@ -21,12 +21,13 @@ from ._read import as_object, decode_with, decoding, describe, each, expect, joi
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
-from ._warnings import WarningSink
+from ._warnings import WarningSink, article
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
 __all__ = [
     "DISTINCTIVE",
     "Sniffed",
+    "article",
     "quoted",
     "stream_score",
     "find_handles",

@@ -37,7 +37,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import ToolIds, construct, dumps, expect, join, optional, require, unresolved_handle
+from interlingua.kit import ToolIds, article, construct, dumps, expect, join, optional, require, unresolved_handle
 
 PROVIDER = "anthropic"
 Block = dict[str, Any]
@@ -537,7 +537,7 @@ class Encoder:
 
     def _native(self, part: Native, at: str) -> Block | None:
         if part.provider != PROVIDER:
-            return _drop(self.out, at, "native", f"a {part.provider} block means nothing to Anthropic")
+            return _drop(self.out, at, "native", f"{article(part.provider)} block means nothing to Anthropic")
         block = dict(part.data)
         if isinstance(block.get("cache_control"), Mapping) and not self.response:
             self.cache_marks.append((block, at))

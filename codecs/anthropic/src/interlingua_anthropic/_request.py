@@ -42,7 +42,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import ToolIds, Turn, construct, each, expect, join, optional, require
+from interlingua.kit import ToolIds, Turn, article, construct, each, expect, join, optional, require
 
 from . import _fast
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
@@ -258,7 +258,7 @@ def _encode_tools(request: Request, encoder: Encoder) -> list[Block]:
         at = f"tools[{i}]"
         if isinstance(tool, NativeTool):
             if tool.provider != PROVIDER:
-                encoder.out.unsupported(at, "native_tools", f"a {tool.provider} tool means nothing to Anthropic")
+                encoder.out.unsupported(at, "native_tools", f"{article(tool.provider)} tool means nothing to Anthropic")
                 continue
             block = dict(tool.data)
         else:

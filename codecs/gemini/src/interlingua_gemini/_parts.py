@@ -40,7 +40,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import expect, join, maker, optional, parse_data_url, require, unresolved_handle
+from interlingua.kit import article, expect, join, maker, optional, parse_data_url, require, unresolved_handle
 
 from ._keys import check_camel
 
@@ -600,7 +600,7 @@ def _result_body(
 
 def _encode_native(part: Native, at: str, ctx: Encoding) -> dict[str, Any] | None:
     if part.provider != PROVIDER:
-        ctx.out.lossy(at, "native", f"a {part.provider} block has no Gemini form")
+        ctx.out.lossy(at, "native", f"{article(part.provider)} block has no Gemini form")
         return None
     return _with_echo(dict(part.data), part, at, ctx)
 

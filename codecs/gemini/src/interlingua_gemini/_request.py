@@ -46,7 +46,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import as_object, construct, each, expect, maker, optional
+from interlingua.kit import article, as_object, construct, each, expect, maker, optional
 
 from ._keys import SnakeCase, normalize, respell
 from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_parts, encode_parts, within
@@ -194,7 +194,7 @@ def _encode_tools(request: Request, out: WarningSink, wire: dict[str, Any]) -> l
             if tool.provider == PROVIDER:
                 entries.append(dict(tool.data))
             else:
-                out.unsupported(at, "native_tools", f"a {tool.provider} tool has no Gemini form")
+                out.unsupported(at, "native_tools", f"{article(tool.provider)} tool has no Gemini form")
             continue
         if declarations is None:
             declarations = []

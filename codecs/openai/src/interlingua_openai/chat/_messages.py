@@ -27,7 +27,7 @@ from interlingua import (
     ToolUse,
     Video,
 )
-from interlingua.kit import dumps, expect, join, optional, require
+from interlingua.kit import article, dumps, expect, join, optional, require
 
 from ._echo import OMIT, Ctx, build, echo_list, extras, merge_into, own
 from ._fast import decode_message, encode_message
@@ -236,7 +236,7 @@ def _encode_plain(
     for i, part in enumerate(message.parts) if parts is None else parts:
         where = f"{at}.parts[{i}]"
         if role != "user" and not isinstance(part, Text):
-            ctx.out.lossy(where, part.type, f"a {role} message holds text only")
+            ctx.out.lossy(where, part.type, f"{article(role)} message holds text only")
             continue
         block = encode_user_part(part, where, ctx)
         if block is not None:
@@ -368,7 +368,7 @@ class _Assistant:
             source = citation.source
             if source.type != "url" or source.url is None:
                 self.ctx.out.lossy(
-                    f"{at}.citations[{i}]", "citations", f"a {source.type} citation has no annotation form"
+                    f"{at}.citations[{i}]", "citations", f"{article(source.type)} citation has no annotation form"
                 )
                 continue
             start = citation.start if citation.start is not None else 0

@@ -28,6 +28,7 @@ from interlingua import (
 )
 from interlingua.kit import (
     arguments_text,
+    article,
     data_url,
     expect,
     join,
@@ -317,7 +318,7 @@ def _encode_native(part: Native, at: str, ctx: Ctx) -> Block | None:
     """Our own kept block goes back verbatim. OpenAI rejects block types it does not know, so
     there only the types of its SDK pass; a compatible server's own blocks pass as they came."""
     if part.provider != ctx.provider:
-        ctx.out.lossy(at, "native", f"a {part.provider} block means nothing to {ctx.provider}")
+        ctx.out.lossy(at, "native", f"{article(part.provider)} block means nothing to {ctx.provider}")
         return None
     if ctx.dialect.name == "openai" and part.data.get("type") not in _SDK_BLOCKS:
         ctx.out.lossy(at, "native", f"OpenAI knows no content block of type {part.data.get('type')!r}")
@@ -342,7 +343,8 @@ def encode_user_part(part: ContentPart, at: str, ctx: Ctx) -> Block | None:
         case Native():
             return _encode_native(part, at, ctx)
         case Thinking() | RedactedThinking() | ToolUse() | ImageOutput() | AudioOutput() | ToolResult():
-            ctx.out.lossy(at, part.type, f"a {part.type} part cannot stand in a {ctx.dialect.name} user turn")
+            why = f"{article(part.type)} part cannot stand in {article(ctx.dialect.name)} user turn"
+            ctx.out.lossy(at, part.type, why)
             return None
         case _:
             assert_never(part)

@@ -21,7 +21,7 @@ from interlingua import (
     Tool,
     ToolChoice,
 )
-from interlingua.kit import each, expect, join, optional, require
+from interlingua.kit import article, each, expect, join, optional, require
 
 from .._shared import PROVIDER, RESPONSES_ONLY_FIELDS, WIRE, own_options
 from ._echo import Ctx, build
@@ -178,7 +178,7 @@ def _encode_tools(request: Request, ctx: Ctx) -> list[Block]:
         at = f"tools[{i}]"
         if isinstance(tool, NativeTool):
             if tool.provider != ctx.provider:
-                ctx.out.lossy(at, "native_tools", f"a {tool.provider} tool means nothing to {ctx.provider}")
+                ctx.out.lossy(at, "native_tools", f"{article(tool.provider)} tool means nothing to {ctx.provider}")
             elif ctx.dialect.name == "openai" and tool.data.get("type") not in ("function", "custom"):
                 ctx.out.lossy(at, "native_tools", f"OpenAI knows no tool of type {tool.data.get('type')!r}")
             else:

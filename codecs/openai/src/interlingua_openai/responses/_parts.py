@@ -30,6 +30,7 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import (
+    article,
     data_url,
     dumps,
     expect,
@@ -335,7 +336,7 @@ def _encode_document(part: Document, at: str, out: WarningSink) -> Block | None:
 
 def encode_native_block(part: Native, at: str, out: WarningSink) -> Block | None:
     if part.provider != PROVIDER:
-        out.lossy(at, "native", f"a {part.provider} block has no OpenAI form")
+        out.lossy(at, "native", f"{article(part.provider)} block has no OpenAI form")
         return None
     return dict(part.data)
 

@@ -19,7 +19,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import Turn, expect, maker, optional
+from interlingua.kit import Turn, article, expect, maker, optional
 
 from .._shared import CHAT_ONLY_FIELDS, CHAT_ONLY_STREAM_OPTIONS, PROVIDER, WIRE, own_options
 from . import _echo
@@ -104,7 +104,7 @@ def _bare_input(messages: list[Message], items: list[dict[str, Any]]) -> Any:
 def _encode_tool(tool: Tool | NativeTool, index: int, out: WarningSink) -> dict[str, Any] | None:
     if type(tool) is not Tool and isinstance(tool, NativeTool):  # a pydantic class's isinstance is slow
         if tool.provider != PROVIDER:
-            out.unsupported(f"tools[{index}]", "native_tools", f"a {tool.provider} tool has no OpenAI form")
+            out.unsupported(f"tools[{index}]", "native_tools", f"{article(tool.provider)} tool has no OpenAI form")
             return None
         return dict(tool.data)
     fields = tool.__dict__  # one attribute read for five (see _fast)
