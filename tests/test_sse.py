@@ -70,9 +70,8 @@ def test_render_then_parse_is_identity(pairs: list[tuple[str, str]]) -> None:
 def _image_event(size: int) -> bytes:
     """A Gemini chunk carrying a generated image whole, as the API streams one (base64, one event)."""
     data = "A" * size
-    chunk = {
-        "candidates": [{"content": {"role": "model", "parts": [{"inlineData": {"mimeType": "image/png", "data": data}}]}}]
-    }
+    part = {"inlineData": {"mimeType": "image/png", "data": data}}
+    chunk = {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
     return f"data: {json.dumps(chunk)}\r\n\r\n".encode()
 
 
@@ -80,7 +79,8 @@ def test_an_event_of_several_mib_parses_whole() -> None:
     raw = _image_event(5 * 1024 * 1024)
     events = list(parse_sse(raw[i : i + 65536] for i in range(0, len(raw), 65536)))
     assert len(events) == 1
-    assert json.loads(events[0].data)["candidates"][0]["content"]["parts"][0]["inlineData"]["data"] == "A" * 5 * 1024 * 1024
+    parts = json.loads(events[0].data)["candidates"][0]["content"]["parts"]
+    assert parts[0]["inlineData"]["data"] == "A" * 5 * 1024 * 1024
     assert MAX_EVENT_SIZE >= 32 * 1024 * 1024
 
 

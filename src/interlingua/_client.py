@@ -337,7 +337,8 @@ class EventStream(_StreamBase):
             import httpx2
 
             self._response = self._client._open(self._prepared)
-            sse: Iterator[SSEEvent] = iter(httpx2.EventSource(self._response, max_event_size=self._client.max_event_size))
+            source = httpx2.EventSource(self._response, max_event_size=self._client.max_event_size)
+            sse: Iterator[SSEEvent] = iter(source)
             self._events = iter(self._client.codec.decode_stream(sse))
         return self._events
 

@@ -49,11 +49,10 @@ def _files(kind: str) -> list[Path]:
     for provider in WIRES:
         for path in sorted(ROOT.glob(f"*/{provider}/*.json")):
             name = path.stem
-            if kind == "stream" and name.endswith("-streaming"):
-                found.append(path)
-            elif kind == "error" and name == "error":
-                found.append(path)
-            elif kind in ("request", "response") and name.endswith(kind):
+            kinds = {"stream": name.endswith("-streaming"), "error": name == "error"}
+            kinds["request"] = name.endswith("request")
+            kinds["response"] = name.endswith("response")
+            if kinds[kind]:
                 found.append(path)
     return sorted(found)
 
