@@ -299,3 +299,21 @@ def test_strict_encode_raises_with_every_warning() -> None:
     with pytest.raises(LossyEncodeError) as info:
         CODEC.encode_request(request, strict=True)
     assert len(info.value.warnings) == 2
+
+
+def test_consecutive_assistant_messages_stay_apart_and_a_tool_message_joins_the_user_turn() -> None:
+    messages = [
+        Message.user("weather?"),
+        Message.assistant("Let me look."),
+        Message.assistant(ToolUse(id="toolu_1", name="weather", input={})),
+        Message(role="tool", parts=[ToolResult(tool_use_id="toolu_1", name="weather", content="sunny")]),
+        Message.user("and tomorrow?"),
+    ]
+    encoded = CODEC.encode_request(Request(model="claude-sonnet-4-5", max_tokens=64, messages=messages))
+    assert [(m["role"], [b["type"] for b in m["content"]]) for m in encoded.body["messages"]] == [
+        ("user", ["text"]),
+        ("assistant", ["text"]),
+        ("assistant", ["tool_use"]),
+        ("user", ["tool_result", "text"]),
+    ]
+    assert encoded.warnings == []
