@@ -397,9 +397,22 @@ def _encode_messages(
                 turn.blocks.append(block)
                 taken.append(j)
         turn.sources.append((i, taken))
+    for turn in turns.wire:
+        if not turn.blocks:
+            _note_empty(turn, messages, encoder.out)
     wire = [_wire_message(turn, encoder.out) for turn in turns.wire if turn.blocks]
     system = turns.system
     return (_content(system) if system and system.blocks else None), wire
+
+
+def _note_empty(turn: _Turn, messages: list[Message], out: WarningSink) -> None:
+    """A message with no parts (a Gemini model turn kept empty) is left out: the API refuses
+    empty content ("all messages must have non-empty content except for the optional final
+    assistant message", https://docs.claude.com/en/api/messages). Messages whose parts were all
+    dropped have warned already, part by part."""
+    for i, _ in turn.sources:
+        if not messages[i].parts:
+            out.unsupported(f"messages[{i}]", "empty_turn", "Anthropic refuses a message with empty content")
 
 
 def _content(turn: _Turn) -> Any:
