@@ -287,3 +287,19 @@ def test_a_stored_transcript_with_the_easy_echo_on_its_first_text_encodes_as_bef
     easy = Text("Done.", provider_echoes=[ProviderEcho(provider="openai", data={"item": {}, "string": True})])
     request = Request(model="gpt-5", messages=[Message.user("Go"), Message.assistant(easy)])
     assert CODEC.encode_request(request).body["input"][1] == {"role": "assistant", "content": "Done."}
+
+
+def test_reasoning_items_without_id_keep_their_encrypted_content() -> None:
+    """Stateless callers (store=false) send reasoning back as encrypted_content with no id; the
+    API takes it, so every such item comes back, none dropped as if it were foreign."""
+    body = json.loads((GOLDEN / "request" / "reasoning-without-id-encrypted.json").read_text())
+    encoded = CODEC.encode_request(CODEC.decode_request(body))
+    reasoning = [item for item in encoded.body["input"] if item.get("type") == "reasoning"]
+    assert [item["encrypted_content"] for item in reasoning] == [
+        "gAAAAABo0Enc_example_ciphertext_Oslo==",
+        "gAAAAABo1Enc_example_ciphertext_Bergen==",
+        "gAAAAABo2Enc_example_ciphertext_Tromso==",
+        "gAAAAABo3Enc_example_ciphertext_final==",
+    ]
+    assert len(reasoning) == 4 and all("id" not in item for item in reasoning)
+    assert encoded.body == body and encoded.warnings == []

@@ -433,7 +433,8 @@ class ItemWriter:
         continues = _echo.flag(data, "continues")
         if part.cache_control is not None:
             self.out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
-        if item is not None and isinstance(item.get("id"), str):
+        if item is not None:  # an item of this wire, replayed as it came: with an id, or without one
+            # and carrying encrypted_content (stateless use, store=false), which the API takes too
             if "encrypted_content" in item and not same_model(_echo.own_model(part), self.model):
                 self.out.lossy(at, "thinking", "encrypted reasoning is bound to the model that made it")
                 self._push_skip()
