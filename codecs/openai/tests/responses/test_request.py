@@ -303,3 +303,45 @@ def test_reasoning_items_without_id_keep_their_encrypted_content() -> None:
     ]
     assert len(reasoning) == 4 and all("id" not in item for item in reasoning)
     assert encoded.body == body and encoded.warnings == []
+
+
+def _chat_file(file: dict) -> dict:
+    return {
+        "model": "gpt-5-nano",
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "Describe this clip."}, {"type": "file", "file": file}],
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("file", "expected"),
+    [
+        (
+            {"filename": "clip.mp3", "file_data": "https://example.com/clip.mp3"},
+            {"type": "input_file", "file_url": "https://example.com/clip.mp3", "filename": "clip.mp3"},
+        ),
+        (
+            {"file_id": "file-abc", "file_data": "https://example.com/clip.mp4"},
+            {"type": "input_file", "file_id": "file-abc", "file_url": "https://example.com/clip.mp4"},
+        ),
+        ({"filename": "clip.mp4", "file_data": "gs://bucket/clip.mp4"}, None),
+    ],
+    ids=["url", "id-and-url", "gcs-path"],
+)
+def test_a_chat_file_kept_verbatim_becomes_an_input_file_or_is_left_out_with_a_warning(
+    file: dict, expected: dict | None
+) -> None:
+    from interlingua.testing import validate_wire
+    from interlingua_openai.chat import OpenAIChatCodec
+
+    request = OpenAIChatCodec().decode_request(_chat_file(file)).model_copy(update={"model": "gpt-5"})
+    encoded = CODEC.encode_request(request)
+    content = encoded.body["input"][0]["content"]
+    assert content[0] == {"type": "input_text", "text": "Describe this clip."}
+    assert content[1:] == ([expected] if expected else [])
+    assert [w.path for w in encoded.warnings] == ([] if expected else ["messages[0].parts[1]"])
+    assert validate_wire("openai-responses", "request", encoded.body) == []

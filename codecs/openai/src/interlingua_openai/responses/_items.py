@@ -42,6 +42,7 @@ from ._parts import (
     encode_input_part,
     encode_native_block,
     encode_output_text,
+    is_chat_block,
 )
 
 Item = dict[str, Any]
@@ -591,7 +592,8 @@ def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemW
                 run = []
             writer.push(encode_function_call_output(part, where, writer.out))
         elif isinstance(part, _CONTENT_PARTS) or (
-            isinstance(part, Native) and part.provider_echoes and _echo.flag(_echo.own(part), "in_content")
+            isinstance(part, Native)
+            and ((part.provider_echoes and _echo.flag(_echo.own(part), "in_content")) or is_chat_block(part))
         ):
             if message.role == "tool":
                 writer.out.lossy(
