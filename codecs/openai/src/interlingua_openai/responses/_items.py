@@ -571,6 +571,8 @@ def encode_careful(message: Message, at: str, writer: ItemWriter) -> None:
     data = _echo.own(message) if message.provider_echoes else {}
     start = writer.begin()
     if message.role == "assistant":
+        if not message.parts:  # an empty model turn kept in another vendor's history
+            writer.out.unsupported(at, "empty_turn", "an assistant message with no content has no Responses item")
         for j, part in enumerate(message.parts):
             writer.assistant_part(part, f"{at}.parts[{j}]", j)
         if writer.items and writer.items[-1].get("type") == "reasoning":
