@@ -217,7 +217,8 @@ def _encode_flat_tool(data: Mapping[str, Any], kind: str, at: str, ctx: Ctx) -> 
     out, each with a warning; a custom tool's grammar format moves under ``grammar``."""
     inner: Block = {key: data[key] for key in _FLAT_TOOL_KEYS[kind] if key in data}
     if not isinstance(inner.get("name"), str):
-        return ctx.out.lossy(at, "native_tools", f"a {kind} tool without a name has no Chat form")
+        ctx.out.lossy(at, "native_tools", f"a {kind} tool without a name has no Chat form")
+        return None
     for key in sorted(data.keys() - {"type", *_FLAT_TOOL_KEYS[kind]}):
         ctx.out.lossy(join(at, key), "native_tools", f"Chat Completions tools have no {key}")
     fmt = inner.get("format")

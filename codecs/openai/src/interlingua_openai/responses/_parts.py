@@ -372,7 +372,8 @@ def _encode_chat_block(block: Mapping[str, Any], at: str, out: WarningSink) -> B
                 item["filename"] = name
             return item
     why = "the Responses API takes a file by id, data URL or http(s) URL only"
-    return out.lossy(at, "native", f"a Chat {block.get('type')} block with no Responses form: {why}")
+    out.lossy(at, "native", f"a Chat {block.get('type')} block with no Responses form: {why}")
+    return None
 
 
 _CHAT_FILE_KEYS = frozenset({"file_id", "file_data", "filename"})
