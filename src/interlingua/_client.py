@@ -110,6 +110,8 @@ def _transport_error(codec: Codec, exc: Exception) -> TransportError:
     what = type(exc).__name__
     if isinstance(exc, httpx2.TimeoutException):
         return TimeoutError(f"{codec.name}: the request timed out ({what})")
+    if isinstance(exc, httpx2.SSEError):  # the bytes came, but not as events (max_event_size)
+        return TransportError(f"{codec.name}: the event stream could not be framed ({exc})")
     return TransportError(f"{codec.name}: the connection failed ({what}: {exc})")
 
 
