@@ -15,8 +15,8 @@ _set = object.__setattr__
 
 MAX_EVENT_SIZE = 64 * 1024 * 1024
 """The largest SSE event parsed by default, in bytes. httpx2's own default (1 MiB) is smaller
-than what vendors send in one event: a Gemini stream carries a generated image or audio clip
-whole, base64, in a single chunk (several MiB for a 4K image)."""
+than what vendors send in one event: some streams carry a generated image or audio clip whole,
+base64, in a single event (several MiB for a 4K image)."""
 
 DONE = "[DONE]"
 """The data of the sentinel event some wires end their streams with."""
