@@ -303,3 +303,6 @@ def test_gemini_function_responses_match_calls_and_gemini_3_needs_signatures() -
     assert check_rules("gemini", body, model="gemini-3-pro-preview")[1:] == [
         "contents[1]: the first functionCall of a current-turn step needs a thoughtSignature (Gemini 3)"
     ]
+    assert check_rules("gemini", body, model="gemini-3-pro-image-preview") == [  # takes unsigned calls
+        "contents[2]: 1 functionResponse parts answer 2 functionCall parts"
+    ]

@@ -40,10 +40,10 @@ def test_the_core_has_no_vendor_names() -> None:
     offenders = [
         f"{path.relative_to(root)}: {word}"
         for path in root.rglob("*.py")
-        # The oracle and the CLI name wires by design: the oracle checks vendor bodies against
-        # vendor SDKs; the CLI detects wire shapes and batch envelopes (a codec-declared
-        # detection hook would move that knowledge into the codecs: a noted follow-up).
-        if path.name not in ("_oracle.py",) and "testing" not in path.parts and "cli" not in path.parts
+        # The oracle names wires by design: it checks vendor bodies against vendor SDKs. Wire
+        # detection is the codecs' (their sniff hooks); the CLI's batch envelopes in
+        # conversion.py still name vendors (a codec-declared envelope hook: a noted follow-up).
+        if path.name not in ("_oracle.py", "conversion.py") and "testing" not in path.parts
         for word in vendors
         if word in path.read_text(encoding="utf-8").lower()
     ]

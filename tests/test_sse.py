@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interlingua import DONE, ServerSentEvent, parse_sse, render_sse
+from interlingua import DONE, MAX_EVENT_SIZE, ServerSentEvent, StreamError, parse_sse, render_sse
 from interlingua.testing import real_fixtures
 
 # The project's golden streams, and the recorded ones where the corpus is present.
@@ -66,3 +67,26 @@ def test_render_then_parse_is_identity(pairs: list[tuple[str, str]]) -> None:
     events = [ServerSentEvent(data=data, event=name) for name, data in pairs]
     parsed = _events(list(render_sse(events)))
     assert parsed == [(e.event, e.data) for e in events if True]
+
+
+def _image_event(size: int) -> bytes:
+    """A Gemini chunk carrying a generated image whole, as the API streams one (base64, one event)."""
+    data = "A" * size
+    part = {"inlineData": {"mimeType": "image/png", "data": data}}
+    chunk = {"candidates": [{"content": {"role": "model", "parts": [part]}}]}
+    return f"data: {json.dumps(chunk)}\r\n\r\n".encode()
+
+
+def test_an_event_of_several_mib_parses_whole() -> None:
+    raw = _image_event(5 * 1024 * 1024)
+    events = list(parse_sse(raw[i : i + 65536] for i in range(0, len(raw), 65536)))
+    assert len(events) == 1
+    parts = json.loads(events[0].data)["candidates"][0]["content"]["parts"]
+    assert parts[0]["inlineData"]["data"] == "A" * 5 * 1024 * 1024
+    assert MAX_EVENT_SIZE >= 32 * 1024 * 1024
+
+
+def test_an_event_over_the_limit_is_a_stream_error() -> None:
+    with pytest.raises(StreamError, match="exceeded the 1024 byte limit"):
+        list(parse_sse([_image_event(4096)], max_event_size=1024))
+    assert len(list(parse_sse([_image_event(4096)], max_event_size=None))) == 1

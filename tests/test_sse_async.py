@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interlingua import DONE, aparse_sse, parse_sse
+from interlingua import DONE, StreamError, aparse_sse, parse_sse
 from interlingua.testing import real_fixtures
 
 # The project's golden streams, and the recorded ones where the corpus is present.
@@ -109,3 +109,15 @@ def test_an_event_arrives_before_the_rest_of_the_stream_is_read() -> None:
     event, seen = asyncio.run(first())
     assert event == _sync(chunks)[0]
     assert seen < len(chunks) // 4
+
+
+def test_async_event_over_the_limit_is_a_stream_error() -> None:
+    async def chunks() -> AsyncIterator[bytes]:
+        yield b"data: " + b"x" * 4096 + b"\n\n"
+
+    async def collect(limit: int | None) -> list[str]:
+        return [event.data async for event in aparse_sse(chunks(), max_event_size=limit)]
+
+    with pytest.raises(StreamError, match="exceeded the 1024 byte limit"):
+        asyncio.run(collect(1024))
+    assert asyncio.run(collect(None)) == ["x" * 4096]

@@ -69,7 +69,7 @@ from ._request import (
     ToolChoiceMode,
 )
 from ._response import STOP_REASONS, Response, StopReason, Usage
-from ._sse import DONE, ServerSentEvent, SSEEvent, aparse_sse, parse_sse, render_event, render_sse
+from ._sse import DONE, MAX_EVENT_SIZE, ServerSentEvent, SSEEvent, aparse_sse, parse_sse, render_event, render_sse
 from ._stream import (
     Echo,
     ErrorEvent,
@@ -141,6 +141,7 @@ __all__ = [
     "RetryPolicy",
     "DETAILS",
     "DONE",
+    "MAX_EVENT_SIZE",
     "PART_TYPES",
     "ROLES",
     "SETTINGS",

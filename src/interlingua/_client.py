@@ -29,7 +29,7 @@ from ._errors import DecodeError, InterlinguaError, ProviderError, StreamError, 
 from ._handles import AsyncResolver, Resolver, aresolve_handles, resolve_handles
 from ._request import Request
 from ._response import Response
-from ._sse import SSEEvent
+from ._sse import MAX_EVENT_SIZE, SSEEvent
 from ._stream import ErrorEvent, StreamAccumulator, StreamEvent
 from ._wire import dumps, loads, retry_after
 
@@ -110,6 +110,8 @@ def _transport_error(codec: Codec, exc: Exception) -> TransportError:
     what = type(exc).__name__
     if isinstance(exc, httpx2.TimeoutException):
         return TimeoutError(f"{codec.name}: the request timed out ({what})")
+    if isinstance(exc, httpx2.SSEError):  # the bytes came, but not as events (max_event_size)
+        return TransportError(f"{codec.name}: the event stream could not be framed ({exc})")
     return TransportError(f"{codec.name}: the connection failed ({what}: {exc})")
 
 
@@ -135,8 +137,10 @@ class _Base:
         retry: RetryPolicy | None,
         codec_options: Mapping[str, Any],
         resolve: AsyncResolver | Resolver | None = None,
+        max_event_size: int | None = MAX_EVENT_SIZE,
     ) -> None:
         self.codec = _resolve(codec, codec_options)
+        self.max_event_size = max_event_size
         self._resolver = resolve
         self._endpoint = Endpoint(
             base_url=base_url,
@@ -173,7 +177,8 @@ class _Base:
 class Client(_Base):
     """Send requests through one codec. ``Client("acme-chat")`` looks the codec up by
     name (keyword options such as ``dialect=`` go to the codec); pass ``http_client`` to reuse
-    your own ``httpx2.Client`` (it is then yours to close)."""
+    your own ``httpx2.Client`` (it is then yours to close). ``max_event_size`` bounds one SSE
+    event (see :data:`interlingua.MAX_EVENT_SIZE`); a larger one ends the stream in StreamError."""
 
     def __init__(
         self,
@@ -188,6 +193,7 @@ class Client(_Base):
         settings: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
         resolve: Resolver | None = None,
+        max_event_size: int | None = MAX_EVENT_SIZE,
         **codec_options: Any,
     ) -> None:
         super().__init__(
@@ -201,6 +207,7 @@ class Client(_Base):
             retry=retry,
             codec_options=codec_options,
             resolve=resolve,
+            max_event_size=max_event_size,
         )
         import httpx2
 
@@ -332,7 +339,8 @@ class EventStream(_StreamBase):
             import httpx2
 
             self._response = self._client._open(self._prepared)
-            sse: Iterator[SSEEvent] = iter(httpx2.EventSource(self._response))
+            source = httpx2.EventSource(self._response, max_event_size=self._client.max_event_size)
+            sse: Iterator[SSEEvent] = iter(source)
             self._events = iter(self._client.codec.decode_stream(sse))
         return self._events
 
@@ -387,6 +395,7 @@ class AsyncClient(_Base):
         settings: Mapping[str, str] | None = None,
         retry: RetryPolicy | None = None,
         resolve: AsyncResolver | Resolver | None = None,
+        max_event_size: int | None = MAX_EVENT_SIZE,
         **codec_options: Any,
     ) -> None:
         super().__init__(
@@ -400,6 +409,7 @@ class AsyncClient(_Base):
             retry=retry,
             codec_options=codec_options,
             resolve=resolve,
+            max_event_size=max_event_size,
         )
         import httpx2
 
@@ -554,7 +564,7 @@ class AsyncEventStream(_StreamBase):
                 self._prepared = self._client._prepare(ready, stream=True)
             self._response = await self._client._open(self._prepared)
             decoder = _ThreadedDecoder(self._client.codec.decode_stream)
-            source = httpx2.EventSource(self._response)
+            source = httpx2.EventSource(self._response, max_event_size=self._client.max_event_size)
             self._decoder = decoder
             self._feeder = asyncio.create_task(self._feed(source, decoder))
         return self._decoder

@@ -5,12 +5,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
+from ._errors import StreamError
 from ._model import Record
 
 if TYPE_CHECKING:
     import httpx2
 
 _set = object.__setattr__
+
+MAX_EVENT_SIZE = 64 * 1024 * 1024
+"""The largest SSE event parsed by default, in bytes. httpx2's own default (1 MiB) is smaller
+than what vendors send in one event: some streams carry a generated image or audio clip whole,
+base64, in a single event (several MiB for a 4K image)."""
 
 DONE = "[DONE]"
 """The data of the sentinel event some wires end their streams with."""
@@ -62,24 +68,33 @@ def _event_stream(content: Iterator[bytes] | AsyncIterator[bytes]) -> httpx2.Res
     return response
 
 
-def parse_sse(chunks: Iterable[bytes]) -> Iterator[SSEEvent]:
+def parse_sse(chunks: Iterable[bytes], *, max_event_size: int | None = MAX_EVENT_SIZE) -> Iterator[SSEEvent]:
     """Frame a byte stream (split anywhere, UTF-8 split across chunks, CRLF or LF) into events.
 
     This wraps the bytes in an ``httpx2.Response`` so files, SDK streams and the transport share
     httpx2's maintained parser. Comments are skipped by the framing; a ``[DONE]`` sentinel arrives
-    as an ordinary event (``data == DONE``), for the codec to end on.
+    as an ordinary event (``data == DONE``), for the codec to end on. An event over
+    ``max_event_size`` bytes (None: no limit) raises StreamError.
     """
     import httpx2
 
-    yield from httpx2.EventSource(_event_stream(iter(chunks)))
+    try:
+        yield from httpx2.EventSource(_event_stream(iter(chunks)), max_event_size=max_event_size)
+    except httpx2.SSEError as exc:
+        raise StreamError(f"the event stream could not be framed: {exc}") from exc
 
 
-async def aparse_sse(chunks: AsyncIterable[bytes]) -> AsyncIterator[SSEEvent]:
+async def aparse_sse(
+    chunks: AsyncIterable[bytes], *, max_event_size: int | None = MAX_EVENT_SIZE
+) -> AsyncIterator[SSEEvent]:
     """:func:`parse_sse` for an async byte stream."""
     import httpx2
 
-    async for event in httpx2.EventSource(_event_stream(aiter(chunks))):
-        yield event
+    try:
+        async for event in httpx2.EventSource(_event_stream(aiter(chunks)), max_event_size=max_event_size):
+            yield event
+    except httpx2.SSEError as exc:
+        raise StreamError(f"the event stream could not be framed: {exc}") from exc
 
 
 def render_event(event: SSEEvent) -> bytes:

@@ -67,7 +67,7 @@ _SOUNDS_LIKE_YOU = ("us", "ur", "uni", "uti")  # user, url, unicode, utility: "a
 
 
 def article(noun: str) -> str:
-    """``noun`` with its indefinite article, for warning text: "an anthropic block", "a user
+    """``noun`` with its indefinite article, for warning text: "an acme block", "a user
     message", "an image part"."""
     lower = noun.lower()
     vowel = lower[:1] in ("a", "e", "i", "o") or (lower[:1] == "u" and not lower.startswith(_SOUNDS_LIKE_YOU))

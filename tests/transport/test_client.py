@@ -358,3 +358,20 @@ def test_the_key_appears_in_no_repr_error_warning_or_log(
     ]
     texts += [str(w.message) for w in caught_warnings] + [r.getMessage() for r in caplog.records] + ERRORS_SEEN
     assert [text for text in texts if KEY in text] == []
+
+
+def test_an_event_over_the_clients_limit_ends_the_stream_typed(wire: str, vendor: VendorServer) -> None:
+    assert _client(wire, vendor).max_event_size == il.MAX_EVENT_SIZE
+    client, request, _ = _stream_setup(wire, vendor, max_event_size=16)
+    limit = "could not be framed.*exceeded the 16 byte limit"
+    with pytest.raises(il.StreamError, match=limit), client.stream(request) as events:
+        for _ in events:
+            pass
+
+    async def go() -> None:
+        async with _aclient(wire, vendor, max_event_size=16) as aclient, aclient.stream(request) as events:
+            async for _ in events:
+                pass
+
+    with pytest.raises(il.StreamError, match=limit):
+        asyncio.run(go())

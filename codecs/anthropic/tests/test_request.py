@@ -333,3 +333,21 @@ def test_a_url_sources_media_type_needs_no_field_except_a_non_pdf_document(
     encoded = CODEC.encode_request(Request(model="claude-sonnet-4-5", messages=[Message.user(part)]))
     assert encoded.body["messages"][0]["content"][0]["source"] == {"type": "url", "url": part.source.url}  # type: ignore[union-attr]  # a UrlSource here
     assert [(w.part_type, w.action) for w in encoded.warnings if isinstance(w, LossyEncode)] == warned
+
+
+def test_consecutive_assistant_messages_stay_apart_and_a_tool_message_joins_the_user_turn() -> None:
+    messages = [
+        Message.user("weather?"),
+        Message.assistant("Let me look."),
+        Message.assistant(ToolUse(id="toolu_1", name="weather", input={})),
+        Message(role="tool", parts=[ToolResult(tool_use_id="toolu_1", name="weather", content="sunny")]),
+        Message.user("and tomorrow?"),
+    ]
+    encoded = CODEC.encode_request(Request(model="claude-sonnet-4-5", max_tokens=64, messages=messages))
+    assert [(m["role"], [b["type"] for b in m["content"]]) for m in encoded.body["messages"]] == [
+        ("user", ["text"]),
+        ("assistant", ["text"]),
+        ("assistant", ["tool_use"]),
+        ("user", ["tool_result", "text"]),
+    ]
+    assert encoded.warnings == []

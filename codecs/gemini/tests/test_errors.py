@@ -40,3 +40,9 @@ def test_headers_win_over_retry_info_and_non_json_bodies_keep_their_text() -> No
     assert isinstance(html, il.ServerError) and html.message == "<html>Bad Gateway</html>"
     listed = CODEC.decode_error(400, b'[{"error": {"code": 400, "message": "bad", "status": "INVALID_ARGUMENT"}}]', {})
     assert isinstance(listed, il.BadRequestError) and listed.type == "INVALID_ARGUMENT"
+
+
+def test_a_gateways_error_text_is_the_message() -> None:
+    error = CODEC.decode_error(400, b'{"error": "Error: ApiError: Cannot fetch content from the provided URL."}', {})
+    assert isinstance(error, il.BadRequestError)
+    assert error.message == "Error: ApiError: Cannot fetch content from the provided URL."

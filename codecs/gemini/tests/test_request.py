@@ -98,7 +98,12 @@ def test_signature_from_another_gemini_model_is_dropped_with_a_warning() -> None
     moved = request.model_copy(update={"model": "gemini-2.5-pro"})
     encoded = CODEC.encode_request(moved)
     first = encoded.body["contents"][1]["parts"][0]
-    assert first["thoughtSignature"] == "skip_thought_signature_validator"  # current turn: placeholder
+    assert "thoughtSignature" not in first  # Gemini 2.5 takes unsigned calls: no placeholder
+    assert [w.path for w in encoded.warnings] == ["messages[2].parts[0]"]
+    moved = request.model_copy(update={"model": "gemini-3-pro-preview"})
+    encoded = CODEC.encode_request(moved)
+    first = encoded.body["contents"][1]["parts"][0]
+    assert first["thoughtSignature"] == "skip_thought_signature_validator"  # Gemini 3, current turn
     assert [w.path for w in encoded.warnings] == ["messages[2].parts[0]"]
 
 
@@ -375,4 +380,48 @@ def test_a_url_sources_media_type_is_sent_as_file_data_mime_type() -> None:
     assert encoded.body["contents"][0]["parts"] == [
         {"fileData": {"fileUri": "https://example.com/a.png", "mimeType": "image/png"}}
     ]
+
+
+def _golden(name: str) -> dict:
+    return load_body(GOLDEN / "request" / f"{name}.json")
+
+
+def test_a_response_without_id_answers_the_call_of_its_name() -> None:
+    """Gemini pairs responses with calls by name and order; a call's own id is kept for it."""
+    request = CODEC.decode_request(_golden("function-response-matched-by-name"), model="gemini-2.5-flash")
+    call, result = request.messages[1].parts[0], request.messages[2].parts[0]
+    assert isinstance(call, ToolUse) and isinstance(result, ToolResult)
+    assert result.tool_use_id == call.id == "wx-1"
+    encoded = CODEC.encode_request(request)
+    assert encoded.body == _golden("function-response-matched-by-name")
+    assert encoded.warnings == []
+
+
+def test_an_empty_model_turn_is_kept() -> None:
+    body = _golden("empty-model-turn")
+    request = CODEC.decode_request(body)
+    assert [(m.role, m.parts) for m in request.messages[1::2]] == [("assistant", []), ("assistant", [])]
+    encoded = CODEC.encode_request(request)
+    assert encoded.body == body and encoded.warnings == []
+
+
+@pytest.mark.parametrize(
+    ("model", "signed"),
+    [
+        (None, False),
+        ("gemini-2.5-flash", False),
+        ("gemini-3-pro-image-preview", False),
+        ("gemini-3-flash-preview", True),
+    ],
+)
+def test_unsigned_parallel_calls_get_the_placeholder_only_where_the_model_checks(
+    model: str | None, signed: bool
+) -> None:
+    body = _golden("parallel-calls-unsigned")
+    encoded = CODEC.encode_request(CODEC.decode_request(body, model=model))
+    first, second = encoded.body["contents"][1]["parts"]
+    assert first.get("thoughtSignature") == ("skip_thought_signature_validator" if signed else None)
+    assert "thoughtSignature" not in second
+    if not signed:
+        assert encoded.body == body
     assert encoded.warnings == []

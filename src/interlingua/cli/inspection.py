@@ -2,7 +2,7 @@
 
 The tree shows what a codec made of the body, not the body itself: roles, parts, tool calls,
 reasoning (marked ``[reasoning]``), cache breakpoints (``[cache 1h]``), the vendor data riding
-on each part (``echo anthropic: signature``), and for answers the stop reason and usage.
+on each part (``echo acme: signature``), and for answers the stop reason and usage.
 """
 
 from __future__ import annotations

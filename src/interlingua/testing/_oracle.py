@@ -667,7 +667,9 @@ def _gemini_rules(body: Mapping[str, Any], model: str | None) -> list[str]:
         calls = sum(1 for p in parts(before) if "functionCall" in p) if before.get("role") == "model" else 0
         if answers != calls:
             problems.append(f"contents[{index}]: {answers} functionResponse parts answer {calls} functionCall parts")
-    if model is not None and "gemini-3" not in model:
+    # Gemini 3 Pro Image "doesn't enforce this validation"
+    # (https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures).
+    if model is not None and ("gemini-3" not in model or "-image" in model):
         return problems
     turn_start = 0
     for index, content in enumerate(contents):

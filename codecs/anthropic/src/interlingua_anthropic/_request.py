@@ -4,7 +4,8 @@ Choices where the wire and the IR differ (see also the README section):
 
 - Leading system (and developer) messages become ``system``; later ones become the wire's
   ``{"role": "system"}`` messages. Anthropic has no developer role: it is sent as system, with
-  a warning. ``tool`` messages become user turns; consecutive same-role turns are merged.
+  a warning. ``tool`` messages join the user turn beside them; consecutive user (or assistant)
+  messages stay apart, as the API takes them.
 - Thinking: ``budget_tokens`` is sent as is; a ``level`` alone maps through BUDGETS (or the
   caller's ThinkingBudgets, where a level it lacks goes to its nearest level, with a warning);
   neither is ``{"type": "adaptive"}``; ``off`` is ``disabled``; ``summary`` is ``display``
@@ -281,10 +282,11 @@ class _Turn:
     index and the part index of each of its blocks in order (a count ``n`` when they are parts
     ``0..n-1``, as from the fast writer): paths are spelled out only for a warning."""
 
-    __slots__ = ("blocks", "role", "sources", "string")
+    __slots__ = ("blocks", "last", "role", "sources", "string")
 
-    def __init__(self, role: str, string: bool) -> None:
+    def __init__(self, role: str, string: bool, last: str) -> None:
         self.role = role
+        self.last = last  # the IR role of the last message written into it
         self.blocks: list[Block] = []
         self.sources: list[tuple[int, int | list[int]]] = []
         self.string = string
@@ -300,7 +302,15 @@ class _Turn:
 
 class _Turns:
     """The wire messages as the IR messages are written: leading system messages go to the
-    system prompt, consecutive messages of one wire role join one message."""
+    system prompt; a ``tool`` message joins the user turn beside it (and a ``developer`` message
+    the system turn), as the wire has no such roles. Consecutive ``user`` or ``assistant``
+    messages stay apart: the API accepts them and combines them itself ("Consecutive user or
+    assistant turns in your request will be combined into a single turn",
+    https://docs.claude.com/en/api/messages), so a body it accepted comes back as it was
+    (lingua ``chatCompletionsAssistantCacheControlParam``: two assistant turns, the first cached).
+    An assistant message holding thinking joins the assistant turn before it all the same: the
+    API would combine them into one turn with thinking after other blocks, which it refuses, so
+    the joined turn is put right by ``_thinking_first`` (with its warning)."""
 
     __slots__ = ("system", "wire")
 
@@ -308,23 +318,31 @@ class _Turns:
         self.system: _Turn | None = None
         self.wire: list[_Turn] = []
 
-    def open(self, role: str, string: bool) -> _Turn:
-        """The turn the next IR message (of wire ``role``; ``string``: its content came as one)
-        writes into."""
+    def open(self, role: str, string: bool, own_role: str, thinking: bool) -> _Turn:
+        """The turn the next IR message (of wire ``role`` and IR ``own_role``; ``string``: its
+        content came as one; ``thinking``: it holds reasoning) writes into."""
         wire = self.wire
         if role == "system" and not wire:
             if self.system is None:
-                self.system = _Turn("system", string)
+                self.system = _Turn("system", string, own_role)
             elif self.system.blocks:
                 self.system.string = False
             return self.system
-        if wire and wire[-1].role == role:
+        if wire and wire[-1].role == role and (thinking or own_role != wire[-1].last or own_role not in _OWN_TURNS):
             turn = wire[-1]
             turn.string = False
+            turn.last = own_role
             return turn
-        turn = _Turn(role, string)
+        turn = _Turn(role, string, own_role)
         wire.append(turn)
         return turn
+
+
+_OWN_TURNS = frozenset({"user", "assistant"})
+
+
+def _holds_thinking(message: Message) -> bool:
+    return message.role == "assistant" and any(part.type in _THINKING_TYPES for part in message.parts)
 
 
 _WIRE_ROLES = {"tool": "user", "developer": "system"}
@@ -359,7 +377,7 @@ def _encode_messages(
         role = _WIRE_ROLES.get(own_role, own_role)
         if common is not None:
             string, blocks = common
-            turn = turns.open(role, string)
+            turn = turns.open(role, string, own_role, _holds_thinking(message))
             turn.blocks += blocks
             turn.sources.append((i, len(blocks)))
             continue
@@ -368,7 +386,8 @@ def _encode_messages(
         if own_role == "developer":
             encoder.out.unsupported(at, "developer", "Anthropic has no developer role: sent as system")
         encoder.out.unsent_message_fields(message, at)
-        turn = turns.open(role, bool(echo and echo.data.get(_STRING)))
+        string = bool(echo and echo.data.get(_STRING))
+        turn = turns.open(role, string, own_role, _holds_thinking(message))
         taken: list[int] = []
         for j, part in enumerate(message.parts):
             where = f"{at}.parts[{j}]"
@@ -380,9 +399,22 @@ def _encode_messages(
                 turn.blocks.append(block)
                 taken.append(j)
         turn.sources.append((i, taken))
+    for turn in turns.wire:
+        if not turn.blocks:
+            _note_empty(turn, messages, encoder.out)
     wire = [_wire_message(turn, encoder.out) for turn in turns.wire if turn.blocks]
     system = turns.system
     return (_content(system) if system and system.blocks else None), wire
+
+
+def _note_empty(turn: _Turn, messages: list[Message], out: WarningSink) -> None:
+    """A message with no parts (a Gemini model turn kept empty) is left out: the API refuses
+    empty content ("all messages must have non-empty content except for the optional final
+    assistant message", https://docs.claude.com/en/api/messages). Messages whose parts were all
+    dropped have warned already, part by part."""
+    for i, _ in turn.sources:
+        if not messages[i].parts:
+            out.unsupported(f"messages[{i}]", "empty_turn", "Anthropic refuses a message with empty content")
 
 
 def _content(turn: _Turn) -> Any:

@@ -26,7 +26,9 @@ def decode_status(status: int | None, raw: Any, headers: Mapping[str, str]) -> P
     detail = raw[0] if isinstance(raw, list) and raw else raw
     error = detail.get("error") if isinstance(detail, dict) else None
     if not isinstance(error, dict):
-        text = raw if isinstance(raw, str) and raw else f"HTTP {status}"
+        # a gateway's ``{"error": "text"}`` keeps its text, as a body that is not JSON does
+        said = error if isinstance(error, str) and error else raw
+        text = said if isinstance(said, str) and said else f"HTTP {status}"
         return ProviderError.for_status(status, text, codec=NAME, retry_after=retry_after(headers), raw=raw)
     message = error.get("message")
     kind = error.get("status")

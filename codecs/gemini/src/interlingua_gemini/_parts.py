@@ -107,7 +107,10 @@ _document = maker(Document, "source", "provider_echoes")
 
 class Decoding:
     """One body's decoding state: the model echoes are bound to, and the ids made up for calls
-    that had none (a functionResponse without id answers the oldest open call of its name).
+    that had none. A functionResponse without id answers the oldest open call of its name, the
+    call's own id or a made-up one: Gemini pairs responses with calls by name and order, and
+    takes a response without id for a call that had one (the answer's id is then left out again
+    on encode, so the body comes back as it was).
 
     ``camel_only``: the request decoder's fast pass, which reads camelCase keys only; whatever is
     kept unread (echo data, native parts) is checked for snake_case keys (``check_camel``)."""
@@ -127,6 +130,10 @@ class Decoding:
         self.pending.setdefault(name, []).append(made)
         return made
 
+    def open_call(self, name: str, call_id: str) -> None:
+        """A call that came with its id: a response without one may still answer it by name."""
+        self.pending.setdefault(name, []).append(call_id)
+
     def answer_id(self, name: str) -> str:
         queue = self.pending.get(name)
         if queue:
@@ -134,6 +141,12 @@ class Decoding:
         made = f"{self.prefix}{self.calls}"
         self.calls += 1
         return made
+
+    def answered(self, name: str, call_id: str) -> None:
+        """A response that named its call's id closes that call."""
+        queue = self.pending.get(name)
+        if queue and call_id in queue:
+            queue.remove(call_id)
 
     def echo(self, data: dict[str, Any]) -> list[ProviderEcho]:
         if self.camel_only:
@@ -238,6 +251,8 @@ def _decode_call(block: dict[str, Any], ctx: Decoding, model_role: bool) -> Cont
     if call_id is None:
         call_id = ctx.synthetic_id(name)
         data["syntheticId"] = True
+    else:
+        ctx.open_call(name, call_id)
     if args is None:
         data["argsAbsent"] = True
     return _call(id=call_id, name=name, input=args or {}, provider_echoes=ctx.echo(data) if data else [])
@@ -257,6 +272,8 @@ def _decode_response(block: dict[str, Any], ctx: Decoding, model_role: bool) -> 
     if call_id is None:
         call_id = ctx.answer_id(name)
         data["syntheticId"] = True
+    else:
+        ctx.answered(name, call_id)
     if response is None:
         data["responseAbsent"] = True
     content, is_error, kept = _result_content(response or {}, media)

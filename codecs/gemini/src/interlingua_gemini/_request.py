@@ -29,6 +29,7 @@ it is never sent.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from interlingua import (
@@ -49,7 +50,17 @@ from interlingua import (
 from interlingua.kit import article, as_object, construct, each, expect, maker, optional
 
 from ._keys import SnakeCase, normalize, respell
-from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_parts, encode_parts, within
+from ._parts import (
+    NAME,
+    PLACEHOLDER_SIGNATURE,
+    PROVIDER,
+    Decoding,
+    Encoding,
+    bare_model,
+    decode_parts,
+    encode_parts,
+    within,
+)
 from ._schema import decode_schema, encode_schema
 
 WIRE = "_wire"
@@ -118,7 +129,10 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
 
 def encode_messages(messages: list[Message], ctx: Encoding) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """(systemInstruction, contents). Leading system/developer messages form the instruction;
-    a current-turn model step whose first functionCall has no signature gets the placeholder."""
+    a current-turn model step whose first functionCall has no signature gets the placeholder
+    (on models that check). An assistant message with no parts is sent as an empty model turn:
+    Gemini accepts one (a truncated answer kept in history), so a body it took comes back as it
+    was; a message whose parts all failed to encode is left out (each part warned)."""
     system: dict[str, Any] | None = None
     contents: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
@@ -142,16 +156,23 @@ def encode_messages(messages: list[Message], ctx: Encoding) -> tuple[dict[str, A
             if parts:
                 contents.append({"role": "user", "parts": parts})
             continue
-        if parts:
+        if parts or (role == "assistant" and not message.parts):
             wire_role = "model" if role == "assistant" else "user"
             if message.provider_echoes:
                 content = _shell(message, {"role": wire_role})
-                content["parts"] = parts
+                echo = message.echo(PROVIDER)
+                if parts or not (echo is not None and echo.data.get(_PARTS_ABSENT) is True):
+                    content["parts"] = parts
             else:
                 content = {"role": wire_role, "parts": parts}
             contents.append(content)
-    _sign_current_turn(contents)
+    if checks_signatures(ctx.model):
+        _sign_current_turn(contents)
     return system, contents
+
+
+_PARTS_ABSENT = "partsAbsent"
+"""Message echo flag: the content had no ``parts`` key (as against ``"parts": []``)."""
 
 
 def _shell(message: Message, default: dict[str, Any]) -> dict[str, Any]:
@@ -162,9 +183,31 @@ def _shell(message: Message, default: dict[str, Any]) -> dict[str, Any]:
     return dict(default)
 
 
+def checks_signatures(model: str | None) -> bool:
+    """Whether ``model`` refuses a current-turn function call without a thought signature:
+    Gemini 3 and later do ("When using Gemini 3 models, you must pass back thought signatures
+    during function calling, otherwise you will get a validation error",
+    https://ai.google.dev/gemini-api/docs/thought-signatures), except Gemini 3 Pro Image, which
+    "doesn't enforce this validation"
+    (https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures). Gemini 2.x
+    takes unsigned calls (lingua ``parallelToolCallsRequest``, answered by gemini-2.5-flash). An
+    unknown model (None: a body decoded without its URL) is not guessed at, so such a body
+    comes back as it was."""
+    name = bare_model(model)
+    if name is None:
+        return False
+    family = _FAMILY.match(name)
+    return family is not None and int(family.group(1)) >= 3 and "-image" not in name
+
+
+_FAMILY = re.compile(r"gemini-(\d+)")
+
+
 def _sign_current_turn(contents: list[dict[str, Any]]) -> None:
     """Gemini 3 answers 400 when the first functionCall of a model step in the current turn (since
-    the last user text) has no thoughtSignature; calls from elsewhere get Google's placeholder."""
+    the last user text) has no thoughtSignature. A Gemini 3 answer always signs it, so an unsigned
+    one came from elsewhere (another vendor, another model, an edit) and gets the placeholder
+    Google documents for exactly that case (see :func:`checks_signatures`)."""
     start = 0
     for index in range(len(contents) - 1, -1, -1):
         content = contents[index]
@@ -363,6 +406,8 @@ def _decode_content(content: Any, ctx: Decoding, system: bool) -> Message:
     shell = len(content) - ("parts" in content)
     usual = shell == 0 if system else shell == 1 and (model_role or role == "user")
     echoes = [] if usual else ctx.echo({"content": {key: value for key, value in content.items() if key != "parts"}})
+    if "parts" not in content and not system:  # ``{"role": "model"}``: a turn kept with no parts at all
+        echoes = ctx.echo({**(echoes[0].data if echoes else {}), _PARTS_ABSENT: True})
     ir_role: Role = "system" if system else ("assistant" if model_role else "user")
     return _message(role=ir_role, parts=parts, provider_echoes=echoes)
 

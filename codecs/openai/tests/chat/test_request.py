@@ -199,3 +199,63 @@ def test_unknown_content_blocks_and_roles_are_kept_verbatim() -> None:
     request = OpenAIChatCodec(dialect="vllm").decode_request(body)
     assert request.messages[1].parts[0].type == "native"
     assert_request_round_trip(OpenAIChatCodec(dialect="vllm"), body)
+
+
+def test_responses_function_and_custom_tools_take_the_chat_form_and_warn_for_what_chat_lacks() -> None:
+    from interlingua.testing import validate_wire
+    from interlingua_openai.responses import OpenAIResponsesCodec
+
+    body = {
+        "model": "gpt-5.6-terra",
+        "input": "Compare inventory and demand for sku_123.",
+        "tools": [
+            {
+                "type": "function",
+                "name": "get_inventory",
+                "parameters": {"type": "object", "properties": {"sku": {"type": "string"}}},
+                "strict": True,
+                "output_schema": {"type": "object"},
+                "allowed_callers": ["programmatic"],
+            },
+            {
+                "type": "custom",
+                "name": "sku_pattern",
+                "format": {"type": "grammar", "syntax": "regex", "definition": "sku_[0-9]+"},
+            },
+            {"type": "programmatic_tool_calling"},
+        ],
+    }
+    request = OpenAIResponsesCodec().decode_request(body).model_copy(update={"model": "gpt-4.1"})
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["tools"] == [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_inventory",
+                "parameters": {"type": "object", "properties": {"sku": {"type": "string"}}},
+                "strict": True,
+            },
+        },
+        {
+            "type": "custom",
+            "custom": {
+                "name": "sku_pattern",
+                "format": {"type": "grammar", "grammar": {"syntax": "regex", "definition": "sku_[0-9]+"}},
+            },
+        },
+    ]
+    assert [w.path for w in encoded.warnings] == ["tools[0].allowed_callers", "tools[0].output_schema", "tools[2]"]
+    assert validate_wire("openai-chat", "request", encoded.body) == []
+
+
+def test_a_file_id_beside_a_url_file_data_keeps_both() -> None:
+    body = {
+        "model": "gpt-4.1",
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "file", "file": {"file_id": "file-abc", "file_data": "https://x.test/a.mp4"}}],
+            }
+        ],
+    }
+    assert_request_round_trip(CODEC, body)

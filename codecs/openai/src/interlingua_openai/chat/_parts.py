@@ -98,7 +98,8 @@ def _decode_file(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> N
     file_id = optional(file, "file_id", str, where)
     file_data = optional(file, "file_data", str, where)
     inline = parse_data_url(file_data) if file_data is not None else None
-    if (file_id is None) == (inline is None):  # both, neither, or raw base64: keep verbatim
+    if (file_id is None) == (inline is None) or (file_data is not None and inline is None):
+        # both, neither, or file_data that is no data URL (raw base64, a URL): keep verbatim
         parts.append(build(Native, provider=ctx.provider, data=block))
         return
     source = (

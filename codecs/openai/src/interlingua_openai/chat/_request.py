@@ -181,6 +181,9 @@ def _encode_tools(request: Request, ctx: Ctx) -> list[Block]:
                 ctx.out.lossy(at, "native_tools", f"{article(tool.provider)} tool means nothing to {ctx.provider}")
             elif ctx.dialect.name == "openai" and tool.data.get("type") not in ("function", "custom"):
                 ctx.out.lossy(at, "native_tools", f"OpenAI knows no tool of type {tool.data.get('type')!r}")
+            elif (kind := tool.data.get("type")) in _FLAT_TOOL_KEYS and kind not in tool.data:
+                if (block := _encode_flat_tool(tool.data, str(kind), at, ctx)) is not None:
+                    tools.append(block)
             else:
                 tools.append(dict(tool.data))
             continue
@@ -195,6 +198,33 @@ def _encode_tools(request: Request, ctx: Ctx) -> list[Block]:
             ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints")
         tools.append({"type": "function", "function": function})
     return tools
+
+
+# The fields a Responses function or custom tool shares with Chat's, which nests them under the
+# tool's type (openai/types/chat/chat_completion_function_tool_param.py,
+# chat_completion_custom_tool_param.py; openai/types/responses/function_tool_param.py,
+# custom_tool_param.py).
+_FLAT_TOOL_KEYS = {
+    "function": ("name", "description", "parameters", "strict"),
+    "custom": ("name", "description", "format"),
+}
+
+
+def _encode_flat_tool(data: Mapping[str, Any], kind: str, at: str, ctx: Ctx) -> Block | None:
+    """A tool in the Responses form (``name`` beside ``type``; the Responses decoder keeps one
+    verbatim when it has fields the IR's Tool lacks, as ``output_schema`` or ``allowed_callers``
+    for programmatic tool calling), in Chat's nested form. Fields Chat has no place for are left
+    out, each with a warning; a custom tool's grammar format moves under ``grammar``."""
+    inner: Block = {key: data[key] for key in _FLAT_TOOL_KEYS[kind] if key in data}
+    if not isinstance(inner.get("name"), str):
+        ctx.out.lossy(at, "native_tools", f"a {kind} tool without a name has no Chat form")
+        return None
+    for key in sorted(data.keys() - {"type", *_FLAT_TOOL_KEYS[kind]}):
+        ctx.out.lossy(join(at, key), "native_tools", f"Chat Completions tools have no {key}")
+    fmt = inner.get("format")
+    if isinstance(fmt, Mapping) and fmt.get("type") == "grammar" and "grammar" not in fmt:
+        inner["format"] = {"type": "grammar", "grammar": {k: v for k, v in fmt.items() if k != "type"}}
+    return {"type": kind, kind: inner}
 
 
 def _encode_response_format(fmt: ResponseFormat) -> Block:

@@ -42,6 +42,7 @@ from ._parts import (
     encode_input_part,
     encode_native_block,
     encode_output_text,
+    is_chat_block,
 )
 
 Item = dict[str, Any]
@@ -433,7 +434,8 @@ class ItemWriter:
         continues = _echo.flag(data, "continues")
         if part.cache_control is not None:
             self.out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
-        if item is not None and isinstance(item.get("id"), str):
+        if item is not None:  # an item of this wire, replayed as it came: with an id, or without one
+            # and carrying encrypted_content (stateless use, store=false), which the API takes too
             if "encrypted_content" in item and not same_model(_echo.own_model(part), self.model):
                 self.out.lossy(at, "thinking", "encrypted reasoning is bound to the model that made it")
                 self._push_skip()
@@ -569,6 +571,8 @@ def encode_careful(message: Message, at: str, writer: ItemWriter) -> None:
     data = _echo.own(message) if message.provider_echoes else {}
     start = writer.begin()
     if message.role == "assistant":
+        if not message.parts:  # an empty model turn kept in another vendor's history
+            writer.out.unsupported(at, "empty_turn", "an assistant message with no content has no Responses item")
         for j, part in enumerate(message.parts):
             writer.assistant_part(part, f"{at}.parts[{j}]", j)
         if writer.items and writer.items[-1].get("type") == "reasoning":
@@ -590,7 +594,8 @@ def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemW
                 run = []
             writer.push(encode_function_call_output(part, where, writer.out))
         elif isinstance(part, _CONTENT_PARTS) or (
-            isinstance(part, Native) and part.provider_echoes and _echo.flag(_echo.own(part), "in_content")
+            isinstance(part, Native)
+            and ((part.provider_echoes and _echo.flag(_echo.own(part), "in_content")) or is_chat_block(part))
         ):
             if message.role == "tool":
                 writer.out.lossy(

@@ -3,7 +3,7 @@ output_text with annotations, refusal), both directions; a tool call -> its func
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, assert_never
 
 from interlingua import (
@@ -338,7 +338,48 @@ def encode_native_block(part: Native, at: str, out: WarningSink) -> Block | None
     if part.provider != PROVIDER:
         out.lossy(at, "native", f"{article(part.provider)} block has no OpenAI form")
         return None
+    if is_chat_block(part):
+        return _encode_chat_block(part.data, at, out)
     return dict(part.data)
+
+
+# Chat content blocks (openai/types/chat/chat_completion_content_part_param.py) the Chat decoder
+# keeps verbatim when the IR has no part for them (a ``file`` whose file_data is a URL, not a
+# data URL). The two wires share the provider key, so such a block can reach this encoder.
+_CHAT_BLOCKS = frozenset({"file", "image_url", "input_audio"})
+
+
+def is_chat_block(part: Native) -> bool:
+    """A native part holding a Chat content block: it belongs inside a message's content."""
+    return part.provider == PROVIDER and part.data.get("type") in _CHAT_BLOCKS
+
+
+def _encode_chat_block(block: Mapping[str, Any], at: str, out: WarningSink) -> Block | None:
+    """A Chat ``file`` block as ``input_file`` (openai/types/responses/response_input_file_param.py):
+    file_id stays file_id, a data URL is file_data, an http(s) URL is file_url. Anything else
+    (a ``gs://`` path, an unknown key, another block type) has no faithful Responses form."""
+    file = block.get("file")
+    if block.get("type") == "file" and isinstance(file, Mapping) and file.keys() <= _CHAT_FILE_KEYS:
+        item: Block = {"type": "input_file"}
+        if isinstance(file_id := file.get("file_id"), str):
+            item["file_id"] = file_id
+        data = file.get("file_data")
+        if isinstance(data, str) and data.startswith("data:"):
+            item["file_data"] = data
+        elif isinstance(data, str) and data.startswith(("https://", "http://")):
+            item["file_url"] = data
+        elif data is not None:
+            item = {}
+        if len(item) > 1:
+            if isinstance(name := file.get("filename"), str):
+                item["filename"] = name
+            return item
+    why = "the Responses API takes a file by id, data URL or http(s) URL only"
+    out.lossy(at, "native", f"a Chat {block.get('type')} block with no Responses form: {why}")
+    return None
+
+
+_CHAT_FILE_KEYS = frozenset({"file_id", "file_data", "filename"})
 
 
 def encode_output_text(part: Text, at: str, out: WarningSink) -> Block:
