@@ -20,6 +20,7 @@ from ._normalize import (
 from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
+from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import WarningSink
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
@@ -40,6 +41,8 @@ __all__ = [
     "turns_keep_rules",
     "unsigned_or_own_thinking",
     "WarningSink",
+    "DecodedStream",
+    "EncodedStream",
     "arguments_text",
     "construct",
     "maker",
