@@ -374,6 +374,7 @@ class _Encoder:
         self.at = 0
         self.found = WarningSink(NAME)
         self.opened: dict[int, int] = {}
+        self.last: tuple[str, bool] | None = None  # the last part sent, if text or thought: (type, signed)
         self.id: str | None = None
         self.model: str | None = None
         self.parts: dict[int, Any] = {}
@@ -408,7 +409,7 @@ class _Encoder:
             case Echo():
                 return self._echo(event)
             case PartEnd():
-                return self._part_end(event.index)
+                return self._part_end(event)
             case UsageUpdate():
                 self.usage = event.usage
                 return []
@@ -458,14 +459,26 @@ class _Encoder:
             self.parts[event.index] = part.model_copy(update={"text": ""})
             block = encode_part(part, "part", self.ctx)
             self._report(event.index)
+            self._joins(part)
             return [self._chunk([block])] if block is not None and (part.text or part.provider_echoes) else []
         self.parts[event.index] = part
         return []
+
+    def _joins(self, part: Text | Thinking) -> None:
+        """Consecutive text (or thought) chunks are one part to a reader (see decode_stream): a
+        part right after one of its kind joins it, unless both are signed."""
+        signed = _signed(part)
+        last, self.last = self.last, (part.type, signed)
+        if last is not None and last[0] == part.type and not (last[1] and signed):
+            why = f"a {part.type} part right after another joins it in Gemini's stream"
+            self.out.lossy(f"events[{self.at}].part", part.type, why, action="converted")
 
     def _echo(self, event: Echo) -> list[dict[str, Any]]:
         if event.index is None:
             self._keep(event.echo)
             return []
+        if self.last is not None and event.echo.provider == PROVIDER and "thoughtSignature" in event.echo.data:
+            self.last = (self.last[0], True)
         part = self.parts.get(event.index)
         if isinstance(part, Text | Thinking):
             block = encode_part(part.model_copy(update={"provider_echoes": [event.echo]}), "part", self.ctx)
@@ -481,7 +494,11 @@ class _Encoder:
             self.parts[event.index] = part.model_copy(update={"provider_echoes": echoes})
         return []
 
-    def _part_end(self, index: int) -> list[dict[str, Any]]:
+    def _part_end(self, event: PartEnd) -> list[dict[str, Any]]:
+        index = event.index
+        if event.citations:
+            why = "Gemini's stream carries no citations"
+            self.out.lossy(f"events[{self.at}].citations", "citations", why)
         part = self.parts.pop(index, None)
         if part is None or isinstance(part, Text | Thinking):
             return []
@@ -494,7 +511,10 @@ class _Encoder:
             part = part.model_copy(update={"input": value, "raw_input": raw})
         block = encode_part(part, "part", self.ctx)
         self._report(index)
-        return [self._chunk([block])] if block is not None else []
+        if block is None:
+            return []
+        self.last = None
+        return [self._chunk([block])]
 
     def _end(self, event: MessageEnd) -> dict[str, Any]:
         if event.usage is not None:
@@ -512,3 +532,8 @@ class _Encoder:
             if key not in ("candidate", "usageMetadata"):
                 chunk.setdefault(key, value)
         return chunk
+
+
+def _signed(part: Text | Thinking) -> bool:
+    echo = part.echo(PROVIDER)
+    return echo is not None and "thoughtSignature" in echo.data

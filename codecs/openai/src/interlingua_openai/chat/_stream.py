@@ -46,7 +46,7 @@ from interlingua.kit import dumps, loads, tool_arguments
 from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
 from ._parts import Block, audio_answer, call_arguments, respelled
-from ._stop_reason import decode_finish_reason, encode_finish_reason
+from ._stop_reason import decode_finish_reason, encode_finish_reason, report_finish_reason
 from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
 _CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
@@ -421,10 +421,7 @@ class StreamEncoder:
 
     def _end(self, event: MessageEnd) -> Iterator[Any]:
         finish = encode_finish_reason(event.stop_reason, event.raw_stop_reason)
-        if finish is None:
-            why = f"finish_reason has no form for {event.stop_reason!r}; sent as 'stop'"
-            self.ctx.out.lossy(f"events[{self.at}].stop_reason", "stop_reason", why, action="converted")
-            finish = "stop"
+        finish = report_finish_reason(event.stop_reason, finish, self.ctx.out, f"events[{self.at}].stop_reason")
         yield self._chunk({}, finish)
         usage = event.usage or self.usage
         if usage is not None:
