@@ -157,3 +157,16 @@ def test_every_difference_after_a_stream_crossing_has_a_warning(wire: str, path:
     for warning in warnings:
         found = _EVENT_PATH.match(warning.path)
         assert found is not None and int(found[1]) < len(events), warning.path
+
+
+@pytest.mark.parametrize(("wire", "path", "target"), CASES)
+def test_a_stream_reports_every_kind_of_loss_its_answer_reports(wire: str, path: Path, target: str) -> None:
+    """The same content, streamed or whole, gives the same kinds of warning (a stream may say
+    more: its own losses, such as parts joined in one delta field)."""
+    events, encoded, _ = _crossing(wire, path, target)
+    whole = get_codec(target).encode_response(_answer(events))
+    assert {_kind(w) for w in whole.warnings} - {_kind(w) for w in encoded.warnings} == set()
+
+
+def _kind(warning: Any) -> tuple[str, str]:
+    return warning.kind, warning.part_type if isinstance(warning, LossyEncode) else warning.setting

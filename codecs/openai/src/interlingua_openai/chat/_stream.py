@@ -290,7 +290,7 @@ class StreamEncoder:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self.at = 0
-        self.joined: set[str] = set()
+        self.joined: dict[str, bool] = {}  # kind -> whether a join was reported
         self.head: Block = {"id": "", "object": "chat.completion.chunk", "created": 0, "model": ""}
         self.kinds: dict[int, str] = {}
         self.tool_index: dict[int, int] = {}
@@ -360,11 +360,12 @@ class StreamEncoder:
                 self.ctx.out.lossy(at, part.type, f"a chunk's delta has no form for a {part.type} part")
 
     def _joins(self, kind: str, at: str, part_type: str) -> None:
-        """The delta has one field per kind: a second part of a kind grows the first."""
-        if kind in self.joined:
-            why = f"a stream's {kind} is one string: this part joins the one before"
+        """The delta has one field per kind: a second part of a kind grows the first. Said once,
+        at the first part that joins, as encode_response says it once for the message."""
+        if self.joined.get(kind) is False:
+            why = f"a stream's {kind} is one string: its parts from here on join the first"
             self.ctx.out.lossy(at, part_type, why, action="converted")
-        self.joined.add(kind)
+        self.joined[kind] = kind in self.joined
 
     def _part_end(self, event: PartEnd) -> Iterator[Block]:
         if event.citations:
