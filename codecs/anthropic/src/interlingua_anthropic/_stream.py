@@ -33,7 +33,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import construct, decoding, dumps, expect, loads, optional, require
+from interlingua.kit import construct, decoding, dumps, expect, loads, optional, require, tool_arguments
 
 from ._errors import error_from_json
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
@@ -218,6 +218,7 @@ class _Encoder:
         self.index: dict[int, int] = {}
         self.kind: dict[int, str] = {}
         self.signature: dict[int, str] = {}
+        self.arguments: dict[int, list[str]] = {}
         self.handlers: dict[type, Callable[[Any], Iterable[ServerSentEvent]]] = {
             MessageStart: self.message_start,
             PartStart: self.part_start,
@@ -309,6 +310,8 @@ class _Encoder:
         return self._delta(event.index, {"type": "thinking_delta", "thinking": event.text})
 
     def tool_delta(self, event: ToolInputDelta) -> Iterable[ServerSentEvent]:
+        if event.index in self.index:
+            self.arguments.setdefault(event.index, []).append(event.json)
         return self._delta(event.index, {"type": "input_json_delta", "partial_json": event.json})
 
     def echo_event(self, event: Echo) -> Iterable[ServerSentEvent]:
@@ -336,6 +339,12 @@ class _Encoder:
                     "thinking Claude did not sign is streamed unsigned: it cannot be sent back to Claude",
                     action="converted",
                 )
+        pieces = self.arguments.pop(event.index, None)
+        if pieces is not None and tool_arguments("".join(pieces))[1] is not None:
+            # Another vendor's model wrote arguments that are not a JSON object; the SDK parses
+            # the joined partial_json at content_block_stop and cannot (encode_response sends {}).
+            why = "arguments that are not a JSON object are streamed as they came; Anthropic's SDK cannot parse them"
+            self.out.lossy(f"events[{self.opened[event.index]}].part", "tool_use", why, action="converted")
         if event.citations:
             # The text opened with its citations already sent; these came apart from it.
             self.out.lossy(f"events[{self.at}].citations", "citations", "citations given at a part's end are not sent")
