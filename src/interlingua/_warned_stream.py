@@ -58,7 +58,9 @@ class EncodedStream(_WarnedStream[SSEEvent]):
     __slots__ = ()
 
     def __init__(self, items: Iterator[SSEEvent], out: WarningSink, *, strict: bool = False) -> None:
-        super().__init__(_strict(items, out) if strict else items, out)
+        self._items = _strict(items, out) if strict else items
+        self.codec = out.codec
+        self.warnings = out.warnings
 
 
 class DecodedStream(_WarnedStream[StreamEvent]):

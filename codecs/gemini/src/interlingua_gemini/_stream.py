@@ -423,29 +423,21 @@ class _Encoder:
                 ]
         return []
 
-    def _report_usage(self) -> None:
-        """Every chunk carries the usage so far; what it cannot hold is said once, at the end."""
-        if self.usage is None:
-            return
-        at = f"events[{self.at}]"
-        if self.usage.cache_write_tokens:
-            self.out.unsupported(f"{at}.usage.cache_write_tokens", "usage", "Gemini reports no cache writes")
-        found = WarningSink(NAME)
-        rest = self.echo.get("usageMetadata")
-        _usage.encode(self.usage, rest if isinstance(rest, dict) else None, found)
-        self.out.extend_at(at, found.warnings)
-
     def _keep(self, echo: ProviderEcho) -> None:
         if echo.provider == PROVIDER:
             self.echo.update(echo.data)
 
-    def _chunk(self, parts: list[dict[str, Any]] | None, **candidate: Any) -> dict[str, Any]:
+    def _chunk(
+        self, parts: list[dict[str, Any]] | None, found: WarningSink | None = None, **candidate: Any
+    ) -> dict[str, Any]:
+        """``found`` hears of usage counters left out (given for the last chunk only: every
+        chunk carries the usage so far, and what it cannot hold is said once)."""
         content: dict[str, Any] = {"role": "model"}
         if parts:
             content["parts"] = parts
         chunk: dict[str, Any] = {"candidates": [{"content": content, **candidate}]}
         if self.usage is not None:
-            chunk["usageMetadata"] = _usage.encode(self.usage, self.echo.get("usageMetadata"))
+            chunk["usageMetadata"] = _usage.encode(self.usage, self.echo.get("usageMetadata"), found)
         if self.model is not None:
             chunk["modelVersion"] = self.model
         if self.id is not None:
@@ -519,15 +511,19 @@ class _Encoder:
     def _end(self, event: MessageEnd) -> dict[str, Any]:
         if event.usage is not None:
             self.usage = event.usage
-        self._report_usage()
         rest = dict(self.echo.get("candidate") or {})
         rest.pop("content", None)
-        finish = _stop_reason.encode(event.stop_reason, event.raw_stop_reason, self.out, f"events[{self.at}]")
+        at = f"events[{self.at}]"
+        finish = _stop_reason.encode(event.stop_reason, event.raw_stop_reason, self.out, at)
+        found = WarningSink(NAME)
         if event.stop_reason == "content_filter" and blocked_reason(self.echo) is not None:
-            chunk = self._chunk(None)
+            chunk = self._chunk(None, found)
             del chunk["candidates"]
         else:
-            chunk = self._chunk(None, **({"finishReason": finish} if finish else {}), **rest)
+            chunk = self._chunk(None, found, **({"finishReason": finish} if finish else {}), **rest)
+        if self.usage is not None and self.usage.cache_write_tokens:
+            self.out.unsupported(f"{at}.usage.cache_write_tokens", "usage", "Gemini reports no cache writes")
+        self.out.extend_at(at, found.warnings)
         for key, value in self.echo.items():
             if key not in ("candidate", "usageMetadata"):
                 chunk.setdefault(key, value)

@@ -332,44 +332,47 @@ class StreamEncoder:
 
     def _part_start(self, event: PartStart) -> Iterator[Block]:
         part = event.part
-        at = f"events[{self.at}].part"
         match part:
             case Text():
                 refusal = own(part.provider_echoes, self.ctx.provider).get("_refusal") is True
                 kind = self.kinds[event.index] = "refusal" if refusal else "content"
-                self._joins(kind, at, "text")
+                self._joins(kind, "text")
                 if part.citations:
-                    self.ctx.out.lossy(f"{at}.citations", "citations", "a chunk's delta has no annotations")
+                    self.ctx.out.lossy(self._at(".part.citations"), "citations", "a chunk's delta has no annotations")
                 if part.text:
                     yield self._chunk({kind: part.text})
             case Thinking():
                 if self.ctx.dialect.reasoning == "none":
                     self.kinds[event.index] = "dropped"
-                    self.ctx.out.lossy(at, "thinking", f"{self.ctx.dialect.name} streams no reasoning")
+                    self.ctx.out.lossy(self._at(".part"), "thinking", f"{self.ctx.dialect.name} streams no reasoning")
                     return
                 self.kinds[event.index] = "thinking"
-                self._joins("thinking", at, "thinking")
+                self._joins("thinking", "thinking")
                 if part.text:
                     yield from self._thinking(ThinkingDelta(event.index, part.text))
             case ToolUse():
                 yield from self._tool_start(event.index, part)
             case AudioOutput():
-                yield from self._audio(part, at)
+                yield from self._audio(part, self._at(".part"))
             case _:
                 self.kinds[event.index] = "dropped"
-                self.ctx.out.lossy(at, part.type, f"a chunk's delta has no form for a {part.type} part")
+                self.ctx.out.lossy(self._at(".part"), part.type, f"a chunk's delta has no form for a {part.type} part")
 
-    def _joins(self, kind: str, at: str, part_type: str) -> None:
+    def _at(self, field: str) -> str:
+        """The path of ``field`` of the event being encoded (made only for a warning)."""
+        return f"events[{self.at}]{field}"
+
+    def _joins(self, kind: str, part_type: str) -> None:
         """The delta has one field per kind: a second part of a kind grows the first. Said once,
         at the first part that joins, as encode_response says it once for the message."""
         if self.joined.get(kind) is False:
             why = f"a stream's {kind} is one string: its parts from here on join the first"
-            self.ctx.out.lossy(at, part_type, why, action="converted")
+            self.ctx.out.lossy(self._at(".part"), part_type, why, action="converted")
         self.joined[kind] = kind in self.joined
 
     def _part_end(self, event: PartEnd) -> Iterator[Block]:
         if event.citations:
-            self.ctx.out.lossy(f"events[{self.at}].citations", "citations", "a chunk's delta has no annotations")
+            self.ctx.out.lossy(self._at(".citations"), "citations", "a chunk's delta has no annotations")
         return iter(())
 
     def _tool_start(self, index: int, part: ToolUse) -> Iterator[Block]:
