@@ -376,8 +376,9 @@ class _Encoder:
         found = WarningSink(CODEC)
         usage = encode_usage(self.usage, recorded=self.echo.get(RECORDED), out=found)
         self.out.extend_at(f"events[{self.at}]", found.warnings)
-        for key, value in usage.items():
-            if key in _DELTA_USAGE or self.sent_usage.get(key) == value:
+        for key in usage.keys() - _DELTA_USAGE:
+            value = usage[key]
+            if self.sent_usage.get(key) == value:
                 continue
             inner = [f"{key}.{name}" for name in value] if isinstance(value, dict) else [key]
             for name in inner:
