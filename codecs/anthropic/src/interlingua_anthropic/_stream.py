@@ -207,8 +207,7 @@ class _Encoder:
     def __init__(self, out: WarningSink) -> None:
         self.out = out
         self.at = 0
-        self.part_out = WarningSink(CODEC)
-        self.parts = Encoder(self.part_out, response=True)
+        self.parts = Encoder(out, response=True)
         self.opened: dict[int, int] = {}
         self.sent_usage: dict[str, Any] = {}
         self.start: MessageStart | None = None
@@ -273,10 +272,7 @@ class _Encoder:
             if part.text:
                 deltas.append({"type": "thinking_delta", "thinking": part.text})
         else:
-            opening = self.parts.part(part, "part")
-            if self.part_out.warnings:
-                self.out.extend_at(f"events[{self.at}]", self.part_out.warnings)
-                self.part_out.warnings.clear()
+            opening = self.parts.part(part, f"events[{self.at}].part")
             if opening is None:
                 return
             if isinstance(part, Text):
@@ -375,7 +371,8 @@ class _Encoder:
         a counter beyond them is lost unless message_start already carried the same value."""
         found = WarningSink(CODEC)
         usage = encode_usage(self.usage, recorded=self.echo.get(RECORDED), out=found)
-        self.out.extend_at(f"events[{self.at}]", found.warnings)
+        if found.warnings:
+            self.out.extend_at(f"events[{self.at}]", found.warnings)
         for key in usage.keys() - _DELTA_USAGE:
             value = usage[key]
             if self.sent_usage.get(key) == value:

@@ -431,7 +431,8 @@ class StreamEncoder:
         if usage is not None:
             found = WarningSink(self.ctx.out.codec)
             body = encode_usage(usage, self.leftovers, event.cost, found, self.recorded)
-            self.ctx.out.extend_at(f"events[{self.at}]", found.warnings)
+            if found.warnings:
+                self.ctx.out.extend_at(f"events[{self.at}]", found.warnings)
             yield {**self.head, "choices": [], "usage": body}
         yield DONE
 

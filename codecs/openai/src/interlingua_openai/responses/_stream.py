@@ -341,7 +341,8 @@ class _Encoder:
         response = snapshot.model_copy(update={"usage": end.usage or snapshot.usage})
         found = WarningSink(NAME)
         shell = response_shell(response, output, status=status, out=found)
-        self.out.extend_at(f"events[{self.at}]", found.warnings)
+        if found.warnings:
+            self.out.extend_at(f"events[{self.at}]", found.warnings)
         return shell
 
     def message_start(self, event: MessageStart) -> list[SSEEvent]:
