@@ -188,10 +188,13 @@ class Converter:
         target = codec_for(self.target)
         if accumulated:
             encoded = target.encode_response(response)
-            return Converted(encoded.body, [*decoded.warnings, *response.warnings, *encoded.warnings], detected)
+            found: list[AnyWarning] = [*getattr(decoded, "warnings", ()), *response.warnings, *encoded.warnings]
+            return Converted(encoded.body, found, detected)
         stream = target.encode_stream(events)
         output = b"".join(render_sse(stream))
-        return Converted(output, [*decoded.warnings, *stream.warnings], detected)
+        # A codec written before streams carried warnings returns a plain iterator: none to add.
+        found = [*getattr(decoded, "warnings", ()), *getattr(stream, "warnings", ())]
+        return Converted(output, found, detected)
 
     # -- steps --------------------------------------------------------------------------------
 
