@@ -86,6 +86,7 @@ from ._stream import (
     aaccumulate,
     accumulate,
 )
+from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import (
     AnyWarning,
     Encoded,
@@ -165,6 +166,8 @@ __all__ = [
     "Document",
     "Echo",
     "Encoded",
+    "EncodedStream",
+    "DecodedStream",
     "EncodeError",
     "Endpoint",
     "ErrorEvent",

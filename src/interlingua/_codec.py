@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
@@ -13,6 +13,7 @@ from ._request import Request
 from ._response import Response
 from ._sse import SSEEvent
 from ._stream import StreamEvent
+from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import Encoded
 
 Support: TypeAlias = Literal["native", "lossy"]
@@ -162,7 +163,14 @@ class Codec(Protocol):
     def decode_request(self, body: Mapping[str, Any]) -> Request: ...
     def decode_response(self, body: Mapping[str, Any]) -> Response: ...
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded: ...
-    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]: ...
-    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]: ...
+    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
+        """The IR events; what the IR keeps only in part is on the result's ``warnings``."""
+        ...
+
+    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
+        """The wire's SSE events; what the wire cannot carry is on the result's ``warnings`` (its
+        path names the IR event, ``events[12].part``); ``strict`` raises at that event."""
+        ...
+
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> Any: ...
     def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest: ...

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
@@ -139,6 +139,13 @@ class WarningSink:
 
     def lossy_decode(self, path: str, why: str) -> None:
         self.warnings.append(LossyDecode(codec=self.codec, path=path, message=why))
+
+    def extend_at(self, prefix: str, warnings: Iterable[AnyWarning]) -> None:
+        """Warnings a helper reported with paths of its own, placed under ``prefix`` (a stream's
+        event, ``events[12]``), so a helper written for whole bodies serves streams too."""
+        for warning in warnings:
+            path = f"{prefix}.{warning.path}" if warning.path else prefix
+            self.warnings.append(warning.model_copy(update={"path": path}))
 
     def finish(self, body: Mapping[str, Any], *, strict: bool) -> Encoded:
         """The Encoded result, or LossyEncodeError carrying every warning when ``strict``."""

@@ -21,6 +21,7 @@ from ._read import as_object, decode_with, decoding, describe, each, expect, joi
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
+from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import WarningSink, article
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
@@ -46,6 +47,8 @@ __all__ = [
     "turns_keep_rules",
     "unsigned_or_own_thinking",
     "WarningSink",
+    "DecodedStream",
+    "EncodedStream",
     "arguments_text",
     "construct",
     "maker",

@@ -233,3 +233,31 @@ def test_strict_fails_on_a_chat_request_carrying_n_converted_to_anthropic(tmp_pa
     lenient = run_cli("convert", source, "--to", "anthropic-messages", "--compact")
     assert lenient.code == 0 and "n" not in lenient.lines()[0]
     assert "foreign_option:openai.n" in lenient.stderr  # reported, not refused
+
+
+def _thinking_stream() -> bytes:
+    """An Anthropic stream that thinks (signed), then answers."""
+    signed = il.Thinking(
+        "Is it 4?", provider_echoes=[il.ProviderEcho(provider="anthropic", data={"signature": "c2ln"})]
+    )
+    events: list[il.StreamEvent] = [
+        il.MessageStart(id="msg_1", model="claude-sonnet-4-5"),
+        il.PartStart(0, signed),
+        il.PartEnd(0),
+        il.PartStart(1, il.Text("4")),
+        il.PartEnd(1),
+        il.MessageEnd("end_turn", None, il.Usage(input_tokens=5, output_tokens=3)),
+    ]
+    return b"".join(il.render_sse(il.get_codec("anthropic-messages").encode_stream(events)))
+
+
+def test_a_stream_reports_its_own_warnings_at_the_event_and_strict_fails_on_them() -> None:
+    sse = _thinking_stream()
+    run = run_cli("convert", "-", "--from", "anthropic-messages", "--to", "openai-chat", stdin=sse)
+    assert run.code == 0, run.stderr
+    # Paths count the decoded IR events: message_start, its usage, then the thinking's part_start.
+    assert re.search(r"openai-chat +lossy_encode:thinking +dropped +events\[2\]\.part ", run.stderr), run.stderr
+    strict = run_cli("convert", "-", "--from", "anthropic-messages", "--to", "openai-chat", "--strict", stdin=sse)
+    assert (strict.code, strict.stdout) == (3, "")
+    clean = run_cli("convert", "-", "--from", "anthropic-messages", "--to", "openai-responses", "--strict", stdin=sse)
+    assert clean.code == 0, clean.stderr

@@ -31,6 +31,7 @@ from typing import Any, Literal
 from .. import (
     AnyWarning,
     Codec,
+    DecodedStream,
     Encoded,
     Request,
     Response,
@@ -176,18 +177,24 @@ class Converter:
     def convert_stream(self, data: bytes, *, accumulated: bool = False) -> Converted:
         """Convert a recorded stream (SSE, or Gemini's JSON array) to the target's SSE bytes, or
         with ``accumulated`` to the target's response body. A stream that ends early raises
-        StreamError. Warnings are those of the accumulated answer: the target's encode_stream
-        carries the same parts, and encode_response is the call that reports their losses."""
+        StreamError. Warnings are the source decode's and then the target's own: its
+        encode_stream's (paths name the decoded event, ``events[12].part``), or with
+        ``accumulated`` its encode_response's."""
         if self.target == TRANSCRIPT:
             raise ConversionError("a stream has no transcript form; convert the request instead")
-        detected, events = self.stream_events(data)
+        detected, decoded = self.decoded_stream(data)
+        events = list(decoded)
         response = accumulate(events)
         target = codec_for(self.target)
-        encoded = target.encode_response(response)
-        warnings = [*response.warnings, *encoded.warnings]
         if accumulated:
-            return Converted(encoded.body, warnings, detected)
-        return Converted(b"".join(render_sse(target.encode_stream(events))), warnings, detected)
+            encoded = target.encode_response(response)
+            found: list[AnyWarning] = [*getattr(decoded, "warnings", ()), *response.warnings, *encoded.warnings]
+            return Converted(encoded.body, found, detected)
+        stream = target.encode_stream(events)
+        output = b"".join(render_sse(stream))
+        # A codec written before streams carried warnings returns a plain iterator: none to add.
+        found = [*getattr(decoded, "warnings", ()), *getattr(stream, "warnings", ())]
+        return Converted(output, found, detected)
 
     # -- steps --------------------------------------------------------------------------------
 
@@ -243,18 +250,25 @@ class Converter:
 
     def stream_events(self, data: bytes) -> tuple[Detected, list[StreamEvent]]:
         """Decode a recorded stream with the source codec (detected from its first events)."""
+        detected, decoded = self.decoded_stream(data)
+        return detected, list(decoded)
+
+    def decoded_stream(self, data: bytes) -> tuple[Detected, DecodedStream]:
+        """The source codec's decode of a recorded stream, not yet read: its ``warnings`` are
+        complete once it has been."""
         if data.lstrip()[:1] == b"[":  # a stream sent as one JSON array of chunks (not SSE)
             detected = self._array_stream(data)
             decode_array = getattr(codec_for(detected.wire), "decode_json_array_stream", None)
             if decode_array is None:
                 raise ConversionError(f"codec {detected.wire!r} has no JSON-array streams")
-            return detected, list(decode_array([data]))
+            decoded: DecodedStream = decode_array([data])
+            return detected, decoded
         sse = list(parse_sse([data]))
         if self.source is not None:
             detected = Detected(self.source, "stream", "given by --from")
         else:
             detected = detect_stream([(e.event, _json_or_none(e.data)) for e in sse[:4]])
-        return detected, list(codec_for(detected.wire).decode_stream(sse))
+        return detected, codec_for(detected.wire).decode_stream(sse)
 
     def _array_stream(self, data: bytes) -> Detected:
         """The wire of a JSON array of chunks, asked of the codecs as unnamed events."""

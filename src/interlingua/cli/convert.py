@@ -43,7 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--reasoning", choices=["drop", "as_text"], help="foreign-vendor thinking: drop it (warned) or send it as text"
     )
-    parser.add_argument("--model", help="set the request's model (a transcript, or a body whose wire puts the model in the URL, has none)")
+    parser.add_argument(
+        "--model", help="set the request's model (a transcript, or a body whose wire puts it in the URL, has none)"
+    )
     parser.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     parser.add_argument("--compact", action="store_true", help="a single body as one JSON line (datasets always are)")
     dataset = parser.add_argument_group("datasets (JSONL, one body per line)")

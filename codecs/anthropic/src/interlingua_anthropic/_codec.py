@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from interlingua import (
     Capabilities,
+    DecodedStream,
     Encoded,
+    EncodedStream,
     Endpoint,
     HttpRequest,
     ProviderError,
@@ -15,11 +17,11 @@ from interlingua import (
     Request,
     Resolver,
     Response,
-    ServerSentEvent,
     SSEEvent,
     StreamEvent,
     Thinking,
     ThinkingBudgets,
+    WarningSink,
 )
 from interlingua.kit import Passes, ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns
 
@@ -103,11 +105,12 @@ class AnthropicMessagesCodec:
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         return _response.encode_response(response, self.name, strict=strict)
 
-    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
-        return _stream.decode_stream(events)
+    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
+        return DecodedStream(_stream.decode_stream(events), WarningSink(self.name))
 
-    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[ServerSentEvent]:
-        return _stream.encode_stream(events)
+    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
+        out = WarningSink(self.name)
+        return EncodedStream(_stream.encode_stream(events, out), out, strict=strict)
 
     # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
     sniff = staticmethod(_sniff.sniff)

@@ -33,7 +33,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import construct, decoding, dumps, expect, loads, optional, require
+from interlingua.kit import construct, decoding, dumps, expect, loads, optional, require, tool_arguments
 
 from ._errors import error_from_json
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
@@ -200,10 +200,16 @@ def _sse(payload: dict[str, Any]) -> ServerSentEvent:
 
 class _Encoder:
     """IR events -> wire events. ``message_start`` waits for the first part (so usage known by
-    then goes in it); wire indexes count the parts actually sent."""
+    then goes in it); wire indexes count the parts actually sent. What the wire cannot carry goes
+    to ``out`` with the number of the IR event (``at``) that held it, as encode_response reports
+    it for the same answer."""
 
-    def __init__(self) -> None:
-        self.parts = Encoder(WarningSink(CODEC), response=True)
+    def __init__(self, out: WarningSink) -> None:
+        self.out = out
+        self.at = 0
+        self.parts = Encoder(out, response=True)
+        self.opened: dict[int, int] = {}
+        self.sent_usage: dict[str, Any] = {}
         self.start: MessageStart | None = None
         self.started = False
         self.usage = Usage()
@@ -211,6 +217,7 @@ class _Encoder:
         self.index: dict[int, int] = {}
         self.kind: dict[int, str] = {}
         self.signature: dict[int, str] = {}
+        self.arguments: dict[int, list[str]] = {}
         self.handlers: dict[type, Callable[[Any], Iterable[ServerSentEvent]]] = {
             MessageStart: self.message_start,
             PartStart: self.part_start,
@@ -248,6 +255,7 @@ class _Encoder:
             "usage": encode_usage(self.usage, self.echo.get("usage"), self.echo.get(RECORDED)),
             **extra,
         }
+        self.sent_usage = message["usage"]
         yield _sse({"type": "message_start", "message": message})
 
     def part_start(self, event: PartStart) -> Iterator[ServerSentEvent]:
@@ -264,7 +272,7 @@ class _Encoder:
             if part.text:
                 deltas.append({"type": "thinking_delta", "thinking": part.text})
         else:
-            opening = self.parts.part(part, "part")
+            opening = self.parts.part(part, f"events[{self.at}].part")
             if opening is None:
                 return
             if isinstance(part, Text):
@@ -280,6 +288,7 @@ class _Encoder:
                 opening["input"] = {}
         self.index[event.index] = wire
         self.kind[event.index] = opening["type"]
+        self.opened[event.index] = self.at
         yield _sse({"type": "content_block_start", "index": wire, "content_block": opening})
         for delta in deltas:
             yield _sse({"type": "content_block_delta", "index": wire, "delta": delta})
@@ -297,6 +306,8 @@ class _Encoder:
         return self._delta(event.index, {"type": "thinking_delta", "thinking": event.text})
 
     def tool_delta(self, event: ToolInputDelta) -> Iterable[ServerSentEvent]:
+        if event.index in self.index:
+            self.arguments.setdefault(event.index, []).append(event.json)
         return self._delta(event.index, {"type": "input_json_delta", "partial_json": event.json})
 
     def echo_event(self, event: Echo) -> Iterable[ServerSentEvent]:
@@ -313,14 +324,26 @@ class _Encoder:
         if wire is None:
             return
         signature = self.signature.pop(event.index, None)
-        if signature and self.kind.get(event.index) == "thinking":
-            yield _sse(
-                {
-                    "type": "content_block_delta",
-                    "index": wire,
-                    "delta": {"type": "signature_delta", "signature": signature},
-                }
-            )
+        if self.kind.get(event.index) == "thinking":
+            if signature:
+                delta = {"type": "signature_delta", "signature": signature}
+                yield _sse({"type": "content_block_delta", "index": wire, "delta": delta})
+            else:
+                self.out.lossy(
+                    f"events[{self.opened[event.index]}].part",
+                    "thinking",
+                    "thinking Claude did not sign is streamed unsigned: it cannot be sent back to Claude",
+                    action="converted",
+                )
+        pieces = self.arguments.pop(event.index, None)
+        if pieces is not None and tool_arguments("".join(pieces))[1] is not None:
+            # Another vendor's model wrote arguments that are not a JSON object; the SDK parses
+            # the joined partial_json at content_block_stop and cannot (encode_response sends {}).
+            why = "arguments that are not a JSON object are streamed as they came; Anthropic's SDK cannot parse them"
+            self.out.lossy(f"events[{self.opened[event.index]}].part", "tool_use", why, action="converted")
+        if event.citations:
+            # The text opened with its citations already sent; these came apart from it.
+            self.out.lossy(f"events[{self.at}].citations", "citations", "citations given at a part's end are not sent")
         yield _sse({"type": "content_block_stop", "index": wire})
 
     def usage_update(self, event: UsageUpdate) -> Iterable[ServerSentEvent]:
@@ -333,15 +356,32 @@ class _Encoder:
             self.usage = event.usage
         stop = encode_stop_reason(event.stop_reason, event.raw_stop_reason)
         if stop is None and event.stop_reason is not None:
+            why = f"no Anthropic stop reason means {event.stop_reason}"
+            self.out.unsupported(f"events[{self.at}].stop_reason", "stop_reason", why)
             stop = "end_turn"
         delta: Block = {"stop_reason": stop, "stop_sequence": self.echo.get("stop_sequence")}
         for key in ("container", "stop_details"):
             if key in self.echo:
                 delta[key] = self.echo[key]
-        usage = encode_usage(self.usage, recorded=self.echo.get(RECORDED))
-        usage = {k: v for k, v in usage.items() if k in _DELTA_USAGE}
-        yield _sse({"type": "message_delta", "delta": delta, "usage": usage})
+        yield _sse({"type": "message_delta", "delta": delta, "usage": self._delta_usage()})
         yield _sse({"type": "message_stop"})
+
+    def _delta_usage(self) -> dict[str, Any]:
+        """The final usage in the keys message_delta's usage has (the SDK's MessageDeltaUsage);
+        a counter beyond them is lost unless message_start already carried the same value."""
+        found = WarningSink(CODEC)
+        usage = encode_usage(self.usage, recorded=self.echo.get(RECORDED), out=found)
+        if found.warnings:
+            self.out.extend_at(f"events[{self.at}]", found.warnings)
+        for key in usage.keys() - _DELTA_USAGE:
+            value = usage[key]
+            if self.sent_usage.get(key) == value:
+                continue
+            inner = [f"{key}.{name}" for name in value] if isinstance(value, dict) else [key]
+            for name in inner:
+                why = f"message_delta's usage has no counter {name!r}"
+                self.out.lossy(f"events[{self.at}].usage.extra.{name}", "usage", why)
+        return {k: v for k, v in usage.items() if k in _DELTA_USAGE}
 
     def error(self, event: ErrorEvent) -> Iterable[ServerSentEvent]:
         error = event.error
@@ -354,10 +394,11 @@ _DELTA_USAGE = frozenset(
 )
 
 
-def encode_stream(events: Iterable[StreamEvent]) -> Iterator[ServerSentEvent]:
+def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[ServerSentEvent]:
     """IR stream events -> Anthropic SSE events that the official SDK accumulates into the same
-    Message. Parts the wire cannot stream (an image, audio) are left out: a stream has no place
-    for warnings, so encode_response is the call that reports them."""
-    encoder = _Encoder()
-    for event in events:
-        yield from encoder.handlers[type(event)](event)
+    Message. Parts the wire cannot stream (an image, audio) are left out, reported to ``out``."""
+    encoder = _Encoder(out)
+    handlers = encoder.handlers
+    for at, event in enumerate(events):
+        encoder.at = at
+        yield from handlers[type(event)](event)

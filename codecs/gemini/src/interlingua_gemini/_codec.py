@@ -7,7 +7,9 @@ from typing import Any
 
 from interlingua import (
     Capabilities,
+    DecodedStream,
     Encoded,
+    EncodedStream,
     Endpoint,
     HttpRequest,
     ProviderError,
@@ -17,6 +19,7 @@ from interlingua import (
     SSEEvent,
     StreamEvent,
     ThinkingBudgets,
+    WarningSink,
 )
 from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules, own_thinking
 
@@ -81,16 +84,17 @@ class GeminiCodec:
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         return _response.encode_response(response, strict=strict)
 
-    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
-        with decoding(NAME):
-            yield from _stream.decode_stream(events)
+    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
+        out = WarningSink(NAME)
+        return DecodedStream(_decoded(events, out), out)
 
-    def decode_json_array_stream(self, chunks: Iterable[bytes]) -> Iterator[StreamEvent]:
+    def decode_json_array_stream(self, chunks: Iterable[bytes]) -> DecodedStream:
         """The stream of ``:streamGenerateContent`` without ``alt=sse`` (one JSON array)."""
         return self.decode_stream(_stream.json_array_events(chunks))
 
-    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
-        return _stream.encode_stream(events)
+    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
+        out = WarningSink(NAME)
+        return EncodedStream(_stream.encode_stream(events, out), out, strict=strict)
 
     # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
     sniff = staticmethod(_sniff.sniff)
@@ -104,3 +108,8 @@ class GeminiCodec:
 
     def __repr__(self) -> str:
         return "GeminiCodec()" if self.budgets is None else f"GeminiCodec(budgets={self.budgets!r})"
+
+
+def _decoded(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
+    with decoding(NAME):
+        yield from _stream.decode_stream(events, out)

@@ -188,7 +188,7 @@ def encode_candidate(response: Response, rest: dict[str, Any], ctx: Encoding, ou
         if parts:
             content["parts"] = parts
         candidate["content"] = content
-    finish = _stop_reason.encode(response.stop_reason, response.raw_stop_reason)
+    finish = _stop_reason.encode(response.stop_reason, response.raw_stop_reason, out)
     if finish is not None:
         candidate["finishReason"] = finish
     candidate.update(rest)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from interlingua import StopReason
+from interlingua import StopReason, WarningSink
+from interlingua.kit import join
 
 DECODE: dict[str, StopReason] = {
     "STOP": "end_turn",
@@ -49,13 +50,20 @@ def decode(raw: str | None, *, called: bool) -> StopReason | None:
     return "tool_use" if reason == "end_turn" and called else reason
 
 
-def encode(reason: StopReason | None, raw: str | None) -> str | None:
+def encode(reason: StopReason | None, raw: str | None, out: WarningSink | None = None, at: str = "") -> str | None:
     """The kept string when it still means ``reason`` (exact round trips, and a finishReason
     newer than this table decoded as ``other``), else the closest finishReason: another
-    vendor's raw string (``end_turn``) is never written as a finishReason."""
+    vendor's raw string (``end_turn``) is never written as a finishReason. A finishReason that
+    reads back as another reason (``stop_sequence`` as ``STOP``) is reported to ``out``."""
     if raw is not None and (reason is None or _means(raw, reason)):
         return raw
-    return ENCODE[reason] if reason is not None else None
+    if reason is None:
+        return None
+    finish = ENCODE[reason]
+    if out is not None and not _means(finish, reason):
+        why = f"no finishReason means {reason}; sent as {finish}"
+        out.lossy(join(at, "stop_reason"), "stop_reason", why, action="converted")
+    return finish
 
 
 def _means(raw: str, reason: StopReason) -> bool:

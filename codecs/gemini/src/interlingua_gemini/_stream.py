@@ -55,7 +55,7 @@ _PATH = re.compile(r"\.([^.\[]+)|\[(\d+)\]|\['([^']*)'\]")
 # --- decoding ----------------------------------------------------------------------------------
 
 
-def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+def decode_stream(events: Iterable[SSEEvent], warnings: WarningSink) -> Iterator[StreamEvent]:
     decoder = _Decoder()
     for number, event in enumerate(events):
         data = event.data
@@ -64,6 +64,9 @@ def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
         try:
             body = loads(data)
             decoder.chunk(body if type(body) is dict else expect(body, dict, ""))
+            if decoder.more and not warnings.warnings:
+                why = "candidates other than the first are not decoded"
+                warnings.lossy_decode(f"events[{number}].candidates[1]", why)
         except DecodeError as err:
             raise within(f"chunk[{number}]", err) from None
         yield from decoder.take()
@@ -94,6 +97,7 @@ class _Decoder:
         self.usage_meta: Any = None
         self.usage_rest: dict[str, Any] | None = None
         self.candidate: dict[str, Any] = {}
+        self.more = False  # this chunk had candidates beyond the first (candidateCount > 1)
 
     def take(self) -> list[StreamEvent]:
         events, self.out = self.out, []
@@ -112,6 +116,7 @@ class _Decoder:
             self._usage(body["usageMetadata"])
         candidates = body.get("candidates")
         if isinstance(candidates, list) and candidates:
+            self.more = len(candidates) > 1
             try:
                 self._candidate(candidates[0])
             except DecodeError as err:
@@ -348,31 +353,47 @@ def json_array_events(chunks: Iterable[bytes]) -> Iterator[SSEEvent]:
 # --- encoding ----------------------------------------------------------------------------------
 
 
-def encode_stream(events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
-    encoder = _Encoder()
-    for event in events:
+def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[SSEEvent]:
+    encoder = _Encoder(out)
+    for at, event in enumerate(events):
+        encoder.at = at
         for chunk in encoder.event(event):
             yield ServerSentEvent(data=dumps(chunk))
 
 
 class _Encoder:
     """StreamEvents -> chunks google-genai parses: text and thoughts as they come, every other
-    part whole when it ends, finishReason and the response's own fields on the last chunk."""
+    part whole when it ends, finishReason and the response's own fields on the last chunk.
 
-    def __init__(self) -> None:
+    What the chunks cannot carry goes to ``out`` as encode_response reports it, at the event that
+    opened the part (``opened``); the part encoder writes into ``found`` first, since a text part
+    is encoded again for each of its echoes and should be reported once."""
+
+    def __init__(self, out: WarningSink) -> None:
+        self.out = out
+        self.at = 0
+        self.found = WarningSink(NAME)
+        self.opened: dict[int, int] = {}
+        self.last: tuple[str, bool] | None = None  # the last part sent, if text or thought: (type, signed)
         self.id: str | None = None
         self.model: str | None = None
         self.parts: dict[int, Any] = {}
         self.args: dict[int, list[str]] = {}
         self.usage: Usage | None = None
         self.echo: dict[str, Any] = {}
-        self.ctx = Encoding(WarningSink(NAME), None)
+        self.ctx = Encoding(self.found, None)
+
+    def _report(self, index: int) -> None:
+        """The part encoder's warnings, under the event that opened part ``index``."""
+        if self.found.warnings:
+            self.out.extend_at(f"events[{self.opened.get(index, self.at)}]", self.found.warnings)
+            self.found.warnings.clear()
 
     def event(self, event: StreamEvent) -> list[dict[str, Any]]:
         match event:
             case MessageStart():
                 self.id, self.model = event.id, event.model
-                self.ctx = Encoding(WarningSink(NAME), event.model)
+                self.ctx = Encoding(self.found, event.model)
                 for echo in event.provider_echoes:
                     self._keep(echo)
                 return []
@@ -388,7 +409,7 @@ class _Encoder:
             case Echo():
                 return self._echo(event)
             case PartEnd():
-                return self._part_end(event.index)
+                return self._part_end(event)
             case UsageUpdate():
                 self.usage = event.usage
                 return []
@@ -406,13 +427,17 @@ class _Encoder:
         if echo.provider == PROVIDER:
             self.echo.update(echo.data)
 
-    def _chunk(self, parts: list[dict[str, Any]] | None, **candidate: Any) -> dict[str, Any]:
+    def _chunk(
+        self, parts: list[dict[str, Any]] | None, found: WarningSink | None = None, **candidate: Any
+    ) -> dict[str, Any]:
+        """``found`` hears of usage counters left out (given for the last chunk only: every
+        chunk carries the usage so far, and what it cannot hold is said once)."""
         content: dict[str, Any] = {"role": "model"}
         if parts:
             content["parts"] = parts
         chunk: dict[str, Any] = {"candidates": [{"content": content, **candidate}]}
         if self.usage is not None:
-            chunk["usageMetadata"] = _usage.encode(self.usage, self.echo.get("usageMetadata"))
+            chunk["usageMetadata"] = _usage.encode(self.usage, self.echo.get("usageMetadata"), found)
         if self.model is not None:
             chunk["modelVersion"] = self.model
         if self.id is not None:
@@ -421,20 +446,35 @@ class _Encoder:
 
     def _part_start(self, event: PartStart) -> list[dict[str, Any]]:
         part = event.part
+        self.opened[event.index] = self.at
         if isinstance(part, Text | Thinking):
             self.parts[event.index] = part.model_copy(update={"text": ""})
             block = encode_part(part, "part", self.ctx)
+            self._report(event.index)
+            self._joins(part)
             return [self._chunk([block])] if block is not None and (part.text or part.provider_echoes) else []
         self.parts[event.index] = part
         return []
+
+    def _joins(self, part: Text | Thinking) -> None:
+        """Consecutive text (or thought) chunks are one part to a reader (see decode_stream): a
+        part right after one of its kind joins it, unless both are signed."""
+        signed = _signed(part)
+        last, self.last = self.last, (part.type, signed)
+        if last is not None and last[0] == part.type and not (last[1] and signed):
+            why = f"a {part.type} part right after another joins it in Gemini's stream"
+            self.out.lossy(f"events[{self.at}].part", part.type, why, action="converted")
 
     def _echo(self, event: Echo) -> list[dict[str, Any]]:
         if event.index is None:
             self._keep(event.echo)
             return []
+        if self.last is not None and event.echo.provider == PROVIDER and "thoughtSignature" in event.echo.data:
+            self.last = (self.last[0], True)
         part = self.parts.get(event.index)
         if isinstance(part, Text | Thinking):
             block = encode_part(part.model_copy(update={"provider_echoes": [event.echo]}), "part", self.ctx)
+            self.found.warnings.clear()  # said when the part opened
             return [self._chunk([block])] if block is not None and len(block) > 1 + isinstance(part, Thinking) else []
         if part is not None:
             echoes = [e for e in part.provider_echoes if e.provider != event.echo.provider]
@@ -446,31 +486,50 @@ class _Encoder:
             self.parts[event.index] = part.model_copy(update={"provider_echoes": echoes})
         return []
 
-    def _part_end(self, index: int) -> list[dict[str, Any]]:
+    def _part_end(self, event: PartEnd) -> list[dict[str, Any]]:
+        index = event.index
+        if event.citations:
+            why = "Gemini's stream carries no citations"
+            self.out.lossy(f"events[{self.at}].citations", "citations", why)
         part = self.parts.pop(index, None)
         if part is None or isinstance(part, Text | Thinking):
             return []
         pieces = self.args.pop(index, None)
         if isinstance(part, ToolUse) and pieces:
             # Empty or malformed arguments (another vendor's model wrote them) must not crash
-            # the stream: Gemini's functionCall.args is an object, so they go as {}.
-            value, _ = tool_arguments("".join(pieces))
-            part = part.model_copy(update={"input": value})
+            # the stream: Gemini's functionCall.args is an object, so they go as {} (the part
+            # encoder reports raw_input, as for an answer decoded whole).
+            value, raw = tool_arguments("".join(pieces))
+            part = part.model_copy(update={"input": value, "raw_input": raw})
         block = encode_part(part, "part", self.ctx)
-        return [self._chunk([block])] if block is not None else []
+        self._report(index)
+        if block is None:
+            return []
+        self.last = None
+        return [self._chunk([block])]
 
     def _end(self, event: MessageEnd) -> dict[str, Any]:
         if event.usage is not None:
             self.usage = event.usage
         rest = dict(self.echo.get("candidate") or {})
         rest.pop("content", None)
-        finish = _stop_reason.encode(event.stop_reason, event.raw_stop_reason)
+        at = f"events[{self.at}]"
+        finish = _stop_reason.encode(event.stop_reason, event.raw_stop_reason, self.out, at)
+        found = WarningSink(NAME)
         if event.stop_reason == "content_filter" and blocked_reason(self.echo) is not None:
-            chunk = self._chunk(None)
+            chunk = self._chunk(None, found)
             del chunk["candidates"]
         else:
-            chunk = self._chunk(None, **({"finishReason": finish} if finish else {}), **rest)
+            chunk = self._chunk(None, found, **({"finishReason": finish} if finish else {}), **rest)
+        if self.usage is not None and self.usage.cache_write_tokens:
+            self.out.unsupported(f"{at}.usage.cache_write_tokens", "usage", "Gemini reports no cache writes")
+        self.out.extend_at(at, found.warnings)
         for key, value in self.echo.items():
             if key not in ("candidate", "usageMetadata"):
                 chunk.setdefault(key, value)
         return chunk
+
+
+def _signed(part: Text | Thinking) -> bool:
+    echo = part.echo(PROVIDER)
+    return echo is not None and "thoughtSignature" in echo.data

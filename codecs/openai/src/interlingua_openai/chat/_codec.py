@@ -7,7 +7,9 @@ from typing import Any
 
 from interlingua import (
     Capabilities,
+    DecodedStream,
     Encoded,
+    EncodedStream,
     Endpoint,
     HttpRequest,
     ProviderError,
@@ -93,13 +95,17 @@ class OpenAIChatCodec:
         ctx = self._ctx()
         return ctx.out.finish(_response.encode_response(response, ctx), strict=strict)
 
-    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
-        decoder = StreamDecoder(self._ctx(), self.name)
+    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
+        ctx = self._ctx()
+        return DecodedStream(self._decoded(StreamDecoder(ctx, self.name), events), ctx.out)
+
+    def _decoded(self, decoder: StreamDecoder, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
         with decoding(self.name):
             yield from decoder.run(events)
 
-    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
-        return StreamEncoder(self._ctx()).run(events)
+    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
+        ctx = self._ctx()
+        return EncodedStream(StreamEncoder(ctx).run(events), ctx.out, strict=strict)
 
     # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
     sniff = staticmethod(_sniff.sniff)

@@ -19,7 +19,7 @@ from ._echo import OMIT, Ctx, build, echo_list, merge_into, own, part_of, presen
 from ._fast import decode_answer
 from ._messages import decode_assistant_parts, encode_assistant
 from ._parts import Block
-from ._stop_reason import decode_finish_reason, encode_finish_reason
+from ._stop_reason import decode_finish_reason, encode_finish_reason, report_finish_reason
 from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
 _TOP = frozenset({"id", "object", "model", "choices", "usage"})
@@ -124,14 +124,7 @@ def encode_response(response: Response, ctx: Ctx) -> Block:
     ctx.out.unsent_message_fields(response.message, "message")  # a choice's message has neither
     message = encode_assistant(response.message, "message", ctx, response=True)
     finish = encode_finish_reason(response.stop_reason, response.raw_stop_reason)
-    if finish is None:
-        ctx.out.lossy(
-            "stop_reason",
-            "stop_reason",
-            f"finish_reason has no form for {response.stop_reason!r}; sent as 'stop'",
-            action="converted",
-        )
-        finish = "stop"
+    finish = report_finish_reason(response.stop_reason, finish, ctx.out, "stop_reason")
     choice: Block = {"index": 0, "message": message, "finish_reason": finish, **part_of(data, "_choice")}
     body: Block = {
         "id": response.id or "",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from interlingua import StopReason
+from interlingua import StopReason, WarningSink
 
 DECODE: dict[str, StopReason] = {
     "stop": "end_turn",
@@ -36,3 +36,14 @@ def encode_finish_reason(stop: StopReason | None, raw: str | None) -> str | None
     if stop is None:
         return None
     return ENCODE.get(stop)
+
+
+def report_finish_reason(stop: StopReason | None, finish: str | None, out: WarningSink, at: str) -> str:
+    """``finish`` (from :func:`encode_finish_reason`), or ``stop`` when it has none; either way
+    ``out`` hears of a reason that reads back as another (``stop_sequence`` is sent as ``stop``)."""
+    if finish is None:
+        out.lossy(at, "stop_reason", f"finish_reason has no form for {stop!r}; sent as 'stop'", action="converted")
+        return "stop"
+    if stop is not None and DECODE.get(finish, "other") != stop:
+        out.lossy(at, "stop_reason", f"finish_reason has no form for {stop!r}; sent as {finish!r}", action="converted")
+    return finish

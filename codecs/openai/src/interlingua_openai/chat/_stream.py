@@ -39,13 +39,14 @@ from interlingua import (
     ToolUse,
     Usage,
     UsageUpdate,
+    WarningSink,
 )
 from interlingua.kit import dumps, loads, tool_arguments
 
 from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
 from ._parts import Block, audio_answer, call_arguments, respelled
-from ._stop_reason import decode_finish_reason, encode_finish_reason
+from ._stop_reason import decode_finish_reason, encode_finish_reason, report_finish_reason
 from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
 _CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
@@ -72,6 +73,7 @@ class StreamDecoder:
         self.tools: dict[int, int] = {}
         self.finish: str | None = None
         self.finished = False
+        self.more_choices = False
         self.usage: Usage | None = None
         self.cost: Cost | None = None
         self.leftovers: Block = {}
@@ -113,6 +115,10 @@ class StreamDecoder:
             choice = choices[0]
             if type(choice) is not dict:
                 raise DecodeError(self.codec, f"events[{i}].choices[0]", "expected an object")
+            if len(choices) > 1 or choice.get("index", 0) != 0:
+                choice = self._first_choice(choices, i)
+                if choice is None:
+                    return out
             delta = choice.get("delta")
             if delta:
                 self.delta(delta, out)
@@ -128,6 +134,13 @@ class StreamDecoder:
         if usage is not None:
             self.usage, self.cost, self.leftovers = decode_usage(usage, f"events[{i}].usage")
         return out
+
+    def _first_choice(self, choices: list[Any], i: int) -> Block | None:
+        """The stream's answer is choice 0; other choices (``n`` > 1) are left out, said once."""
+        if not self.more_choices:
+            self.more_choices = True
+            self.ctx.out.lossy_decode(f"events[{i}].choices", "choices other than the first are not decoded")
+        return next((c for c in choices if isinstance(c, dict) and c.get("index", 0) == 0), None)
 
     def _part(self, key: str, part: ContentPart, out: list[StreamEvent]) -> int:
         index = self.count
@@ -276,6 +289,8 @@ class StreamEncoder:
 
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
+        self.at = 0
+        self.joined: dict[str, bool] = {}  # kind -> whether a join was reported
         self.head: Block = {"id": "", "object": "chat.completion.chunk", "created": 0, "model": ""}
         self.kinds: dict[int, str] = {}
         self.tool_index: dict[int, int] = {}
@@ -289,22 +304,23 @@ class StreamEncoder:
             ThinkingDelta: self._thinking,
             ToolInputDelta: self._tool_input,
             Echo: self._echo,
-            PartEnd: self._nothing,
+            PartEnd: self._part_end,
             UsageUpdate: self._usage,
             MessageEnd: self._end,
             ErrorEvent: self._error,
         }
 
     def run(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
-        for event in events:
-            for chunk in self.handlers[type(event)](event):
+        """What the chunks cannot carry goes to ``ctx.out`` at the IR event that held it, as
+        encode_response reports it for the same answer."""
+        handlers = self.handlers
+        for at, event in enumerate(events):
+            self.at = at
+            for chunk in handlers[type(event)](event):
                 yield ServerSentEvent(data=chunk if isinstance(chunk, str) else dumps(chunk))
 
     def _chunk(self, delta: Block, finish: str | None = None) -> Block:
         return {**self.head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
-
-    def _nothing(self, event: Any) -> Iterator[Block]:
-        return iter(())
 
     def _start(self, event: MessageStart) -> Iterator[Block]:
         data = own(event.provider_echoes, self.ctx.provider)
@@ -319,19 +335,45 @@ class StreamEncoder:
         match part:
             case Text():
                 refusal = own(part.provider_echoes, self.ctx.provider).get("_refusal") is True
-                self.kinds[event.index] = "refusal" if refusal else "content"
+                kind = self.kinds[event.index] = "refusal" if refusal else "content"
+                self._joins(kind, "text")
+                if part.citations:
+                    self.ctx.out.lossy(self._at(".part.citations"), "citations", "a chunk's delta has no annotations")
                 if part.text:
-                    yield self._chunk({self.kinds[event.index]: part.text})
+                    yield self._chunk({kind: part.text})
             case Thinking():
+                if self.ctx.dialect.reasoning == "none":
+                    self.kinds[event.index] = "dropped"
+                    self.ctx.out.lossy(self._at(".part"), "thinking", f"{self.ctx.dialect.name} streams no reasoning")
+                    return
                 self.kinds[event.index] = "thinking"
+                self._joins("thinking", "thinking")
                 if part.text:
                     yield from self._thinking(ThinkingDelta(event.index, part.text))
             case ToolUse():
                 yield from self._tool_start(event.index, part)
             case AudioOutput():
-                yield from self._audio(part)
+                yield from self._audio(part, self._at(".part"))
             case _:
-                self.kinds[event.index] = "dropped"  # no streamed form (documented)
+                self.kinds[event.index] = "dropped"
+                self.ctx.out.lossy(self._at(".part"), part.type, f"a chunk's delta has no form for a {part.type} part")
+
+    def _at(self, field: str) -> str:
+        """The path of ``field`` of the event being encoded (made only for a warning)."""
+        return f"events[{self.at}]{field}"
+
+    def _joins(self, kind: str, part_type: str) -> None:
+        """The delta has one field per kind: a second part of a kind grows the first. Said once,
+        at the first part that joins, as encode_response says it once for the message."""
+        if self.joined.get(kind) is False:
+            why = f"a stream's {kind} is one string: its parts from here on join the first"
+            self.ctx.out.lossy(self._at(".part"), part_type, why, action="converted")
+        self.joined[kind] = kind in self.joined
+
+    def _part_end(self, event: PartEnd) -> Iterator[Block]:
+        if event.citations:
+            self.ctx.out.lossy(self._at(".citations"), "citations", "a chunk's delta has no annotations")
+        return iter(())
 
     def _tool_start(self, index: int, part: ToolUse) -> Iterator[Block]:
         wire_index = len(self.tool_index)
@@ -348,8 +390,8 @@ class StreamEncoder:
             text = call_arguments(part, own(part.provider_echoes, self.ctx.provider))
             yield from self._tool_input(ToolInputDelta(index, text))
 
-    def _audio(self, part: AudioOutput) -> Iterator[Block]:
-        audio = audio_answer(part, "", self.ctx)
+    def _audio(self, part: AudioOutput, at: str) -> Iterator[Block]:
+        audio = audio_answer(part, at, self.ctx)
         if audio is not None:
             yield self._chunk({"audio": audio})
 
@@ -382,15 +424,16 @@ class StreamEncoder:
         return iter(())
 
     def _end(self, event: MessageEnd) -> Iterator[Any]:
-        finish = encode_finish_reason(event.stop_reason, event.raw_stop_reason) or "stop"
+        finish = encode_finish_reason(event.stop_reason, event.raw_stop_reason)
+        finish = report_finish_reason(event.stop_reason, finish, self.ctx.out, f"events[{self.at}].stop_reason")
         yield self._chunk({}, finish)
         usage = event.usage or self.usage
         if usage is not None:
-            yield {
-                **self.head,
-                "choices": [],
-                "usage": encode_usage(usage, self.leftovers, event.cost, recorded=self.recorded),
-            }
+            found = WarningSink(self.ctx.out.codec)
+            body = encode_usage(usage, self.leftovers, event.cost, found, self.recorded)
+            if found.warnings:
+                self.ctx.out.extend_at(f"events[{self.at}]", found.warnings)
+            yield {**self.head, "choices": [], "usage": body}
         yield DONE
 
     def _error(self, event: ErrorEvent) -> Iterator[Block]:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from interlingua import (
+    DecodedStream,
     Encoded,
+    EncodedStream,
     Endpoint,
     HttpRequest,
     ProviderError,
@@ -16,6 +18,7 @@ from interlingua import (
     SSEEvent,
     StreamEvent,
     ThinkingBudgets,
+    WarningSink,
 )
 from interlingua.kit import (
     Passes,
@@ -95,11 +98,12 @@ class OpenAIResponsesCodec:
         with decoding(NAME):
             return _response.decode_response(plain(body))
 
-    def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
-        return _stream.decode_stream(events)
+    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
+        return DecodedStream(_stream.decode_stream(events), WarningSink(NAME))
 
-    def encode_stream(self, events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
-        return _stream.encode_stream(events)
+    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
+        out = WarningSink(NAME)
+        return EncodedStream(_stream.encode_stream(events, out), out, strict=strict)
 
     # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
     sniff = staticmethod(_sniff.sniff)

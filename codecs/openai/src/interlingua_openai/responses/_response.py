@@ -83,7 +83,7 @@ def response_shell(
     """The Response object around ``output`` (``status`` overrides, for a stream's first event);
     ``out`` hears of usage counters left out."""
     data = _echo.own(response)
-    state, reason = encode_stop_reason(response.stop_reason, response.raw_stop_reason)
+    state, reason = encode_stop_reason(response.stop_reason, response.raw_stop_reason, out if status is None else None)
     body: dict[str, Any] = {
         "id": response.id or "resp_interlingua",
         "created_at": int(time.time()),

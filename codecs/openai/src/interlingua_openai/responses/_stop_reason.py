@@ -6,7 +6,7 @@ else ``status``. A completed response that ends in a function call stops for ``t
 
 from __future__ import annotations
 
-from interlingua import StopReason
+from interlingua import StopReason, WarningSink
 
 _STATUS: dict[str, StopReason] = {
     "completed": "end_turn",
@@ -37,17 +37,26 @@ _BY_STOP: dict[str, str] = {"error": "failed", "cancelled": "cancelled"}
 _INCOMPLETE_BY_STOP: dict[str, str] = {"max_tokens": "max_output_tokens", "content_filter": "content_filter"}
 
 
-def encode_stop_reason(stop: StopReason | None, raw: str | None) -> tuple[str, str | None]:
+def encode_stop_reason(
+    stop: StopReason | None, raw: str | None, out: WarningSink | None = None
+) -> tuple[str, str | None]:
     """(status, incomplete reason or None): the raw string when it still means ``stop`` (exact
     round trips, and a reason newer than this table decoded as ``other``), else from ``stop``:
-    another vendor's raw string (``end_turn``, ``STOP``) never becomes a status or a reason."""
+    another vendor's raw string (``end_turn``, ``STOP``) never becomes a status or a reason.
+    A reason with no status of its own (``pause``, ``stop_sequence``) is sent as completed,
+    reported to ``out``."""
     if raw is not None and (stop is None or _means(raw, stop)):
         if raw in STATUSES:
             return raw, None
         return "incomplete", raw
     if stop in _INCOMPLETE_BY_STOP:
         return "incomplete", _INCOMPLETE_BY_STOP[stop]
-    return _BY_STOP.get(stop or "", "completed"), None
+    status = _BY_STOP.get(stop or "", "completed")
+    if out is not None and stop is not None and not _means(status, stop):
+        out.lossy(
+            "stop_reason", "stop_reason", f"no response status means {stop}; sent as {status}", action="converted"
+        )
+    return status, None
 
 
 def _means(raw: str, stop: StopReason) -> bool:

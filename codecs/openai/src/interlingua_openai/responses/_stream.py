@@ -295,7 +295,15 @@ class _Open:
 
 
 class _Encoder:
-    def __init__(self) -> None:
+    """IR events -> typed SSE events. Items are written whole when they close and again, all of
+    them, in ``response.completed``: that last writing is encode_response's own, so its warnings
+    go to ``out`` then, each at the event that opened the part (``opened``: the event number of
+    each part, in order)."""
+
+    def __init__(self, out: WarningSink) -> None:
+        self.out = out
+        self.at = 0
+        self.opened: list[int] = []
         self.acc = StreamAccumulator()
         self.sequence = 0
         self.output_index = -1
@@ -327,10 +335,15 @@ class _Encoder:
     def _shell(self, status: str | None, output: list[Event], end: MessageEnd | None = None) -> Event:
         start = self.start or MessageStart()
         response = Response(id=start.id, model=start.model, provider_echoes=start.provider_echoes)
-        if end is not None:
-            snapshot = self.acc.snapshot()
-            response = snapshot.model_copy(update={"usage": end.usage or snapshot.usage})
-        return response_shell(response, output, status=status)
+        if end is None:
+            return response_shell(response, output, status=status)
+        snapshot = self.acc.snapshot()
+        response = snapshot.model_copy(update={"usage": end.usage or snapshot.usage})
+        found = WarningSink(NAME)
+        shell = response_shell(response, output, status=status, out=found)
+        if found.warnings:
+            self.out.extend_at(f"events[{self.at}]", found.warnings)
+        return shell
 
     def message_start(self, event: MessageStart) -> list[SSEEvent]:
         self.start = event
@@ -349,6 +362,7 @@ class _Encoder:
         return [*out, self._sse("response.output_item.added", output_index=self.output_index, item=added)]
 
     def part_start(self, event: PartStart) -> list[SSEEvent]:
+        self.opened.append(self.at)
         part, data = event.part, _echo.own(event.part)
         current = self.current
         out: list[SSEEvent] = []
@@ -423,10 +437,13 @@ class _Encoder:
             )
         ]
 
-    def _items(self, parts: list[tuple[int, ContentPart]]) -> list[Event]:
-        writer = ItemWriter(WarningSink(NAME), self.start.model if self.start else None, synthesize=True)
+    def _items(self, parts: list[tuple[int, ContentPart]], *, final: bool = False) -> list[Event]:
+        """The items of ``parts``; ``final``: the writing of response.completed, which reports."""
+        out = self.out if final else WarningSink(NAME)
+        writer = ItemWriter(out, self.start.model if self.start else None, synthesize=True)
         for position, part in parts:
-            writer.assistant_part(part, "", position)
+            at = f"events[{self.opened[position]}].part" if final and position < len(self.opened) else ""
+            writer.assistant_part(part, at, position)
         return writer.items
 
     def _close(self) -> list[SSEEvent]:
@@ -443,7 +460,7 @@ class _Encoder:
     def message_end(self, event: MessageEnd) -> list[SSEEvent]:
         out = self._close()
         parts = self.acc.snapshot().message.parts
-        output = self._items(list(enumerate(parts)))
+        output = self._items(list(enumerate(parts)), final=True)
         shell = self._shell(None, output, event)
         kind = {"incomplete": "response.incomplete", "failed": "response.failed"}.get(shell.get("status", ""))
         return [*out, self._sse(kind or "response.completed", response=shell)]
@@ -459,9 +476,10 @@ class _Encoder:
         return [self._sse("error", code=code, message=error.message, param=param)]
 
 
-def encode_stream(events: Iterable[StreamEvent]) -> Iterator[SSEEvent]:
+def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[SSEEvent]:
     """StreamEvents -> the typed SSE events, ending with the full response as encode_response
-    writes it."""
-    encoder = _Encoder()
-    for event in events:
+    writes it (and warns about it, to ``out``)."""
+    encoder = _Encoder(out)
+    for at, event in enumerate(events):
+        encoder.at = at
         yield from encoder.event(event)
