@@ -125,3 +125,16 @@ def test_warning_text_takes_the_article_its_noun_sounds_with() -> None:
         "a tool_use",
         "a gemini",
     ]
+
+
+def test_the_kit_pricing_and_testing_are_attributes_loaded_on_first_use() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, interlingua as il\n"
+        "assert 'interlingua.kit' not in sys.modules and 'interlingua.pricing' not in sys.modules\n"
+        "print(il.kit.article('acme'), il.pricing.estimate.__name__, il.testing.strip_none({'a': None}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == "an acme estimate {}\n"

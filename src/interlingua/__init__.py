@@ -115,7 +115,14 @@ _LAZY = {
 }
 
 
+_SUBMODULES = frozenset({"kit", "pricing", "testing"})
+"""Reachable as ``interlingua.kit`` (and so on) after a plain ``import interlingua``, imported on
+first use so the import itself stays as cheap as before."""
+
+
 def __getattr__(name: str) -> object:
+    if name in _SUBMODULES:
+        return import_module(f".{name}", __name__)  # the import system sets it as an attribute
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'interlingua' has no attribute {name!r}")
