@@ -97,6 +97,42 @@ def test_bad_json_in_a_stream_is_a_decode_error_with_its_place() -> None:
             {"id": "c", "choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": None}},
             "events[1].usage.completion_tokens",
         ),
+        # Each of these reached the IR before: a list in a text crashed the accumulator with a
+        # bare TypeError, an id of true crashed encode_response.
+        ({"id": "c", "choices": [{"index": 0, "delta": ["Hi"]}]}, "events[1].choices[0].delta"),
+        ({"id": "c", "choices": [{"index": 0, "delta": {"content": 7}}]}, "events[1].choices[0].delta.content"),
+        ({"id": "c", "choices": [{"index": 0, "delta": {"refusal": ["no"]}}]}, "events[1].choices[0].delta.refusal"),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"content": [{"type": "text", "text": ["Hi"]}]}}]},
+            "events[1].choices[0].delta.content[0].text",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": {"index": 0}}}]},
+            "events[1].choices[0].delta.tool_calls",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": True}]}}]},
+            "events[1].choices[0].delta.tool_calls[0].id",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"index": [0], "id": "a"}]}}]},
+            "events[1].choices[0].delta.tool_calls[0].index",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"id": "a", "function": "f"}]}}]},
+            "events[1].choices[0].delta.tool_calls[0].function",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"id": "a", "function": {"name": 3}}]}}]},
+            "events[1].choices[0].delta.tool_calls[0].function.name",
+        ),
+        (
+            {
+                "id": "c",
+                "choices": [{"index": 0, "delta": {"tool_calls": [{"id": "a", "function": {"arguments": ["{}"]}}]}}],
+            },
+            "events[1].choices[0].delta.tool_calls[0].function.arguments",
+        ),
     ],
 )
 def test_a_malformed_chunk_is_a_decode_error_at_its_event(chunk: dict[str, object], path: str) -> None:
