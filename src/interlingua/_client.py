@@ -584,6 +584,7 @@ class AsyncEventStream(_StreamBase):
         self._feeder: asyncio.Task[None] | None = None
         self._decoder: _ThreadedDecoder[StreamEvent] | None = None
         self._network: Exception | None = None
+        self._closed = False
 
     async def __aenter__(self) -> AsyncEventStream:
         await self._start()
@@ -619,7 +620,7 @@ class AsyncEventStream(_StreamBase):
         return self._iterate()
 
     async def _iterate(self) -> AsyncIterator[StreamEvent]:
-        if self._over:
+        if self._over or self._closed:  # what the decoder still holds is dropped, as Client's close() does
             self._end()
             return
         decoder = await self._start()
@@ -647,6 +648,7 @@ class AsyncEventStream(_StreamBase):
         return self._end()
 
     async def aclose(self) -> None:
+        self._closed = True
         if self._feeder is not None and not self._feeder.done():
             self._feeder.cancel()
         if self._decoder is not None:
