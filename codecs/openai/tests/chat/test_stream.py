@@ -76,6 +76,13 @@ def test_usage_chunk_with_empty_choices_and_done_end_the_stream() -> None:
     assert end.usage is not None and (end.usage.input_tokens, end.usage.output_tokens) == (54, 20)
 
 
+def test_a_stream_without_done_completes_at_its_finish_reason() -> None:
+    """[DONE] is not the chat wire's final event: chunks-format recordings leave it out and the
+    openai SDK ends without it; the chunk with a finish_reason is."""
+    events = [e for e in read_stream_file(GOLDEN / "stream" / "refusal-without-usage.sse") if e.data != "[DONE]"]
+    assert accumulate(CODEC.decode_stream(events)).raw_stop_reason == "stop"
+
+
 def test_a_stream_cut_before_finish_reason_does_not_complete() -> None:
     events = read_stream_file(GOLDEN / "stream" / "refusal-without-usage.sse")[:2]
     decoded = list(CODEC.decode_stream(events))
