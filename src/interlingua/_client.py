@@ -630,7 +630,9 @@ class AsyncEventStream(_StreamBase):
                 if kind == "event":
                     yield self._take(value)
                     continue
-                exc = self._network if self._network is not None else value if kind == "error" else None
+                exc = self._network  # a broken network explains the decoder's end or error
+                if exc is None and kind == "error":
+                    exc = value
                 if exc is not None:
                     failure = self._failed(self._client.codec, exc)
                     if failure is exc:
