@@ -96,9 +96,12 @@ def decode_message(raw: Any, ctx: Context) -> Message | None:
         parts: list[ContentPart] = [_text(text=content, citations=[], cache_control=None, provider_echoes=[])]
         echoes = [_echo(provider=PROVIDER, data={STRING: True}, model=None)]
     elif type(content) is list:
-        blocks = decode_blocks(content, ctx)
+        names: Names = {}
+        blocks = _decode_blocks(content, ctx, names)  # decode_blocks written out: one call less a message
         if blocks is None:
             return None
+        if names:
+            ctx.tool_names.update(names)
         parts = blocks
     else:
         return None
