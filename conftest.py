@@ -1,6 +1,11 @@
 """Test-run set-up: hypothesis profiles, the recorded corpora's one skip line, and a guard for the
 top-level ``codecs/`` folder.
 
+Hypothesis explores at random on a developer's machine ("dev"), so new cases keep turning up
+there; CI ("ci", when ``CI`` is set) is derandomized: the examples are a fixed function of each
+test, so a run is red only when the code changed, never by the luck of the draw. A case found
+locally is pinned with ``@example(...)`` beside its test.
+
 pytest's importlib mode names a codec's test file ``codecs.<vendor>.tests.test_x`` and imports the
 parent ``codecs`` from this folder, replacing the standard library's ``codecs`` module (text
 encodings then break mid-run). Giving the already-imported stdlib module an empty ``__path__``
@@ -30,7 +35,12 @@ if not hasattr(codecs, "__path__"):
 
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile(
-    "ci", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+    "ci",
+    max_examples=400,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from hypothesis import given
@@ -121,6 +123,30 @@ def test_error_event_raises_with_the_provider_error() -> None:
         il.accumulate(events)
     assert isinstance(err.value.error, il.OverloadedError)
     assert err.value.partial is not None and err.value.partial.message.parts == [il.Text("hi")]
+
+
+def test_a_decode_error_mid_stream_is_a_stream_decode_error_with_the_partial() -> None:
+    def broken() -> Iterator[il.StreamEvent]:
+        yield MessageStart(id="m")
+        yield PartStart(0, il.Text(""))
+        yield TextDelta(0, "hi")
+        raise il.DecodeError("acme-chat", "events[3].delta", "expected a string, got an array")
+
+    async def abroken() -> AsyncIterator[il.StreamEvent]:
+        for event in broken():
+            yield event
+
+    for run in (lambda: il.accumulate(broken()), lambda: asyncio.run(il.aaccumulate(abroken()))):
+        with pytest.raises(il.StreamDecodeError) as err:
+            run()
+        assert (err.value.codec, err.value.path, err.value.reason) == (
+            "acme-chat",
+            "events[3].delta",
+            "expected a string, got an array",
+        )
+        assert str(err.value) == "acme-chat: events[3].delta: expected a string, got an array"
+        assert isinstance(err.value.__cause__, il.DecodeError) and err.value.error is None
+        assert err.value.partial is not None and err.value.partial.message.parts == [il.Text("hi")]
 
 
 def test_delta_before_its_part_start_is_a_stream_error() -> None:

@@ -295,21 +295,56 @@ class Client(_Base):
 
 
 class _StreamBase:
+    """What both event streams share: the accumulator, and the outcome once the events ran out.
+
+    Every way a stream ends is decided while it is iterated and then kept: the finished
+    Response, or the StreamError raised (with ``partial``). Iterating again, or ``response()``
+    after the loop, gives that outcome again and never reads (or waits on) the source twice."""
+
     def __init__(self) -> None:
         self._acc = StreamAccumulator()
-        self._yielded = False
+        self._over = False
+        self._final: Response | None = None
+        self._failure: StreamError | None = None
 
     def _take(self, event: StreamEvent) -> StreamEvent:
         self._acc.add(event)
         if isinstance(event, ErrorEvent):
-            raise StreamError(
-                f"the stream carried an error: {event.error}", partial=self._acc.snapshot(), error=event.error
+            raise self._fail(
+                StreamError(
+                    f"the stream carried an error: {event.error}", partial=self._acc.snapshot(), error=event.error
+                )
             )
         return event
 
-    def _broken(self, codec: Codec, exc: Exception) -> StreamError:
-        cause = _transport_error(codec, exc)
-        return StreamError(f"the stream broke off: {cause}", partial=self._acc.snapshot())
+    def _fail(self, error: StreamError) -> StreamError:
+        self._over, self._failure = True, error
+        return error
+
+    def _failed(self, codec: Codec, exc: BaseException) -> BaseException:
+        """What to raise for ``exc`` out of the source: a network failure or a DecodeError
+        becomes a StreamError with the partial answer; anything else is raised as it is."""
+        self._over = True
+        if isinstance(exc, StreamError):
+            return self._fail(exc)
+        if isinstance(exc, DecodeError):
+            return self._fail(self._acc.decode_failed(exc))
+        if isinstance(exc, Exception) and _retryable_exception(exc):
+            cause = _transport_error(codec, exc)
+            return self._fail(StreamError(f"the stream broke off: {cause}", partial=self._acc.snapshot()))
+        return exc
+
+    def _end(self) -> Response:
+        """The source ran out: the finished Response, or (no ``message_end``) the StreamError."""
+        self._over = True
+        if self._failure is not None:
+            raise self._failure
+        if self._final is None:
+            try:
+                self._final = self._acc.response()
+            except StreamError as error:
+                raise self._fail(error) from None
+        return self._final
 
     def snapshot(self) -> Response:
         """The answer so far (open tool calls parsed up to where their JSON stops)."""
@@ -318,8 +353,10 @@ class _StreamBase:
 
 class EventStream(_StreamBase):
     """A live stream of StreamEvents; iterate it once. Errors: the vendor's ProviderError if the
-    stream could not open, StreamError (with ``.partial``, and ``.error`` for an error event in
-    the stream) if it broke off or failed midway."""
+    stream could not open; raised by the iteration itself, StreamError (with ``.partial``, and
+    ``.error`` for an error event in the stream) if it broke off, failed midway or ended before
+    its ``message_end``, and StreamDecodeError (both a StreamError and a DecodeError) for an event
+    its codec could not read. After the loop, ``response()`` gives the same outcome at once."""
 
     def __init__(self, client: Client, prepared: HttpRequest) -> None:
         super().__init__()
@@ -345,20 +382,23 @@ class EventStream(_StreamBase):
         return self._events
 
     def __iter__(self) -> Iterator[StreamEvent]:
+        if self._over:
+            self._end()
+            return
         events = self._start()
         try:
             while True:
                 try:
                     event = next(events)
                 except StopIteration:
-                    return
-                except StreamError:
-                    raise
+                    break
                 except Exception as exc:
-                    if _retryable_exception(exc):
-                        raise self._broken(self._client.codec, exc) from None
-                    raise
+                    failure = self._failed(self._client.codec, exc)
+                    if failure is exc:
+                        raise
+                    raise failure from (exc if isinstance(exc, DecodeError) else None)
                 yield self._take(event)
+            self._end()
         finally:
             self.close()
 
@@ -366,7 +406,7 @@ class EventStream(_StreamBase):
         """Everything not yet iterated, accumulated with what was: the finished Response."""
         for _ in self:
             pass
-        return self._acc.response()
+        return self._end()
 
     def close(self) -> None:
         if self._response is not None:
@@ -503,6 +543,7 @@ class _ThreadedDecoder(Generic[T]):
     def __init__(self, decode: Callable[[Iterator[SSEEvent]], Iterator[T]]) -> None:
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._outbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        self._ended = False
         self._loop = asyncio.get_running_loop()
         self._thread = threading.Thread(target=self._run, args=(decode,), daemon=True)
         self._thread.start()
@@ -529,7 +570,13 @@ class _ThreadedDecoder(Generic[T]):
         self._inbox.put(event)
 
     async def get(self) -> tuple[str, Any]:
-        return await self._outbox.get()
+        """The next item; after the end item, the end again at once (it is posted only once,
+        so waiting for another would wait forever)."""
+        if self._ended:
+            return ("end", None)
+        item = await self._outbox.get()
+        self._ended = item[0] == "end"
+        return item
 
     def stop(self) -> None:
         self._inbox.put(_END)
@@ -546,7 +593,8 @@ class AsyncEventStream(_StreamBase):
         self._response: httpx2.Response | None = None
         self._feeder: asyncio.Task[None] | None = None
         self._decoder: _ThreadedDecoder[StreamEvent] | None = None
-        self._failure: Exception | None = None
+        self._network: Exception | None = None
+        self._closed = False
 
     async def __aenter__(self) -> AsyncEventStream:
         await self._start()
@@ -574,7 +622,7 @@ class AsyncEventStream(_StreamBase):
             async for event in source:
                 decoder.feed(event)
         except Exception as exc:  # the network broke: end the decoder's input, report it on the loop
-            self._failure = exc
+            self._network = exc
         finally:
             decoder.stop()
 
@@ -582,6 +630,9 @@ class AsyncEventStream(_StreamBase):
         return self._iterate()
 
     async def _iterate(self) -> AsyncIterator[StreamEvent]:
+        if self._over or self._closed:  # what the decoder still holds is dropped, as Client's close() does
+            self._end()
+            return
         decoder = await self._start()
         try:
             while True:
@@ -589,22 +640,27 @@ class AsyncEventStream(_StreamBase):
                 if kind == "event":
                     yield self._take(value)
                     continue
-                if self._failure is not None:
-                    if _retryable_exception(self._failure):
-                        raise self._broken(self._client.codec, self._failure) from None
-                    raise self._failure
-                if kind == "error":
-                    raise value
+                exc = self._network  # a broken network explains the decoder's end or error
+                if exc is None and kind == "error":
+                    exc = value
+                if exc is not None:
+                    failure = self._failed(self._client.codec, exc)
+                    if failure is exc:
+                        raise exc
+                    raise failure from (exc if isinstance(exc, DecodeError) else None)
+                self._end()
                 return
         finally:
             await self.aclose()
 
     async def response(self) -> Response:
+        """Everything not yet iterated, accumulated with what was: the finished Response."""
         async for _ in self:
             pass
-        return self._acc.response()
+        return self._end()
 
     async def aclose(self) -> None:
+        self._closed = True
         if self._feeder is not None and not self._feeder.done():
             self._feeder.cancel()
         if self._decoder is not None:

@@ -53,6 +53,23 @@ class StreamError(InterlinguaError):
         super().__init__(message)
 
 
+class StreamDecodeError(StreamError, DecodeError):
+    """A stream event its codec could not read. Both errors at once: ``except StreamError``
+    gets ``partial`` (what arrived before the bad event), ``except DecodeError`` gets ``codec``,
+    ``path`` and ``reason``; the codec's own DecodeError is the ``__cause__``."""
+
+    def __init__(self, codec: str, path: str, reason: str, *, partial: Response | None = None) -> None:
+        DecodeError.__init__(self, codec, path, reason)
+        self.partial = partial
+        self.error = None
+
+    @classmethod
+    def of(cls, error: DecodeError, partial: Response | None) -> StreamDecodeError:
+        """``error`` (raised by a codec's decode_stream) with the partial answer; chain it with
+        ``raise ... from error``."""
+        return cls(error.codec, error.path, error.reason, partial=partial)
+
+
 class ProviderError(InterlinguaError):
     """An error a vendor answered with, decoded by its codec.
 

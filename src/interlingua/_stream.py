@@ -14,7 +14,7 @@ from typing import TypeAlias
 from pydantic_core import from_json
 
 from ._cost import Cost
-from ._errors import ProviderError, StreamError
+from ._errors import DecodeError, ProviderError, StreamDecodeError, StreamError
 from ._message import Message
 from ._model import Record, construct, replace
 from ._parts import Citation, ContentPart, ProviderEcho, Text, Thinking, ToolUse
@@ -332,8 +332,16 @@ class StreamAccumulator:
         """The answer so far; open tool calls show the arguments parsed up to where they stop."""
         return self._build(partial=True)
 
+    def decode_failed(self, error: DecodeError) -> StreamDecodeError:
+        """What a stream whose codec raised ``error`` mid-way raises: the same error, with the
+        answer so far as ``partial`` (raise it ``from error``)."""
+        return StreamDecodeError.of(error, self.snapshot())
+
     def response(self) -> Response:
-        """The finished answer; StreamError (with ``partial``) if the stream broke off or failed."""
+        """The finished answer; StreamError (with ``partial``) if the stream broke off or failed.
+
+        This is the one check of a stream's end: whoever drives a stream calls it when the
+        events run out, so a stream with no ``message_end`` fails where it is iterated."""
         if self.error is not None:
             raise StreamError(f"the stream carried an error: {self.error}", partial=self.snapshot(), error=self.error)
         if not self.done:
@@ -342,16 +350,28 @@ class StreamAccumulator:
 
 
 def accumulate(events: Iterable[StreamEvent]) -> Response:
-    """The Response a stream of events adds up to (see :class:`StreamAccumulator`)."""
+    """The Response a stream of events adds up to (see :class:`StreamAccumulator`). A stream
+    that ends before its ``message_end``, carried an error, or whose decoder raised a
+    DecodeError raises StreamError (a StreamDecodeError for the last) with ``partial``."""
     acc = StreamAccumulator()
-    for event in events:
-        acc.add(event)
+    try:
+        for event in events:
+            acc.add(event)
+    except StreamDecodeError:
+        raise
+    except DecodeError as error:
+        raise acc.decode_failed(error) from error
     return acc.response()
 
 
 async def aaccumulate(events: AsyncIterable[StreamEvent]) -> Response:
     """:func:`accumulate` for an async stream."""
     acc = StreamAccumulator()
-    async for event in events:
-        acc.add(event)
+    try:
+        async for event in events:
+            acc.add(event)
+    except StreamDecodeError:
+        raise
+    except DecodeError as error:
+        raise acc.decode_failed(error) from error
     return acc.response()

@@ -105,6 +105,9 @@ def test_bad_input_gets_one_line_and_its_exit_code(tmp_path: Path) -> None:
     unknown_shape.write_text('{"prompt": "hi"}')
     truncated = tmp_path / "cut.sse"
     truncated.write_bytes((FIXTURES / "anthropic-messages" / "stream" / "ping-between-deltas.sse").read_bytes()[:700])
+    bad_event = tmp_path / "bad-event.sse"
+    stream = (FIXTURES / "anthropic-messages" / "stream" / "ping-between-deltas.sse").read_bytes()
+    bad_event.write_bytes(stream.replace(b"data: {", b"data: {nope", 1))
     malformed = tmp_path / "malformed.json"
     malformed.write_text('{"model": "m", "messages": [{"role": "user", "content": 5}], "max_tokens": 9}')
     response = FIXTURES / "anthropic-messages" / "response" / "refusal.json"
@@ -112,6 +115,11 @@ def test_bad_input_gets_one_line_and_its_exit_code(tmp_path: Path) -> None:
         "not JSON": (["convert", not_json, "--to", "gemini"], 1, "input is not JSON"),
         "unknown shape": (["convert", unknown_shape, "--to", "gemini"], 1, "cannot tell the input's wire"),
         "truncated": (["convert", truncated, "--to", "gemini"], 1, "the stream is incomplete"),
+        "bad event": (
+            ["convert", bad_event, "--from", "anthropic-messages", "--to", "gemini"],
+            1,
+            "cannot decode the input: anthropic-messages: events[0]: data is not JSON",
+        ),
         "malformed": (
             ["convert", malformed, "--from", "anthropic-messages", "--to", "gemini"],
             1,

@@ -2,8 +2,9 @@
 
 It records every request (method, path, headers, JSON body), answers with what the test set
 (a JSON body, or SSE bytes sent in small chunks as a network would), and injects faults on
-demand, in order: a status with headers, a connection reset midway through a stream, a pause
-longer than the client's timeout, a body that is not JSON.
+demand, in order: a status with headers, a connection reset midway through a stream, a stream
+that ends cleanly after some of its bytes, a pause longer than the client's timeout, a body that
+is not JSON.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ class Answer:
 @dataclass
 class Fault:
     """One misbehaviour for the next request: ``status`` (with ``headers`` and ``body``), ``reset``
-    (send ``after`` bytes of the stream, then reset the connection), ``slow`` (wait ``seconds``
+    (send ``after`` bytes of the stream, then reset the connection), ``cut`` (send ``after``
+    bytes, then end the response as if the stream were complete), ``slow`` (wait ``seconds``
     before answering)."""
 
     kind: str
@@ -110,7 +112,7 @@ class VendorServer:
             return
         answer = self.answer
         if answer.sse is not None:
-            self._stream(handler, answer, reset_after=fault.after if fault is not None else None)
+            self._stream(handler, answer, fault)
         elif answer.raw is not None:
             self._send(handler, answer.status, answer.headers, answer.raw, "application/json")
         else:
@@ -128,7 +130,7 @@ class VendorServer:
         handler.wfile.flush()
 
     @staticmethod
-    def _stream(handler: BaseHTTPRequestHandler, answer: Answer, reset_after: int | None) -> None:
+    def _stream(handler: BaseHTTPRequestHandler, answer: Answer, fault: Fault | None) -> None:
         assert answer.sse is not None
         handler.send_response(answer.status)
         handler.send_header("content-type", "text/event-stream")
@@ -136,12 +138,12 @@ class VendorServer:
         for key, value in answer.headers.items():
             handler.send_header(key, value)
         handler.end_headers()
-        data = answer.sse if reset_after is None else answer.sse[:reset_after]
+        data = answer.sse if fault is None else answer.sse[: fault.after]
         for start in range(0, len(data), answer.chunk):
             piece = data[start : start + answer.chunk]
             handler.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
             handler.wfile.flush()
-        if reset_after is not None:
+        if fault is not None and fault.kind == "reset":
             # SO_LINGER 0: close with a TCP reset, as a dropped connection looks to the client.
             handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             handler.connection.close()

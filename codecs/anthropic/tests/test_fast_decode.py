@@ -12,19 +12,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from interlingua import (
     Base64Source,
     CacheControl,
     DecodeError,
+    Document,
     Image,
     Message,
     ProviderEcho,
     RedactedThinking,
     Request,
     Text,
+    TextSource,
     Thinking,
     ToolResult,
     ToolUse,
@@ -183,12 +185,39 @@ _REQUESTS = st.one_of(
 )
 
 
+# A result before a call that reuses its id, in a message the fast reader declines (the document):
+# the declined read had recorded the second call's name, so the careful one gave it to the result.
+_RESULT_BEFORE_A_CALL_OF_ITS_ID = Request(
+    model="claude-sonnet-4-5",
+    messages=[
+        Message(role="assistant", parts=[ToolUse(id="x", name="f", input={})]),
+        Message(
+            role="user",
+            parts=[
+                ToolResult(tool_use_id="x", name="f", content="r"),
+                ToolUse(id="x", name="g", input={}),
+                Document(source=TextSource(text="d")),
+            ],
+        ),
+    ],
+)
+
+
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_REQUESTS)
+@example(_RESULT_BEFORE_A_CALL_OF_ITS_ID)
 def test_fast_and_careful_paths_agree_on_generated_ir(request: Request) -> None:
     body = CODEC.encode_request(request).body
     decoded = _assert_decodes_alike(body)
     assert decoded is not None
+
+
+def test_a_declined_read_leaves_no_tool_name_behind() -> None:
+    body = CODEC.encode_request(_RESULT_BEFORE_A_CALL_OF_ITS_ID).body
+    assert _taken(body) == [True, False]
+    result, call, _ = CODEC.decode_request(body).messages[1].parts
+    assert isinstance(result, ToolResult) and isinstance(call, ToolUse)
+    assert (result.name, call.name) == ("f", "g")  # the name of the call it answers, met before it
 
 
 # --- wire near misses and malformed bodies -------------------------------------------------------

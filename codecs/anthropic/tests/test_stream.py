@@ -135,4 +135,14 @@ def test_malformed_stream_event_fails_with_a_path() -> None:
 
     with pytest.raises(DecodeError) as info:
         list(CODEC.decode_stream(_sse(['{"type":"content_block_start","index":"zero","content_block":{}}'])))
-    assert info.value.path == "index"
+    assert info.value.path == "events[0].index"
+
+
+def test_an_event_that_is_not_json_fails_at_its_place() -> None:
+    from interlingua import DecodeError
+
+    events = _sse(['{"type":"ping"}', '{"type":"ping"'])
+    with pytest.raises(DecodeError) as info:
+        list(CODEC.decode_stream(events))
+    assert (info.value.codec, info.value.path) == ("anthropic-messages", "events[1]")
+    assert info.value.reason.startswith("data is not JSON")

@@ -119,6 +119,14 @@ def test_malformed_chunk_raises_decode_error() -> None:
     assert caught.value.path == "chunk[0].candidates[0].content.parts[0]"
 
 
+def test_a_chunk_that_is_not_json_fails_at_its_place() -> None:
+    events = [ServerSentEvent(data='{"candidates": []}'), ServerSentEvent(data='{"candidates": [')]
+    with pytest.raises(il.DecodeError) as caught:
+        list(CODEC.decode_stream(events))
+    assert (caught.value.codec, caught.value.path) == ("gemini", "chunk[1]")
+    assert caught.value.reason.startswith("data is not JSON")
+
+
 @pytest.mark.parametrize("path", REAL + OWN, ids=lambda p: p.name.split(".")[0])
 def test_encoded_stream_parses_in_the_sdk_and_decodes_to_the_same_answer(path: Path) -> None:
     events = _events(path)

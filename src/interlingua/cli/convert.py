@@ -149,10 +149,10 @@ def one_line_errors() -> Iterator[None]:
         raise CliError(str(err), USAGE) from None
     except DetectError as err:
         raise CliError(f"cannot tell the input's wire: {err}; pass --from", FAILED) from None
+    except DecodeError as err:  # first: a StreamDecodeError is a bad event, not a short stream
+        raise CliError(f"cannot decode the input: {err}", FAILED) from None
     except StreamError as err:
         raise CliError(f"the stream is incomplete: {err}", FAILED) from None
-    except DecodeError as err:
-        raise CliError(f"cannot decode the input: {err}", FAILED) from None
     except InterlinguaError as err:
         raise CliError(f"cannot convert: {err}", FAILED) from None
     except ValueError as err:  # not JSON inside a stream event, and the like

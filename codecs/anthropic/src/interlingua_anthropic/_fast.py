@@ -10,9 +10,10 @@ wire detail and a DecodeError naming the path of anything malformed. Wherever th
 give the same IR: the same values, number types and set fields (``test_fast_decode.py`` checks the
 real corpus, the golden fixtures, the benchmark transcript and generated IR and wire).
 
-A declined message may already have recorded some of its tool_use names in ``ctx``; the careful
-decoder records the very same names again, so the result does not depend on where a fast read
-gave up.
+The tool_use names a read meets go to ``ctx`` only when the whole block list is taken: a declined
+read leaves ``ctx`` as it found it, so the careful decoder meets each name in its own order (had
+a declined read recorded them, a result before its call in the same message would have taken the
+call's name, which the careful decoder does not give it).
 
 The writer (``encode_message``) is the same idea the other way: a message of plain text, images,
 calls, string results and signed thinking becomes its blocks, or None for anything an echo, a
@@ -78,6 +79,10 @@ _tool_result = maker(ToolResult, "tool_use_id", "name", "content", "is_error", "
 _native = maker(Native, "provider", "data")
 
 
+Names = dict[str, str]
+"""The tool_use names a read has met so far (call id -> name), recorded in ``ctx`` once it is taken."""
+
+
 def decode_message(raw: Any, ctx: Context) -> Message | None:
     """``{"role": "user" | "assistant" | "system", "content": ...}`` with string or common content."""
     if type(raw) is not dict or raw.keys() != _MESSAGE:
@@ -91,9 +96,12 @@ def decode_message(raw: Any, ctx: Context) -> Message | None:
         parts: list[ContentPart] = [_text(text=content, citations=[], cache_control=None, provider_echoes=[])]
         echoes = [_echo(provider=PROVIDER, data={STRING: True}, model=None)]
     elif type(content) is list:
-        blocks = decode_blocks(content, ctx)
+        names: Names = {}
+        blocks = _decode_blocks(content, ctx, names)  # decode_blocks written out: one call less a message
         if blocks is None:
             return None
+        if names:
+            ctx.tool_names.update(names)
         parts = blocks
     else:
         return None
@@ -102,6 +110,14 @@ def decode_message(raw: Any, ctx: Context) -> Message | None:
 
 def decode_blocks(items: list[Any], ctx: Context) -> list[ContentPart] | None:
     """Every block of a content list, or None when any one of them is not a common shape."""
+    names: Names = {}
+    parts = _decode_blocks(items, ctx, names)
+    if parts is not None and names:
+        ctx.tool_names.update(names)
+    return parts
+
+
+def _decode_blocks(items: list[Any], ctx: Context, names: Names) -> list[ContentPart] | None:
     parts: list[ContentPart] = []
     for block in items:
         if type(block) is not dict:
@@ -110,7 +126,7 @@ def decode_blocks(items: list[Any], ctx: Context) -> list[ContentPart] | None:
         if type(kind) is not str or kind in _CAREFUL:
             return None
         decoder = _DECODERS.get(kind)
-        part = _native(provider=PROVIDER, data=dict(block)) if decoder is None else decoder(block, ctx)
+        part = _native(provider=PROVIDER, data=dict(block)) if decoder is None else decoder(block, ctx, names)
         if part is None:
             return None
         parts.append(part)
@@ -130,7 +146,7 @@ def _cache_control(block: Block) -> Any:
     return _mark(ttl=ttl)
 
 
-def _decode_text(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_text(block: Block, ctx: Context, names: Names) -> ContentPart | None:
     text = block.get("text")
     if type(text) is not str:
         return None
@@ -144,7 +160,7 @@ def _decode_text(block: Block, ctx: Context) -> ContentPart | None:
     return _text(text=text, citations=[], cache_control=mark, provider_echoes=[])
 
 
-def _decode_image(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_image(block: Block, ctx: Context, names: Names) -> ContentPart | None:
     source = block.get("source")
     if type(source) is not dict or not block.keys() <= _IMAGE:
         return None
@@ -165,7 +181,7 @@ def _decode_image(block: Block, ctx: Context) -> ContentPart | None:
     return _image(source=made, cache_control=mark, provider_echoes=[])
 
 
-def _decode_thinking(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_thinking(block: Block, ctx: Context, names: Names) -> ContentPart | None:
     """A signed thinking block (no cache mark: the API takes none on thinking)."""
     text, signature = block.get("thinking"), block.get("signature")
     if type(text) is not str or type(signature) is not str or block.keys() != _THINKING:
@@ -174,7 +190,7 @@ def _decode_thinking(block: Block, ctx: Context) -> ContentPart | None:
     return _thinking(text=text, cache_control=None, provider_echoes=[echo])
 
 
-def _decode_redacted(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_redacted(block: Block, ctx: Context, names: Names) -> ContentPart | None:
     data = block.get("data")
     if type(data) is not str or block.keys() != _REDACTED:
         return None
@@ -182,18 +198,18 @@ def _decode_redacted(block: Block, ctx: Context) -> ContentPart | None:
     return _redacted(provider_echoes=[echo])
 
 
-def _decode_tool_use(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_tool_use(block: Block, ctx: Context, names: Names) -> ContentPart | None:
     wire_id, name, tool_input = block.get("id"), block.get("name"), block.get("input")
     if type(wire_id) is not str or type(name) is not str or type(tool_input) is not dict:
         return None
     if block.keys() != _TOOL_USE:
         return None
     call_id = ctx.tool_id(wire_id)
-    ctx.tool_names[call_id] = name
+    names[call_id] = name
     return _tool_use(id=call_id, name=name, input=tool_input, raw_input=None, provider_echoes=[])
 
 
-def _decode_tool_result(block: Block, ctx: Context) -> ContentPart | None:
+def _decode_tool_result(block: Block, ctx: Context, names: Names) -> ContentPart | None:
     """A result with string or common block content. An explicit ``is_error: false`` (what the
     SDKs send) rides in the echo, so it re-encodes exactly; ``true`` is the IR's flag."""
     wire_id = block.get("tool_use_id")
@@ -214,7 +230,7 @@ def _decode_tool_result(block: Block, ctx: Context) -> ContentPart | None:
     if type(raw) is str:
         content = raw
     elif type(raw) is list:
-        nested = decode_blocks(raw, ctx)
+        nested = _decode_blocks(raw, ctx, names)
         if nested is None:
             return None
         content = nested
@@ -222,7 +238,7 @@ def _decode_tool_result(block: Block, ctx: Context) -> ContentPart | None:
         return None
     return _tool_result(
         tool_use_id=call_id,
-        name=ctx.tool_names.get(call_id, ""),
+        name=names[call_id] if call_id in names else ctx.tool_names.get(call_id, ""),
         content=content,
         is_error=is_error,
         cache_control=mark,
@@ -230,7 +246,7 @@ def _decode_tool_result(block: Block, ctx: Context) -> ContentPart | None:
     )
 
 
-_DECODERS: dict[str, Callable[[Block, Context], ContentPart | None]] = {
+_DECODERS: dict[str, Callable[[Block, Context, Names], ContentPart | None]] = {
     "text": _decode_text,
     "image": _decode_image,
     "thinking": _decode_thinking,

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from interlingua import (
+    DecodeError,
     Echo,
     ErrorEvent,
     MessageEnd,
@@ -88,7 +89,11 @@ class _Decoder:
         }
 
     def event(self, sse: SSEEvent) -> Iterable[StreamEvent]:
-        data = expect(loads(sse.data), dict, "data")
+        try:
+            payload = loads(sse.data)
+        except ValueError as err:
+            raise DecodeError("", "", f"data is not JSON ({err})") from None
+        data = expect(payload, dict, "data")
         kind = data.get("type", sse.event)
         handler = self.handlers.get(kind)  # ping and unknown events carry nothing for the IR
         return handler(data) if handler is not None else ()
@@ -184,10 +189,14 @@ class _Decoder:
 
 
 def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
+    """SSE events -> StreamEvents; a malformed event is a DecodeError at ``events[n]...``."""
     decoder = _Decoder()
-    for sse in events:
-        with decoding(CODEC):
-            produced = list(decoder.event(sse))
+    for number, sse in enumerate(events):
+        try:
+            with decoding(CODEC):
+                produced = list(decoder.event(sse))
+        except DecodeError as err:
+            raise DecodeError(CODEC, f"events[{number}].{err.path}".rstrip("."), err.reason) from None
         yield from produced
 
 

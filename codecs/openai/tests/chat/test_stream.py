@@ -83,6 +83,13 @@ def test_usage_chunk_with_empty_choices_and_done_end_the_stream() -> None:
     assert end.usage is not None and (end.usage.input_tokens, end.usage.output_tokens) == (54, 20)
 
 
+def test_a_stream_without_done_completes_at_its_finish_reason() -> None:
+    """[DONE] is not the chat wire's final event: chunks-format recordings leave it out and the
+    openai SDK ends without it; the chunk with a finish_reason is."""
+    events = [e for e in read_stream_file(GOLDEN / "stream" / "refusal-without-usage.sse") if e.data != "[DONE]"]
+    assert accumulate(CODEC.decode_stream(events)).raw_stop_reason == "stop"
+
+
 def test_a_stream_cut_before_finish_reason_does_not_complete() -> None:
     events = read_stream_file(GOLDEN / "stream" / "refusal-without-usage.sse")[:2]
     decoded = list(CODEC.decode_stream(events))
@@ -103,6 +110,42 @@ def test_bad_json_in_a_stream_is_a_decode_error_with_its_place() -> None:
         (
             {"id": "c", "choices": [], "usage": {"prompt_tokens": 1, "completion_tokens": None}},
             "events[1].usage.completion_tokens",
+        ),
+        # Each of these reached the IR before: a list in a text crashed the accumulator with a
+        # bare TypeError, an id of true crashed encode_response.
+        ({"id": "c", "choices": [{"index": 0, "delta": ["Hi"]}]}, "events[1].choices[0].delta"),
+        ({"id": "c", "choices": [{"index": 0, "delta": {"content": 7}}]}, "events[1].choices[0].delta.content"),
+        ({"id": "c", "choices": [{"index": 0, "delta": {"refusal": ["no"]}}]}, "events[1].choices[0].delta.refusal"),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"content": [{"type": "text", "text": ["Hi"]}]}}]},
+            "events[1].choices[0].delta.content[0].text",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": {"index": 0}}}]},
+            "events[1].choices[0].delta.tool_calls",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": True}]}}]},
+            "events[1].choices[0].delta.tool_calls[0].id",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"index": [0], "id": "a"}]}}]},
+            "events[1].choices[0].delta.tool_calls[0].index",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"id": "a", "function": "f"}]}}]},
+            "events[1].choices[0].delta.tool_calls[0].function",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [{"id": "a", "function": {"name": 3}}]}}]},
+            "events[1].choices[0].delta.tool_calls[0].function.name",
+        ),
+        (
+            {
+                "id": "c",
+                "choices": [{"index": 0, "delta": {"tool_calls": [{"id": "a", "function": {"arguments": ["{}"]}}]}}],
+            },
+            "events[1].choices[0].delta.tool_calls[0].function.arguments",
         ),
     ],
 )

@@ -172,4 +172,5 @@ def test_an_event_that_is_no_object_names_the_event() -> None:
 def test_an_event_that_is_no_json_is_a_decode_error() -> None:
     with pytest.raises(DecodeError) as caught:
         list(CODEC.decode_stream([ServerSentEvent(data="{not json")]))
-    assert caught.value.codec == "openai-responses" and "ValueError" in caught.value.reason
+    assert (caught.value.codec, caught.value.path) == ("openai-responses", "events[0]")
+    assert caught.value.reason.startswith("data is not JSON")

@@ -41,7 +41,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import dumps, loads, tool_arguments
+from interlingua.kit import dumps, expect, loads, tool_arguments
 
 from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
@@ -121,7 +121,7 @@ class StreamDecoder:
                     return out
             delta = choice.get("delta")
             if delta:
-                self.delta(delta, out)
+                self.delta(delta if type(delta) is dict else expect(delta, dict, _at(i, "delta")), out, i)
             if (logprobs := choice.get("logprobs")) is not None:
                 for key, items in logprobs.items():
                     self.logprobs.setdefault(key, []).extend(items or [])
@@ -163,64 +163,74 @@ class StreamDecoder:
             index = self._part("thinking", build(Thinking, text=""), out)
         out.append(ThinkingDelta(index, text))
 
-    def delta(self, delta: Block, out: list[StreamEvent]) -> None:
+    def delta(self, delta: Block, out: list[StreamEvent], i: int) -> None:
+        """Every text that grows a part is checked to be a string here, at its path: the
+        accumulator joins them later, far from the chunk that was wrong."""
         if len(delta) == 1 and type(text := delta.get("content")) is str:  # most chunks: a piece of text
             if text:
                 self._text("text", text, out)
             return
         if self.reasoning_details and delta.get("reasoning_details"):
-            self._details(delta["reasoning_details"], out)
+            self._details(expect(delta["reasoning_details"], list, _at(i, "delta.reasoning_details")), out, i)
         elif self.reasoning_field and (text := delta.get(self.reasoning_field)):
-            self._thinking(text, out)
+            self._thinking(_text_at(text, i, f"delta.{self.reasoning_field}"), out)
         content = delta.get("content")
         if type(content) is str:
             if content:
                 self._text("text", content, out)
         elif isinstance(content, list):
-            self._blocks(content, out)
+            self._blocks(content, out, i)
+        elif content is not None:
+            expect(content, str, _at(i, "delta.content"))
         if refusal := delta.get("refusal"):
-            self._text("refusal", refusal, out, {"_refusal": True})
+            self._text("refusal", _text_at(refusal, i, "delta.refusal"), out, {"_refusal": True})
         if calls := delta.get("tool_calls"):
-            for call in calls:
-                self._tool_call(call, out)
+            for j, call in enumerate(expect(calls, list, _at(i, "delta.tool_calls"))):
+                self._tool_call(call, out, i, j)
         if audio := delta.get("audio"):
             self._audio(audio)
 
-    def _blocks(self, blocks: list[Any], out: list[StreamEvent]) -> None:
+    def _blocks(self, blocks: list[Any], out: list[StreamEvent], i: int) -> None:
         """Mistral streams content as chunks: thinking blocks and text chunks."""
-        for block in blocks:
+        for j, block in enumerate(blocks):
             kind = block.get("type") if isinstance(block, dict) else None
-            if kind == "text" and block.get("text"):
-                self._text("text", block["text"], out)
+            if kind == "text" and (text := block.get("text")):
+                self._text("text", _text_at(text, i, f"delta.content[{j}].text"), out)
             elif kind == "thinking" and self.ctx.dialect.reasoning == "mistral_blocks":
-                for chunk in block.get("thinking") or []:
-                    if isinstance(chunk, dict) and chunk.get("text"):
-                        self._thinking(chunk["text"], out)
+                for k, chunk in enumerate(block.get("thinking") or []):
+                    if isinstance(chunk, dict) and (text := chunk.get("text")):
+                        self._thinking(_text_at(text, i, f"delta.content[{j}].thinking[{k}].text"), out)
 
-    def _details(self, details: list[Any], out: list[StreamEvent]) -> None:
+    def _details(self, details: list[Any], out: list[StreamEvent], i: int) -> None:
         """OpenRouter's reasoning_details deltas: text grows the thinking part, the rest of each
         detail (type, format, signature) merges into its echo; encrypted ones are their own part."""
-        for detail in details:
+        for j, detail in enumerate(details):
             if not isinstance(detail, dict):
                 continue
             kind = detail.get("type")
-            key = {"reasoning.text": "text", "reasoning.summary": "summary"}.get(kind or "")
+            key = {"reasoning.text": "text", "reasoning.summary": "summary"}.get(kind if type(kind) is str else "")
             if key is None:
                 echo = echo_list(self.provider, {"_detail": detail})
                 self._part(f"redacted{self.count}", build(RedactedThinking, provider_echoes=echo), out)
                 continue
-            self._thinking(detail.get(key) or "", out)
+            self._thinking(_text_at(detail.get(key) or "", i, f"delta.reasoning_details[{j}].{key}"), out)
             rest = extras(detail, frozenset({key}))
             echo_data = build(ProviderEcho, provider=self.provider, data={"_detail": rest}, model=None)
             out.append(Echo(self.slots["thinking"], echo_data))
 
-    def _tool_call(self, call: Block, out: list[StreamEvent]) -> None:
+    def _tool_call(self, call: Any, out: list[StreamEvent], i: int, j: int) -> None:
+        if type(call) is not dict:
+            call = expect(call, dict, _at(i, f"delta.tool_calls[{j}]"))
         wire_index = call.get("index", 0)
+        if type(wire_index) is not int:
+            expect(wire_index, int, _at(i, f"delta.tool_calls[{j}].index"))
         function = call.get("function") or {}
+        if type(function) is not dict:
+            function = expect(function, dict, _at(i, f"delta.tool_calls[{j}].function"))
         index = self.tools.get(wire_index)
         if index is None:
-            wire_id = call.get("id") or ""
-            name = function.get("name") or ""
+            wire_id = _text_at(call.get("id") or "", i, f"delta.tool_calls[{j}].id")
+            name = _text_at(function.get("name") or "", i, f"delta.tool_calls[{j}].function.name")
             self.ctx.names[wire_id] = name
             echo = {"_omit": ["type"]} if "type" not in call else {}
             part = build(
@@ -237,6 +247,8 @@ class StreamDecoder:
             out.append(PartStart(index, part))
         arguments = function.get("arguments")
         if arguments:
+            if type(arguments) is not str:
+                expect(arguments, str, _at(i, f"delta.tool_calls[{j}].function.arguments"))
             self.arguments.setdefault(index, []).append(arguments)
             out.append(ToolInputDelta(index, arguments))
 
@@ -279,6 +291,15 @@ class StreamDecoder:
             out.append(Echo(None, build(ProviderEcho, provider=self.provider, data=tail, model=None)))
         out.append(MessageEnd(decode_finish_reason(self.finish), self.finish, self.usage, self.cost))
         return out
+
+
+def _at(i: int, rest: str) -> str:
+    return f"events[{i}].choices[0].{rest}"
+
+
+def _text_at(value: Any, i: int, rest: str) -> str:
+    """``value`` when it is a string; else the DecodeError at its path (formatted only then)."""
+    return value if type(value) is str else expect(value, str, _at(i, rest))
 
 
 # --- encoding ------------------------------------------------------------------------------------

@@ -271,6 +271,9 @@ def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
             continue
         try:
             data = loads(event.data)
+        except ValueError as error:
+            raise DecodeError(NAME, f"events[{number}]", f"data is not JSON ({error})") from None
+        try:
             found = decoder.event(data if type(data) is dict else expect(data, dict, ""))
         except DecodeError as error:
             raise DecodeError(NAME, f"events[{number}].{error.path}".rstrip("."), error.reason) from None
