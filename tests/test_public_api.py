@@ -86,6 +86,7 @@ PUBLIC = {
         "Source",
         "StopReason",
         "StreamAccumulator",
+        "StreamDecodeError",
         "StreamError",
         "StreamEvent",
         "Support",
