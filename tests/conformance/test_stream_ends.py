@@ -15,7 +15,8 @@ from interlingua.testing import read_stream_file, real_fixtures
 WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
 # SSE and chunks recordings (Gemini's JSON-array framing is its codec's own, tested there); not
 # insufficient-quota-in-stream, which carries an error event and fails with it, not as cut short.
-STREAMS = [
+GOLDEN = Path(__file__).resolve().parents[2] / "fixtures"
+STREAMS = [(wire, path) for wire in WIRES for path in sorted((GOLDEN / wire / "stream").glob("*.sse"))] + [
     (wire, path)
     for wire in WIRES
     for path in real_fixtures(wire, "stream")
@@ -60,7 +61,7 @@ def test_a_recorded_stream_cut_before_its_final_event_raises_with_the_partial(wi
 @pytest.mark.parametrize("wire", WIRES)
 def test_a_decode_error_mid_stream_reaches_accumulate_with_the_partial(wire: str) -> None:
     codec = il.get_codec(wire)
-    events = read_stream_file(real_fixtures(wire, "stream")[0])
+    events = read_stream_file(sorted((GOLDEN / wire / "stream").glob("*.sse"))[0])  # ours: runs in any clone
     middle = len(events) // 2
     broken = [*events[:middle], il.ServerSentEvent(data="{not json"), *events[middle:]]
     acc = il.StreamAccumulator()
