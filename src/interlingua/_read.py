@@ -90,20 +90,51 @@ def each(obj: Mapping[str, Any], key: str, at: str) -> Iterator[tuple[str, Any]]
         yield f"{where}[{i}]", item
 
 
+MAX_DEPTH = 200
+"""How deep a wire body may nest: as deep as jiter, the JSON parser interlingua reads vendor
+answers with, parses. The stdlib parser builds values about 1000 levels deep, which every walk
+over them (a copy, a key check, a serializer) would meet as RecursionError; the vendors' own
+parsers refuse far less."""
+
+
+def check_depth(value: Any, at: str = "") -> None:
+    """DecodeError when ``value`` nests objects and arrays deeper than :data:`MAX_DEPTH`.
+
+    Iterative, so the check itself cannot overflow; it visits containers only (a body's strings
+    and numbers are most of it), about a twentieth of a request decode."""
+    stack = [(value, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth > MAX_DEPTH:
+            raise DecodeError("", at, f"nested more than {MAX_DEPTH} levels deep")
+        children = node.values() if type(node) is dict else node
+        for child in children:
+            if type(child) is dict or type(child) is list:
+                push((child, depth + 1))
+
+
 class decoding:  # used like a function: ``with decoding("acme"):``
     """Name the codec on every DecodeError raised inside, and turn stray lookup and type errors
     into DecodeErrors, so bad input never escapes as a bare KeyError or TypeError.
 
+    Given the ``body`` a decode starts from, it first refuses nesting deeper than
+    :data:`MAX_DEPTH` (one place for every codec, where bodies enter).
+
     A class, not ``@contextmanager``: it wraps every decode call and, in some codecs, every
     stream event, and a generator-based manager costs three times as much to enter and leave."""
 
-    __slots__ = ("codec",)
+    __slots__ = ("body", "codec")
 
-    def __init__(self, codec: str) -> None:
+    def __init__(self, codec: str, body: Any = None) -> None:
         self.codec = codec
+        self.body = body
 
     def __enter__(self) -> None:
-        return None
+        if type(self.body) is dict or type(self.body) is list:
+            check_depth(self.body)
+        elif isinstance(self.body, Mapping):
+            check_depth(dict(self.body))
 
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: object) -> None:
         if isinstance(err, DecodeError):
@@ -111,6 +142,8 @@ class decoding:  # used like a function: ``with decoding("acme"):``
                 raise DecodeError(self.codec, err.path, err.reason) from None
         elif isinstance(err, (KeyError, TypeError, IndexError, AttributeError, ValueError)):
             raise DecodeError(self.codec, "", f"malformed input ({type(err).__name__}: {err})") from err
+        elif isinstance(err, RecursionError):  # a value nested deep inside a stream event's data
+            raise DecodeError(self.codec, "", f"nested more than {MAX_DEPTH} levels deep") from err
 
 
 def decode_with(codec: str, fn: Callable[..., T], *args: Any) -> T:

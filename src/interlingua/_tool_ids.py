@@ -70,7 +70,7 @@ class ToolIds:
         return mapped
 
     def _digest(self, tool_id: str) -> str:
-        digest = int.from_bytes(hashlib.sha256(tool_id.encode()).digest(), "big")
+        digest = int.from_bytes(hashlib.sha256(tool_id.encode("utf-8", "surrogatepass")).digest(), "big")
         size = len(self._alphabet)
         chars = []
         for _ in range(self._length - len(self._prefix)):

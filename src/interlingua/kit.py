@@ -17,7 +17,19 @@ from ._normalize import (
     turns_keep_rules,
     unsigned_or_own_thinking,
 )
-from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
+from ._read import (
+    MAX_DEPTH,
+    as_object,
+    check_depth,
+    decode_with,
+    decoding,
+    describe,
+    each,
+    expect,
+    join,
+    optional,
+    require,
+)
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
 from ._warnings import WarningSink
@@ -43,7 +55,9 @@ __all__ = [
     "arguments_text",
     "construct",
     "maker",
+    "MAX_DEPTH",
     "as_object",
+    "check_depth",
     "data_url",
     "decode_with",
     "decoding",

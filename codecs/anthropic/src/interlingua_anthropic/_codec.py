@@ -93,11 +93,11 @@ class AnthropicMessagesCodec:
         )
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
-        with decoding(self.name):
+        with decoding(self.name, body):
             return _request.decode_request(plain(body), self.rules.tool_ids)
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name):
+        with decoding(self.name, body):
             return _response.decode_response(plain(body))
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:

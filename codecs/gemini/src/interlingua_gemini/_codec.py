@@ -71,11 +71,11 @@ class GeminiCodec:
         )
 
     def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:
-        with decoding(NAME):
+        with decoding(NAME, body):
             return _request.decode_request(body, model)
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(NAME):
+        with decoding(NAME, body):
             return _response.decode_response(body)
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:

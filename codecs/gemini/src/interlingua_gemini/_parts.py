@@ -24,6 +24,7 @@ from interlingua import (
     ContentPart,
     DecodeError,
     Document,
+    EncodeError,
     FileSource,
     HandleSource,
     Image,
@@ -516,7 +517,10 @@ def _source_block(source: Any, at: str, ctx: Encoding, part_type: str) -> dict[s
                 return None
             return {"fileData": _file_data(source.file_id, source.media_type)}
         case TextSource():
-            data = base64.b64encode(source.text.encode()).decode()
+            try:
+                data = base64.b64encode(source.text.encode()).decode()
+            except UnicodeEncodeError as err:
+                raise EncodeError(ctx.out.codec, f"{at}.source.text", "a lone surrogate has no UTF-8 form") from err
             return {"inlineData": {"mimeType": source.media_type, "data": data}}
         case HandleSource():
             raise unresolved_handle(ctx.out.codec, f"{at}.source", source)

@@ -82,11 +82,11 @@ class OpenAIChatCodec:
         return ctx.out.finish(_request.encode_request(request, ctx, self.budgets), strict=strict)
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
-        with decoding(self.name):
+        with decoding(self.name, body):
             return _request.decode_request(wire_dict(body), self._ctx())
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name):
+        with decoding(self.name, body):
             return _response.decode_response(wire_dict(body), self._ctx())
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:

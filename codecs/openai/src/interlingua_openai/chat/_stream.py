@@ -40,7 +40,7 @@ from interlingua import (
     Usage,
     UsageUpdate,
 )
-from interlingua.kit import dumps, loads, tool_arguments
+from interlingua.kit import dumps, loads, optional, tool_arguments
 
 from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
@@ -48,6 +48,8 @@ from ._parts import Block, audio_answer, call_arguments, respelled
 from ._stop_reason import decode_finish_reason, encode_finish_reason
 from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
+_DELTA = "choices[0].delta"
+_CALL = "choices[0].delta.tool_calls[]"
 _CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
 
 # --- decoding ------------------------------------------------------------------------------------
@@ -106,7 +108,11 @@ class StreamDecoder:
                 return out
             self.started = True
             out.append(
-                MessageStart(chunk.get("id") or None, chunk.get("model") or None, echo_list(self.provider, self.meta))
+                MessageStart(
+                    optional(chunk, "id", str, "") or None,
+                    optional(chunk, "model", str, "") or None,
+                    echo_list(self.provider, self.meta),
+                )
             )
         choices = chunk.get("choices")
         if choices:
@@ -157,7 +163,7 @@ class StreamDecoder:
             return
         if self.reasoning_details and delta.get("reasoning_details"):
             self._details(delta["reasoning_details"], out)
-        elif self.reasoning_field and (text := delta.get(self.reasoning_field)):
+        elif self.reasoning_field and (text := optional(delta, self.reasoning_field, str, _DELTA)):
             self._thinking(text, out)
         content = delta.get("content")
         if type(content) is str:
@@ -165,7 +171,7 @@ class StreamDecoder:
                 self._text("text", content, out)
         elif isinstance(content, list):
             self._blocks(content, out)
-        if refusal := delta.get("refusal"):
+        if refusal := optional(delta, "refusal", str, _DELTA):
             self._text("refusal", refusal, out, {"_refusal": True})
         if calls := delta.get("tool_calls"):
             for call in calls:
@@ -177,12 +183,12 @@ class StreamDecoder:
         """Mistral streams content as chunks: thinking blocks and text chunks."""
         for block in blocks:
             kind = block.get("type") if isinstance(block, dict) else None
-            if kind == "text" and block.get("text"):
-                self._text("text", block["text"], out)
+            if kind == "text" and (text := optional(block, "text", str, _DELTA)):
+                self._text("text", text, out)
             elif kind == "thinking" and self.ctx.dialect.reasoning == "mistral_blocks":
                 for chunk in block.get("thinking") or []:
-                    if isinstance(chunk, dict) and chunk.get("text"):
-                        self._thinking(chunk["text"], out)
+                    if isinstance(chunk, dict) and (text := optional(chunk, "text", str, _DELTA)):
+                        self._thinking(text, out)
 
     def _details(self, details: list[Any], out: list[StreamEvent]) -> None:
         """OpenRouter's reasoning_details deltas: text grows the thinking part, the rest of each
@@ -196,7 +202,7 @@ class StreamDecoder:
                 echo = echo_list(self.provider, {"_detail": detail})
                 self._part(f"redacted{self.count}", build(RedactedThinking, provider_echoes=echo), out)
                 continue
-            self._thinking(detail.get(key) or "", out)
+            self._thinking(optional(detail, key, str, _DELTA, ""), out)
             rest = extras(detail, frozenset({key}))
             echo_data = build(ProviderEcho, provider=self.provider, data={"_detail": rest}, model=None)
             out.append(Echo(self.slots["thinking"], echo_data))
@@ -206,8 +212,8 @@ class StreamDecoder:
         function = call.get("function") or {}
         index = self.tools.get(wire_index)
         if index is None:
-            wire_id = call.get("id") or ""
-            name = function.get("name") or ""
+            wire_id = optional(call, "id", str, _CALL) or ""
+            name = optional(function, "name", str, f"{_CALL}.function") or ""
             self.ctx.names[wire_id] = name
             echo = {"_omit": ["type"]} if "type" not in call else {}
             part = build(
@@ -222,7 +228,7 @@ class StreamDecoder:
             self.tools[wire_index] = index
             self.open.append(index)
             out.append(PartStart(index, part))
-        arguments = function.get("arguments")
+        arguments = optional(function, "arguments", str, f"{_CALL}.function")
         if arguments:
             self.arguments.setdefault(index, []).append(arguments)
             out.append(ToolInputDelta(index, arguments))

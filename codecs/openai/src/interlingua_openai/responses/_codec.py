@@ -83,7 +83,7 @@ class OpenAIResponsesCodec:
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
         """A body -> IR; call ids this codec rewrote when encoding come back as they were."""
-        with decoding(NAME):
+        with decoding(NAME, body):
             request = _request.decode_request(plain(body))
         tool_ids = self.rules.tool_ids
         return request if tool_ids is None else tool_ids.restore(request)
@@ -92,7 +92,7 @@ class OpenAIResponsesCodec:
         return _response.encode_response(response, strict=strict)
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(NAME):
+        with decoding(NAME, body):
             return _response.decode_response(plain(body))
 
     def decode_stream(self, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
