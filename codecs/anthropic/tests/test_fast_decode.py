@@ -162,7 +162,10 @@ _MESSAGES = st.one_of(
         Message,
         role=st.just("assistant"),
         parts=st.lists(_THINKING | _REDACTED, max_size=1).flatmap(
-            lambda lead: st.lists(_TEXT | _CALL, min_size=1, max_size=3).map(lambda rest: lead + rest)
+            # calls of one turn have distinct ids: two sharing one are refused (interlingua._sendable)
+            lambda lead: st.lists(
+                _TEXT | _CALL, min_size=1, max_size=3, unique_by=lambda p: p.id if isinstance(p, ToolUse) else id(p)
+            ).map(lambda rest: lead + rest)
         ),
     ),
     strategies.messages(),

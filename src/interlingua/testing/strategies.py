@@ -204,8 +204,13 @@ def messages() -> st.SearchStrategy[Message]:
     return st.builds(
         Message,
         role=st.sampled_from(["system", "developer", "user", "assistant", "tool"]),
-        parts=st.lists(parts(), min_size=1, max_size=3),
+        parts=st.lists(parts(), min_size=1, max_size=3, unique_by=_call_id),
     )
+
+
+def _call_id(part: ContentPart) -> object:
+    """What makes calls in one message distinct: no vendor takes two calls of a turn with one id."""
+    return part.id if isinstance(part, ToolUse) else id(part)
 
 
 def writer_messages(
@@ -225,7 +230,7 @@ def writer_messages(
     mixed = st.builds(
         Message,
         role=st.sampled_from(["system", "developer", "user", "assistant", "tool"]),
-        parts=st.lists(any_parts, max_size=3),
+        parts=st.lists(any_parts, max_size=3, unique_by=_call_id),
         provider_echoes=echoes,
         name=st.none() if names is None else names,
     )

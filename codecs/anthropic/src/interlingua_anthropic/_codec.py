@@ -54,6 +54,8 @@ class AnthropicMessagesCodec:
             accepts_thinking=_signed,
             tool_ids=ToolIds(r"[a-zA-Z0-9_-]+", length=30, prefix="toolu_"),
             drop_empty_text=True,  # "text content blocks must be non-empty"
+            # https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use
+            tool_names=r"[a-zA-Z0-9_-]{1,64}",
         )
 
     def __repr__(self) -> str:

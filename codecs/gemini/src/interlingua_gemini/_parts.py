@@ -402,12 +402,16 @@ def encode_parts(parts: list[ContentPart], owner: str | int, ctx: Encoding) -> l
     seen = len(warnings)
     common, other = _COMMON, _ANY_PART
     blocks: list[dict[str, Any]] = []
-    for part in parts:  # a loop, not a comprehension: one frame less per message
-        block = common.get(type(part), other)(part, "", ctx)
-        if block:
-            blocks.append(block)
-    if len(warnings) == seen:
-        return blocks
+    try:
+        for part in parts:  # a loop, not a comprehension: one frame less per message
+            block = common.get(type(part), other)(part, "", ctx)
+            if block:
+                blocks.append(block)
+    except EncodeError:  # raised without its path: the encode below raises it again, with it
+        pass
+    else:
+        if len(warnings) == seen:
+            return blocks
     del warnings[seen:]
     at = f"messages[{owner}]" if isinstance(owner, int) else owner
     return [block for index, part in enumerate(parts) if (block := encode_part(part, f"{at}.parts[{index}]", ctx))]

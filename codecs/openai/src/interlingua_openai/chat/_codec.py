@@ -52,7 +52,9 @@ class OpenAIChatCodec:
         self.api_key_env = self.dialect.api_key_env
         self.capabilities: Capabilities = capabilities_for(self.dialect)
         self._ids = tool_ids(self.dialect)
-        self.rules = TurnRules(accepts_thinking=thinking_test(self.dialect), tool_ids=self._ids)
+        self.rules = TurnRules(
+            accepts_thinking=thinking_test(self.dialect), tool_ids=self._ids, tool_names=self.dialect.tool_names
+        )
 
     def __repr__(self) -> str:
         budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"

@@ -27,7 +27,7 @@ from interlingua.kit import (
     own_thinking,
 )
 
-from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers
+from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers
 from . import _errors, _request, _response, _stream
 from ._capabilities import CAPABILITIES
 from ._sdk import plain
@@ -53,7 +53,9 @@ class OpenAIResponsesCodec:
         self.budgets = _request.BUDGETS if budgets is None else budgets
         # Only OpenAI's own reasoning items go back; call_id is at most 64 characters.
         self.rules = TurnRules(
-            accepts_thinking=own_thinking(PROVIDER), tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_")
+            accepts_thinking=own_thinking(PROVIDER),
+            tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_"),
+            tool_names=TOOL_NAMES,
         )
 
     def encode_request(
