@@ -34,6 +34,7 @@ class Tally:
     tried: int = 0
     accepted: int = 0
     typed: int = 0
+    pathless: int = 0  # DecodeErrors that name no path (caught by ``decoding`` as a stray error)
     untyped: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
 
@@ -77,8 +78,9 @@ def main() -> None:
         tally.tried += 1
         try:
             decoded = mut.decode_mutated(codecs[wire], kind, value)
-        except il.InterlinguaError:
+        except il.InterlinguaError as err:
             tally.typed += 1
+            tally.pathless += isinstance(err, il.DecodeError) and not err.path
             continue
         except Exception as err:  # the run counts what the contract forbids
             tally.fail(err, value)
@@ -104,12 +106,13 @@ def main() -> None:
     print(f"{args.n} inputs (seed {args.seed}) in {elapsed:.0f} s")
     untyped = 0
     for title, tallies in (("decoders", decoders), ("encoders (of what decoders accepted)", encoders)):
-        print(f"\n{title}: tried, accepted, typed errors, untyped")
+        print(f"\n{title}: tried, accepted, typed errors (of them without a path), untyped")
         for name in sorted(tallies):
             t = tallies[name]
             total = sum(t.untyped.values())
             untyped += total
-            print(f"  {name:42} {t.tried:7} {t.accepted:7} {t.typed:7} {total:5}")
+            pathless = f"({t.pathless})" if title == "decoders" else ""
+            print(f"  {name:42} {t.tried:7} {t.accepted:7} {t.typed:7} {pathless:>8} {total:5}")
             for key, count in t.untyped.most_common():
                 print(f"      {count:5} {key}\n            e.g. {t.examples[key]}")
     print(f"\nuntyped exceptions: {untyped}")

@@ -208,3 +208,17 @@ def test_a_decoded_nan_temperature_is_refused_by_every_encoder() -> None:
 def test_a_tool_use_keeps_its_id_through_the_mapper_when_it_is_sound() -> None:
     part = ToolUse(id="toolu_01", name="f", input={})
     assert ToolIds(r"[a-zA-Z0-9_-]+", length=30).encode(part.id) == "toolu_01"
+
+
+def test_body_bytes_refuses_nesting_past_the_serializers_depth() -> None:
+    from interlingua._wire import body_bytes
+
+    deep: Any = "x"
+    for _ in range(300):
+        deep = [deep]
+    with pytest.raises(EncodeError) as err:
+        body_bytes({"metadata": deep}, "acme")
+    assert (err.value.path, err.value.reason) == (
+        "",
+        "Error serializing to JSON: ValueError: Maximum serialization depth exceeded",
+    )

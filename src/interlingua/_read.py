@@ -100,18 +100,19 @@ parsers refuse far less."""
 def check_depth(value: Any, at: str = "") -> None:
     """DecodeError when ``value`` nests objects and arrays deeper than :data:`MAX_DEPTH`.
 
-    Iterative, so the check itself cannot overflow; it visits containers only (a body's strings
-    and numbers are most of it), about a twentieth of a request decode."""
-    stack = [(value, 1)]
-    pop, push = stack.pop, stack.append
-    while stack:
-        node, depth = pop()
+    Level by level, so the check itself cannot overflow; it visits containers only (a body's
+    strings and numbers are most of it)."""
+    level = [value]
+    depth = 1
+    while level:
         if depth > MAX_DEPTH:
             raise DecodeError("", at, f"nested more than {MAX_DEPTH} levels deep")
-        children = node.values() if type(node) is dict else node
-        for child in children:
-            if type(child) is dict or type(child) is list:
-                push((child, depth + 1))
+        below: list[Any] = []
+        for node in level:
+            children = node.values() if type(node) is dict else node
+            below += [child for child in children if type(child) is dict or type(child) is list]
+        level = below
+        depth += 1
 
 
 class decoding:  # used like a function: ``with decoding("acme"):``

@@ -33,18 +33,17 @@ def body_bytes(body: Mapping[str, Any], codec: str) -> bytes:
 
     Costs nothing beyond the serialization on a sound body: the walk that finds the culprit
     runs only when serializing failed, or the text holds the letters of NaN or Infinity."""
+    from ._errors import EncodeError
+
     try:
         content = to_json(body)
-    except ValueError:
-        content = b""
-    else:
-        if b"NaN" not in content and b"Infinity" not in content:
-            return content
+    except ValueError as err:  # a lone surrogate, or nesting past the serializer's depth
+        raise EncodeError(codec, *(unsendable(body) or ("", str(err)))) from None
+    if b"NaN" not in content and b"Infinity" not in content:
+        return content
     found = unsendable(body)
     if found is None:
         return content
-    from ._errors import EncodeError
-
     raise EncodeError(codec, *found)
 
 
