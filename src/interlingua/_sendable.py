@@ -51,8 +51,12 @@ def refuse_unsendable(request: Request, *, codec: str, tool_names: re.Pattern[st
             kind = type(part)
             if kind is ToolUse:
                 calls += 1
-            elif kind in _MEDIA_TYPES or kind is ToolResult:
-                _check_part(part, f"messages[{i}].parts[{j}]", codec)
+            elif kind in _MEDIA_TYPES:
+                source = part.source  # type: ignore[union-attr]  # every media part has one
+                if type(source) is Base64Source and not _is_base64(source.data):
+                    raise EncodeError(codec, f"messages[{i}].parts[{j}].source.data", "not base64 data")
+            elif kind is ToolResult and type(part.content) is list:  # type: ignore[union-attr]  # a ToolResult
+                _check_result(part.content, f"messages[{i}].parts[{j}].content", codec)  # type: ignore[union-attr]  # as above
         if calls > 1 and unique_ids:
             _check_ids(message.parts, f"messages[{i}].parts", codec)
 
@@ -60,13 +64,11 @@ def refuse_unsendable(request: Request, *, codec: str, tool_names: re.Pattern[st
 _SETTINGS = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
 
 
-def _check_part(part: ContentPart, at: str, codec: str) -> None:
-    if isinstance(part, _MEDIA):
-        if isinstance(part.source, Base64Source) and not _is_base64(part.source.data):
-            raise EncodeError(codec, f"{at}.source.data", "not base64 data")
-    elif isinstance(part, ToolResult) and isinstance(part.content, list):
-        for k, inner in enumerate(part.content):
-            _check_part(inner, f"{at}.content[{k}]", codec)
+def _check_result(parts: list[ContentPart], at: str, codec: str) -> None:
+    """A tool result's own parts: their media too must be sendable."""
+    for k, part in enumerate(parts):
+        if isinstance(part, _MEDIA) and isinstance(part.source, Base64Source) and not _is_base64(part.source.data):
+            raise EncodeError(codec, f"{at}[{k}].source.data", "not base64 data")
 
 
 def _check_ids(parts: list[ContentPart], at: str, codec: str) -> None:
@@ -83,7 +85,7 @@ def _is_base64(data: str) -> bool:
     """Whether ``data`` holds only base64 characters: two passes at C speed, not a regex. An
     agent sends the same images every turn, so long payloads keep their verdict (a string keeps
     its hash, so the lookup costs nothing); bounded like the tool-id verdicts."""
-    if len(data) < 4096:
+    if len(data) < 256:
         return data.isascii() and not data.encode("ascii").translate(None, _BASE64)
     verdict = _VERDICTS.get(data)
     if verdict is None:
