@@ -35,6 +35,7 @@ class Tally:
     accepted: int = 0
     typed: int = 0
     pathless: int = 0  # DecodeErrors that name no path (caught by ``decoding`` as a stray error)
+    deep: int = 0  # DecodeErrors for nesting past MAX_DEPTH (their path is the body's)
     untyped: Counter[str] = field(default_factory=Counter)
     examples: dict[str, str] = field(default_factory=dict)
 
@@ -80,7 +81,10 @@ def main() -> None:
             decoded = mut.decode_mutated(codecs[wire], kind, value)
         except il.InterlinguaError as err:
             tally.typed += 1
-            tally.pathless += isinstance(err, il.DecodeError) and not err.path
+            if isinstance(err, il.DecodeError) and not err.path:
+                deep = err.reason.startswith("nested more than")
+                tally.deep += deep
+                tally.pathless += not deep
             continue
         except Exception as err:  # the run counts what the contract forbids
             tally.fail(err, value)
@@ -106,13 +110,13 @@ def main() -> None:
     print(f"{args.n} inputs (seed {args.seed}) in {elapsed:.0f} s")
     untyped = 0
     for title, tallies in (("decoders", decoders), ("encoders (of what decoders accepted)", encoders)):
-        print(f"\n{title}: tried, accepted, typed errors (of them without a path), untyped")
+        print(f"\n{title}: tried, accepted, typed errors (of them: too deep / no path), untyped")
         for name in sorted(tallies):
             t = tallies[name]
             total = sum(t.untyped.values())
             untyped += total
-            pathless = f"({t.pathless})" if title == "decoders" else ""
-            print(f"  {name:42} {t.tried:7} {t.accepted:7} {t.typed:7} {pathless:>8} {total:5}")
+            split = f"({t.deep} / {t.pathless})" if title == "decoders" else ""
+            print(f"  {name:42} {t.tried:7} {t.accepted:7} {t.typed:7} {split:>14} {total:5}")
             for key, count in t.untyped.most_common():
                 print(f"      {count:5} {key}\n            e.g. {t.examples[key]}")
     print(f"\nuntyped exceptions: {untyped}")

@@ -162,10 +162,9 @@ _MESSAGES = st.one_of(
         Message,
         role=st.just("assistant"),
         parts=st.lists(_THINKING | _REDACTED, max_size=1).flatmap(
-            # calls of one turn have distinct ids: two sharing one are refused (interlingua._sendable)
-            lambda lead: st.lists(
-                _TEXT | _CALL, min_size=1, max_size=3, unique_by=lambda p: p.id if isinstance(p, ToolUse) else id(p)
-            ).map(lambda rest: lead + rest)
+            lambda lead: st.lists(_TEXT | _CALL, min_size=1, max_size=3, unique_by=strategies.call_key).map(
+                lambda rest: lead + rest
+            )
         ),
     ),
     strategies.messages(),
