@@ -1,7 +1,7 @@
 """The typed-errors contract (DESIGN.md invariant 5) over many mutated real inputs (not a test).
 
 Mutates the real corpus (``shared/fixtures/real``) and the golden fixtures (``fixtures/<wire>``)
-with ``interlingua.testing._mutations`` (the mutations the hypothesis test uses), driven by a
+with ``interlingua.testing.mutations`` (the mutations the hypothesis test uses), driven by a
 seeded ``random.Random``, no shrinking. Every decoder of the four wires gets the inputs; what
 it accepts goes to every codec's encoder, whose body must also be sendable JSON. Prints, per
 decoder and per encoder: tried, accepted, typed errors, and untyped exceptions by type and by
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import interlingua as il
-from interlingua.testing import _mutations as mut
+from interlingua.testing import mutations as mut
 
 ROOT = Path(__file__).resolve().parent.parent
 

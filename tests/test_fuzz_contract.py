@@ -3,8 +3,9 @@ KeyError, TypeError, RecursionError or ValidationError; whatever a decoder accep
 encodes, or refuses with a typed error, into a body the transport can send.
 
 The inputs are the real corpus and the golden fixtures, mutated by ``interlingua.testing
-._mutations`` (``bench/fuzz_contract.py`` runs the same mutations 100k times). Deterministic in
-CI (derandomized); bounded by the hypothesis profile (``ci``: 400 examples per wire and kind).
+.mutations`` (``bench/fuzz_contract.py`` runs the same mutations 100k times). Deterministic in
+CI (derandomized); 400 examples per wire and kind there (about 15 s), 150 elsewhere
+(``INTERLINGUA_FUZZ_EXAMPLES`` overrides).
 The named cases below pin the defects such runs found, each at its path.
 """
 
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 import interlingua as il
 from interlingua import DecodeError, EncodeError, InterlinguaError, Request, ToolUse
 from interlingua.kit import MAX_DEPTH, ToolIds
-from interlingua.testing import _mutations as mut
+from interlingua.testing import mutations as mut
 from interlingua.testing import real_fixtures_dir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,6 +34,7 @@ try:
 except FileNotFoundError:
     pytest.skip("shared/fixtures/real not found: the fuzz contract runs on the real corpus", allow_module_level=True)
 
+_CI = bool(os.environ.get("CI"))
 _CORPORA: dict[str, mut.Corpus] = {}
 
 
@@ -62,7 +64,7 @@ def _contract_holds(wire: str, kind: str, value: Any) -> None:
 
 @pytest.mark.parametrize("kind", mut.KINDS)
 @pytest.mark.parametrize("wire", mut.WIRES)
-@settings(derandomize=bool(os.environ.get("CI")), max_examples=int(os.environ.get("INTERLINGUA_FUZZ_EXAMPLES", 150)))
+@settings(derandomize=_CI, max_examples=int(os.environ.get("INTERLINGUA_FUZZ_EXAMPLES", 400 if _CI else 150)))
 @given(rng=st.randoms(use_true_random=False))
 def test_mutated_inputs_fail_only_with_typed_errors(wire: str, kind: str, rng: Any) -> None:
     value = mut.mutated_input(_corpus(wire), kind, rng)
