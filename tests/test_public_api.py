@@ -127,6 +127,7 @@ PUBLIC = {
     },
     "interlingua.kit": {
         "DISTINCTIVE",
+        "MAX_DEPTH",
         "DecodedStream",
         "EncodedStream",
         "Passes",
@@ -140,6 +141,7 @@ PUBLIC = {
         "arguments_text",
         "article",
         "as_object",
+        "check_depth",
         "construct",
         "data_url",
         "decode_with",
@@ -194,6 +196,7 @@ PUBLIC = {
         "lingua_fixtures_dir",
         "load_body",
         "load_script",
+        "mutations",
         "probe_outcome",
         "probe_requests",
         "read_stream_file",

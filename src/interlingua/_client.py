@@ -31,7 +31,7 @@ from ._request import Request
 from ._response import Response
 from ._sse import MAX_EVENT_SIZE, SSEEvent
 from ._stream import ErrorEvent, StreamAccumulator, StreamEvent
-from ._wire import dumps, loads, retry_after
+from ._wire import body_bytes, loads, retry_after
 
 if TYPE_CHECKING:
     import httpx2
@@ -257,7 +257,7 @@ class Client(_Base):
     def _open(self, prepared: HttpRequest) -> httpx2.Response:
         """Send until an answer worth keeping: a success, or an error that is not retried."""
         waited = 0.0
-        content = dumps(prepared.json).encode()
+        content = body_bytes(prepared.json, self.codec.name)
         for attempt in range(self.retry.max_retries + 1):
             last = attempt == self.retry.max_retries
             try:
@@ -494,7 +494,7 @@ class AsyncClient(_Base):
 
     async def _open(self, prepared: HttpRequest) -> httpx2.Response:
         waited = 0.0
-        content = dumps(prepared.json).encode()
+        content = body_bytes(prepared.json, self.codec.name)
         for attempt in range(self.retry.max_retries + 1):
             last = attempt == self.retry.max_retries
             try:

@@ -29,6 +29,7 @@ from ._message import Message, Role
 from ._model import construct, replace
 from ._parts import ContentPart, HandleSource, RedactedThinking, Text, Thinking, ToolResult, ToolUse
 from ._request import Request
+from ._sendable import refuse_unsendable
 from ._tool_ids import ToolIds
 from ._warnings import AnyWarning, Encoded, LossyEncode, WarningSink
 from ._wire import dumps
@@ -49,9 +50,11 @@ class TurnRules:
     thinking or redacted-thinking part can go back to this target as reasoning; the rest is
     foreign and follows the :data:`ReasoningPolicy`. Every target gets its tool calls answered right after the assistant
     turn that made them, results first in their message: all four APIs answer 400 otherwise.
+    ``tool_names``: the pattern the target holds tool names to (a name outside it is an
+    ``EncodeError``, see ``_sendable``); None when it takes any.
     """
 
-    __slots__ = ("accepts_thinking", "drop_empty_text", "one_results_message", "tool_ids")
+    __slots__ = ("accepts_thinking", "drop_empty_text", "one_results_message", "tool_ids", "tool_names")
 
     # Plain slots, not a dataclass: a dataclass costs milliseconds at import (PERF.md).
     def __init__(
@@ -60,11 +63,13 @@ class TurnRules:
         tool_ids: ToolIds | None = None,
         drop_empty_text: bool = False,
         one_results_message: bool = False,
+        tool_names: str | None = None,
     ) -> None:
         self.accepts_thinking = accepts_thinking
         self.tool_ids = tool_ids
         self.drop_empty_text = drop_empty_text
         self.one_results_message = one_results_message
+        self.tool_names = None if tool_names is None else re.compile(tool_names)
 
 
 class own_thinking:  # used like a function: TurnRules(accepts_thinking=own_thinking("acme"))
@@ -701,6 +706,7 @@ def encode_with_rules(
     Without a resolver, a handle is an ``EncodeError`` at its path, before any body is built."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
+    refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
     ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
     if not ready.changed:
         return encode(request, strict)
@@ -728,6 +734,7 @@ def encode_noting_turns(
 
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
+    refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
     turns: list[Turn] = []
     encoded: Encoded | None
     try:

@@ -41,7 +41,7 @@ class ToolIds:
         self._seen.clear()
 
     def accepts(self, tool_id: str) -> bool:
-        verdict = self._verdicts.get(tool_id)
+        verdict = self._verdicts.get(tool_id) if type(tool_id) is str else _not_an_id(tool_id)
         if verdict is None:
             verdict = self._accept.fullmatch(tool_id) is not None
             if len(self._verdicts) >= self._LIMIT:
@@ -70,7 +70,7 @@ class ToolIds:
         return mapped
 
     def _digest(self, tool_id: str) -> str:
-        digest = int.from_bytes(hashlib.sha256(tool_id.encode()).digest(), "big")
+        digest = int.from_bytes(hashlib.sha256(tool_id.encode("utf-8", "surrogatepass")).digest(), "big")
         size = len(self._alphabet)
         chars = []
         for _ in range(self._length - len(self._prefix)):
@@ -95,6 +95,14 @@ class ToolIds:
         if original is None:
             return part
         return replace(part, **{"id" if isinstance(part, ToolUse) else "tool_use_id": original})
+
+
+def _not_an_id(tool_id: object) -> bool:
+    """A call id must be text: the patterns and digests work on strings (a decoder that let a
+    bool or a list through would otherwise fail here with a bare TypeError)."""
+    from ._errors import EncodeError
+
+    raise EncodeError("", "", f"tool call id {tool_id!r} is not a string")
 
 
 def _tool_id(part: ContentPart) -> str | None:

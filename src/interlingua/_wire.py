@@ -16,8 +16,67 @@ def loads(text: str | bytes) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text, non-ASCII kept as is: how vendors print their own JSON."""
-    return to_json(value).decode()
+    """Compact JSON text, non-ASCII kept as is: how vendors print their own JSON.
+
+    A lone surrogate (which JSON's ``\\ud800`` escape lets into a decoded string) has no UTF-8
+    form; it is kept in the text as is, for :func:`body_bytes` to refuse with its path when the
+    body is sent, rather than failing here in the middle of an encode."""
+    try:
+        return to_json(value).decode()
+    except ValueError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def body_bytes(body: Mapping[str, Any], codec: str) -> bytes:
+    """The bytes a request body is sent as; EncodeError, naming the path, for a body no vendor
+    can read: a lone surrogate (no UTF-8 form) or a NaN or infinite number (no JSON token).
+
+    Costs nothing beyond the serialization on a sound body: the walk that finds the culprit
+    runs only when serializing failed, or the text holds the letters of NaN or Infinity."""
+    from ._errors import EncodeError
+
+    try:
+        content = to_json(body)
+    except ValueError as err:  # a lone surrogate, or nesting past the serializer's depth
+        raise EncodeError(codec, *(unsendable(body) or ("", str(err)))) from None
+    if b"NaN" not in content and b"Infinity" not in content:
+        return content
+    found = unsendable(body)
+    if found is None:
+        return content
+    raise EncodeError(codec, *found)
+
+
+def unsendable(value: Any, at: str = "") -> tuple[str, str] | None:
+    """(path, reason) of the first value in ``value`` JSON cannot carry to a vendor, else None."""
+    stack: list[tuple[str, Any]] = [(at, value)]
+    while stack:
+        where, item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and not _utf8(item):
+                return where, "a lone surrogate in the text has no UTF-8 form, so no JSON body can carry it"
+        elif isinstance(item, float):
+            if item != item or item in (_INF, -_INF):
+                return where, f"{item} is not a JSON number"
+        elif isinstance(item, Mapping):
+            for key, child in item.items():
+                if isinstance(key, str) and not key.isascii() and not _utf8(key):
+                    return f"{where}.{key!r}", "a lone surrogate in the key has no UTF-8 form"
+                stack.append((f"{where}.{key}" if where else str(key), child))
+        elif isinstance(item, list | tuple):
+            stack.extend((f"{where}[{i}]", child) for i, child in enumerate(item))
+    return None
+
+
+_INF = float("inf")
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def parse_data_url(url: str) -> tuple[str, str] | None:

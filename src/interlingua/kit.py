@@ -17,7 +17,19 @@ from ._normalize import (
     turns_keep_rules,
     unsigned_or_own_thinking,
 )
-from ._read import as_object, decode_with, decoding, describe, each, expect, join, optional, require
+from ._read import (
+    MAX_DEPTH,
+    as_object,
+    check_depth,
+    decode_with,
+    decoding,
+    describe,
+    each,
+    expect,
+    join,
+    optional,
+    require,
+)
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
@@ -52,7 +64,9 @@ __all__ = [
     "arguments_text",
     "construct",
     "maker",
+    "MAX_DEPTH",
     "as_object",
+    "check_depth",
     "data_url",
     "decode_with",
     "decoding",

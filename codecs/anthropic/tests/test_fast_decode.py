@@ -173,7 +173,9 @@ _MESSAGES = st.one_of(
         Message,
         role=st.just("assistant"),
         parts=st.lists(_THINKING | _REDACTED, max_size=1).flatmap(
-            lambda lead: st.lists(_TEXT | _CALL, min_size=1, max_size=3).map(lambda rest: lead + rest)
+            lambda lead: st.lists(_TEXT | _CALL, min_size=1, max_size=3, unique_by=strategies.call_key).map(
+                lambda rest: lead + rest
+            )
         ),
     ),
     strategies.messages(),

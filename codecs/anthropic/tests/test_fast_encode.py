@@ -236,9 +236,9 @@ _COMMON = st.one_of(  # the shapes the fast writer takes, for each role
         Message,
         role=st.just("assistant"),
         parts=st.lists(_THINKING | _REDACTED, max_size=1).flatmap(
-            lambda lead: st.lists(st.builds(Text, text=strategies.texts) | _CALL, min_size=1, max_size=3).map(
-                lambda rest: lead + rest
-            )
+            lambda lead: st.lists(
+                st.builds(Text, text=strategies.texts) | _CALL, min_size=1, max_size=3, unique_by=strategies.call_key
+            ).map(lambda rest: lead + rest)
         ),
     ),
 )

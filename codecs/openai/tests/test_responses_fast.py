@@ -187,7 +187,11 @@ _COMMON = st.one_of(  # the shapes the fast writer takes, for each role
     st.builds(
         Message,
         role=st.just("assistant"),
-        parts=st.lists(_CALL | st.builds(Text, text=strategies.texts, provider_echoes=st.just(_EASY)), min_size=1),
+        parts=st.lists(
+            _CALL | st.builds(Text, text=strategies.texts, provider_echoes=st.just(_EASY)),
+            min_size=1,
+            unique_by=strategies.call_key,
+        ),
     ),
     st.builds(Message, role=st.just("tool"), parts=st.lists(_RESULT, min_size=1, max_size=3)),
 )

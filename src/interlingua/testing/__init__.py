@@ -12,10 +12,14 @@
 - ``assert_decodes_alike``: a codec's fast path against its general one (``declining`` turns the
   fast readers off).
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
+- ``mutations``: mutations of real bodies and streams (a key deleted, a value nulled or retyped,
+  lists cut, lone surrogates, deep nesting, SSE events dropped, repeated or swapped) for the
+  typed-errors contract (invariant 5), driven by hypothesis or by a seeded ``random.Random``.
 """
 
 from typing import Any
 
+from . import _mutations as mutations
 from ._capabilities import assert_capabilities_hold, probe_requests
 from ._coverage import (
     WHERE,
@@ -84,6 +88,7 @@ __all__ = [
     "lingua_fixtures_dir",
     "load_script",
     "probe_outcome",
+    "mutations",
     "probe_requests",
     "read_stream_file",
     "real_fixture",

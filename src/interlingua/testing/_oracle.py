@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections.abc
 import functools
+import math
 import re
 import types
 import typing
@@ -687,9 +688,149 @@ def _gemini_rules(body: Mapping[str, Any], model: str | None) -> list[str]:
     return problems
 
 
+# --- what no vendor takes, whatever the turn rules (interlingua._sendable refuses it) ----------
+
+_TOOL_NAME = {
+    # https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use
+    "anthropic-messages": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
+    # openai FunctionDefinition.name: a-z, A-Z, 0-9, underscores and dashes, at most 64
+    "openai-chat": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
+    "openai-responses": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
+    # google-genai FunctionDeclaration.name: a letter or underscore first; then also dots,
+    # colons and dashes; at most 128
+    "gemini": re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}"),
+}
+_MAX_TOKENS = {
+    "anthropic-messages": ("max_tokens",),
+    "openai-chat": ("max_completion_tokens", "max_tokens"),
+    "openai-responses": ("max_output_tokens",),
+    "gemini": ("generationConfig.maxOutputTokens",),
+}
+_SAMPLING = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
+_GEMINI_SAMPLING = ("temperature", "topP", "presencePenalty", "frequencyPenalty")
+_BASE64_TEXT = re.compile(r"[A-Za-z0-9+/=_\-\r\n]*")
+
+
+def _sendable_rules(wire: str, body: Mapping[str, Any]) -> list[str]:
+    """An empty model, a negative token limit, a NaN or infinite setting, a tool name outside
+    the vendor's pattern, an empty or repeated call id in one turn, base64 data that is not."""
+    problems: list[str] = []
+    if body.get("model") == "":
+        problems.append("model: empty")
+    for key in _MAX_TOKENS[wire]:
+        value = _dig(body, key)
+        if isinstance(value, int | float) and value < 0:
+            problems.append(f"{key}: {value} is negative")
+    for key in (f"generationConfig.{k}" for k in _GEMINI_SAMPLING) if wire == "gemini" else _SAMPLING:
+        value = _dig(body, key)
+        if isinstance(value, float) and not math.isfinite(value):
+            problems.append(f"{key}: {value} is not a JSON number")
+    pattern = _TOOL_NAME[wire]
+    for at, name in _tool_names(wire, body):
+        if not isinstance(name, str) or pattern.fullmatch(name) is None:
+            problems.append(f"{at}: {name!r} does not match {pattern.pattern}")
+    for at, ids in _turn_call_ids(wire, body):
+        seen: set[Any] = set()
+        for position, call_id in ids:
+            if call_id == "" and wire != "openai-chat":  # OpenAI-compatible servers (Gemini's) send and take them
+                problems.append(f"{at}[{position}]: empty tool call id")
+            elif call_id in seen:
+                problems.append(f"{at}[{position}]: tool call id {call_id!r} used twice in one turn")
+            seen.add(call_id)
+    for at, data in _base64_data(wire, body):
+        if not isinstance(data, str) or _BASE64_TEXT.fullmatch(data) is None:
+            problems.append(f"{at}: not base64 data")
+    return problems
+
+
+def _dig(body: Mapping[str, Any], dotted: str) -> Any:
+    value: Any = body
+    for key in dotted.split("."):
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return value
+
+
+def _items(value: Any) -> list[Mapping[str, Any]]:
+    return [v if isinstance(v, Mapping) else {} for v in value] if isinstance(value, list) else []
+
+
+def _tool_names(wire: str, body: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    found = []
+    for i, tool in enumerate(_items(body.get("tools"))):
+        if wire == "anthropic-messages" and tool.get("type") in (None, "custom"):
+            found.append((f"tools[{i}].name", tool.get("name")))
+        elif wire == "openai-chat" and tool.get("type") == "function":
+            found.append((f"tools[{i}].function.name", _dig(tool, "function.name")))
+        elif wire == "openai-responses" and tool.get("type") == "function":
+            found.append((f"tools[{i}].name", tool.get("name")))
+        elif wire == "gemini":
+            for j, declaration in enumerate(_items(tool.get("functionDeclarations"))):
+                found.append((f"tools[{i}].functionDeclarations[{j}].name", declaration.get("name")))
+    return found
+
+
+def _turn_call_ids(wire: str, body: Mapping[str, Any]) -> list[tuple[str, list[tuple[int, Any]]]]:
+    """(path of the turn's calls, [(position, id)]) per assistant turn; Gemini ids are optional
+    and matched by name, so it has none here."""
+    turns: list[tuple[str, list[tuple[int, Any]]]] = []
+    calls: list[tuple[int, Any]] = []
+    if wire == "anthropic-messages":
+        for i, message in enumerate(_items(body.get("messages"))):
+            uses = [(j, b.get("id")) for j, b in enumerate(_blocks(message)) if b.get("type") == "tool_use"]
+            turns.append((f"messages[{i}].content", uses))
+    elif wire == "openai-chat":
+        for i, message in enumerate(_items(body.get("messages"))):
+            turns.append(
+                (
+                    f"messages[{i}].tool_calls",
+                    [(j, c.get("id")) for j, c in enumerate(_items(message.get("tool_calls")))],
+                )
+            )
+    elif wire == "openai-responses":  # a turn's calls run until an output or a user item
+        for j, item in enumerate(_items(body.get("input"))):
+            kind = item.get("type")
+            if item.get("role") == "user" or (isinstance(kind, str) and kind.endswith("_output")):
+                turns.append(("input", calls))
+                calls = []
+            elif kind == "function_call":
+                calls.append((j, item.get("call_id")))
+        turns.append(("input", calls))
+    return turns
+
+
+def _base64_data(wire: str, body: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """(path, data) of every base64 payload in the turns, data URLs cut to their data."""
+    found: list[tuple[str, Any]] = []
+
+    def walk(value: Any, at: str) -> None:
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, f"{at}[{i}]")
+        elif isinstance(value, Mapping):
+            source = value.get("source")
+            if wire == "anthropic-messages" and isinstance(source, Mapping) and source.get("type") == "base64":
+                found.append((f"{at}.source.data", source.get("data")))
+            if wire == "gemini" and isinstance(value.get("inlineData"), Mapping):
+                found.append((f"{at}.inlineData.data", value["inlineData"].get("data")))
+            for key, item in value.items():
+                if isinstance(item, str) and item.startswith("data:") and ";base64," in item[:100]:
+                    found.append((f"{at}.{key}", item.partition(",")[2]))
+                elif isinstance(item, list | Mapping) and key != "source":
+                    walk(item, f"{at}.{key}" if at else key)
+
+    walk({k: body.get(k) for k in ("messages", "input", "contents", "system") if k in body}, "")
+    return found
+
+
+def _with_sendable(
+    wire: str, rules: Callable[[Mapping[str, Any], str | None], list[str]]
+) -> Callable[[Mapping[str, Any], str | None], list[str]]:
+    return lambda body, model: rules(body, model) + _sendable_rules(wire, body)
+
+
 _RULES: dict[str, Callable[[Mapping[str, Any], str | None], list[str]]] = {
-    "anthropic-messages": _anthropic_rules,
-    "openai-chat": _openai_chat_rules,
-    "openai-responses": _openai_responses_rules,
-    "gemini": _gemini_rules,
+    "anthropic-messages": _with_sendable("anthropic-messages", _anthropic_rules),
+    "openai-chat": _with_sendable("openai-chat", _openai_chat_rules),
+    "openai-responses": _with_sendable("openai-responses", _openai_responses_rules),
+    "gemini": _with_sendable("gemini", _gemini_rules),
 }

@@ -204,8 +204,14 @@ def messages() -> st.SearchStrategy[Message]:
     return st.builds(
         Message,
         role=st.sampled_from(["system", "developer", "user", "assistant", "tool"]),
-        parts=st.lists(parts(), min_size=1, max_size=3),
+        parts=st.lists(parts(), min_size=1, max_size=3, unique_by=call_key),
     )
+
+
+def call_key(part: ContentPart) -> object:
+    """``unique_by`` for a list of parts: calls in one message get distinct ids, as every vendor
+    that matches results by id demands (encoders refuse a repeated one)."""
+    return part.id if isinstance(part, ToolUse) else id(part)
 
 
 def writer_messages(
@@ -220,12 +226,12 @@ def writer_messages(
     when not given)."""
     last_misses = st.builds(
         lambda message, part: Message(role=message.role, parts=[*message.parts, part]), common, near_misses
-    )
+    ).filter(lambda message: len({call_key(p) for p in message.parts}) == len(message.parts))
     any_parts = st.one_of(near_misses, common.flatmap(lambda message: st.sampled_from(message.parts)))
     mixed = st.builds(
         Message,
         role=st.sampled_from(["system", "developer", "user", "assistant", "tool"]),
-        parts=st.lists(any_parts, max_size=3),
+        parts=st.lists(any_parts, max_size=3, unique_by=call_key),
         provider_echoes=echoes,
         name=st.none() if names is None else names,
     )

@@ -56,6 +56,8 @@ class AnthropicMessagesCodec:
             accepts_thinking=_signed,
             tool_ids=ToolIds(r"[a-zA-Z0-9_-]+", length=30, prefix="toolu_"),
             drop_empty_text=True,  # "text content blocks must be non-empty"
+            # https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use
+            tool_names=r"[a-zA-Z0-9_-]{1,64}",
         )
 
     def __repr__(self) -> str:
@@ -95,11 +97,11 @@ class AnthropicMessagesCodec:
         )
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
-        with decoding(self.name):
+        with decoding(self.name, body):
             return _request.decode_request(plain(body), self.rules.tool_ids)
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name):
+        with decoding(self.name, body):
             return _response.decode_response(plain(body))
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:

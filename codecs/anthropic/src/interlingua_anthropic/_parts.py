@@ -72,9 +72,10 @@ def _drop(out: WarningSink, at: str, part_type: str, why: str, *, action: Any = 
 
 
 def decode_block(block: Any, at: str, ctx: Context) -> ContentPart:
-    """One wire block -> one part; an unknown ``type`` is kept verbatim as ``Native``."""
+    """One wire block -> one part; an unknown ``type`` is kept verbatim as ``Native`` (a block
+    with no string ``type`` is refused: the encoder's turn checks dispatch on it)."""
     block = expect(block, dict, at)
-    decoder = _DECODERS.get(block.get("type"))
+    decoder = _DECODERS.get(require(block, "type", str, at))
     if decoder is None:
         return _native(block)
     part = decoder(block, at, ctx)

@@ -91,7 +91,7 @@ class _Decoder:
     def event(self, sse: SSEEvent) -> Iterable[StreamEvent]:
         try:
             payload = loads(sse.data)
-        except ValueError as err:
+        except (ValueError, TypeError) as err:
             raise DecodeError("", "", f"data is not JSON ({err})") from None
         data = expect(payload, dict, "data")
         kind = data.get("type", sse.event)

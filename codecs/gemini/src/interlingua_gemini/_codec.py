@@ -47,7 +47,13 @@ class GeminiCodec:
     capabilities: Capabilities = CAPABILITIES
     # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id;
     # it counts a turn's functionResponse parts against the functionCall parts before them.
-    rules = TurnRules(accepts_thinking=own_thinking(PROVIDER), one_results_message=True)
+    rules = TurnRules(
+        accepts_thinking=own_thinking(PROVIDER),
+        one_results_message=True,
+        # google-genai FunctionDeclaration.name: "Must start with a letter or an underscore. Must be
+        # a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 128."
+        tool_names=r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}",
+    )
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = budgets
@@ -74,11 +80,11 @@ class GeminiCodec:
         )
 
     def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:
-        with decoding(NAME):
+        with decoding(NAME, body):
             return _request.decode_request(body, model)
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(NAME):
+        with decoding(NAME, body):
             return _response.decode_response(body)
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:

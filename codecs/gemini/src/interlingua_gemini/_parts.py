@@ -24,6 +24,7 @@ from interlingua import (
     ContentPart,
     DecodeError,
     Document,
+    EncodeError,
     FileSource,
     HandleSource,
     Image,
@@ -424,12 +425,16 @@ def encode_parts(parts: list[ContentPart], owner: str | int, ctx: Encoding) -> l
     seen = len(warnings)
     common, other = _COMMON, _ANY_PART
     blocks: list[dict[str, Any]] = []
-    for part in parts:  # a loop, not a comprehension: one frame less per message
-        block = common.get(type(part), other)(part, "", ctx)
-        if block:
-            blocks.append(block)
-    if len(warnings) == seen:
-        return blocks
+    try:
+        for part in parts:  # a loop, not a comprehension: one frame less per message
+            block = common.get(type(part), other)(part, "", ctx)
+            if block:
+                blocks.append(block)
+    except EncodeError:  # raised without its path: the encode below raises it again, with it
+        pass
+    else:
+        if len(warnings) == seen:
+            return blocks
     del warnings[seen:]
     at = f"messages[{owner}]" if isinstance(owner, int) else owner
     return [block for index, part in enumerate(parts) if (block := encode_part(part, f"{at}.parts[{index}]", ctx))]
@@ -539,7 +544,10 @@ def _source_block(source: Any, at: str, ctx: Encoding, part_type: str) -> dict[s
                 return None
             return {"fileData": _file_data(source.file_id, source.media_type)}
         case TextSource():
-            data = base64.b64encode(source.text.encode()).decode()
+            try:
+                data = base64.b64encode(source.text.encode()).decode()
+            except UnicodeEncodeError as err:
+                raise EncodeError(ctx.out.codec, f"{at}.source.text", "a lone surrogate has no UTF-8 form") from err
             return {"inlineData": {"mimeType": source.media_type, "data": data}}
         case HandleSource():
             raise unresolved_handle(ctx.out.codec, f"{at}.source", source)

@@ -63,7 +63,7 @@ def decode_stream(events: Iterable[SSEEvent], warnings: WarningSink) -> Iterator
             continue
         try:
             body = loads(data)
-        except ValueError as err:
+        except (ValueError, TypeError) as err:
             raise DecodeError(NAME, f"chunk[{number}]", f"data is not JSON ({err})") from None
         try:
             decoder.chunk(body if type(body) is dict else expect(body, dict, ""))

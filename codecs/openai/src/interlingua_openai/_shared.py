@@ -9,6 +9,10 @@ from typing import Any
 from interlingua import ProviderError
 from interlingua.kit import WarningSink, error_body, retry_after
 
+TOOL_NAMES = r"[a-zA-Z0-9_-]{1,64}"
+"""OpenAI's function names (openai ``FunctionDefinition.name``: "Must be a-z, A-Z, 0-9, or contain
+underscores and dashes, with a maximum length of 64"), Chat Completions and Responses alike."""
+
 PROVIDER = "openai"
 API_KEY_ENV = ("OPENAI_API_KEY",)
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

@@ -54,7 +54,9 @@ class OpenAIChatCodec:
         self.api_key_env = self.dialect.api_key_env
         self.capabilities: Capabilities = capabilities_for(self.dialect)
         self._ids = tool_ids(self.dialect)
-        self.rules = TurnRules(accepts_thinking=thinking_test(self.dialect), tool_ids=self._ids)
+        self.rules = TurnRules(
+            accepts_thinking=thinking_test(self.dialect), tool_ids=self._ids, tool_names=self.dialect.tool_names
+        )
 
     def __repr__(self) -> str:
         budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"
@@ -84,11 +86,11 @@ class OpenAIChatCodec:
         return ctx.out.finish(_request.encode_request(request, ctx, self.budgets), strict=strict)
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
-        with decoding(self.name):
+        with decoding(self.name, body):
             return _request.decode_request(wire_dict(body), self._ctx())
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name):
+        with decoding(self.name, body):
             return _response.decode_response(wire_dict(body), self._ctx())
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:

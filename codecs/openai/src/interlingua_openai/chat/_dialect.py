@@ -26,7 +26,7 @@ from interlingua import RedactedThinking, Thinking
 from interlingua.kit import ToolIds as ToolIds  # re-exported: the chat modules type their context with it
 from interlingua.kit import no_thinking, unsigned_or_own_thinking
 
-from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER
+from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES
 
 ReasoningWire = Literal["none", "field", "mistral_blocks"]
 
@@ -52,10 +52,11 @@ class Dialect:
     tool_id_length: int = 40  # length of a mapped id
     tool_id_alphabet: str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     tool_id_prefix: str = "call_"
+    tool_names: str | None = None  # the pattern function names must match, where the server has one
 
 
 DIALECTS: dict[str, Dialect] = {
-    "openai": Dialect("openai", PROVIDER, DEFAULT_BASE_URL, API_KEY_ENV),
+    "openai": Dialect("openai", PROVIDER, DEFAULT_BASE_URL, API_KEY_ENV, tool_names=TOOL_NAMES),
     "deepseek": Dialect(
         "deepseek",
         "deepseek",

@@ -163,13 +163,14 @@ BLOCK_DECODERS: dict[str, Callable[[Block, str, Ctx, list[ContentPart]], None]] 
 
 
 def decode_blocks(items: list[Any], at: str, ctx: Ctx) -> list[ContentPart]:
-    """A content array -> IR parts; unknown block types are kept as Native."""
+    """A content array -> IR parts; unknown block types are kept as Native (every block has a
+    string ``type``: the encoder dispatches on it)."""
     parts: list[ContentPart] = []
     for i, item in enumerate(items):
         where = f"{at}[{i}]"
         block = expect(item, dict, where)
-        kind = block.get("type")
-        decoder = BLOCK_DECODERS.get(kind) if isinstance(kind, str) else None
+        kind = require(block, "type", str, where)
+        decoder = BLOCK_DECODERS.get(kind)
         if decoder is None or (kind == "thinking" and ctx.dialect.reasoning != "mistral_blocks"):
             decoder = _decode_native
         decoder(block, where, ctx, parts)

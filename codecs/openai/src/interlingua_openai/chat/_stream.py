@@ -41,7 +41,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import dumps, expect, loads, tool_arguments
+from interlingua.kit import dumps, expect, loads, optional, tool_arguments
 
 from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
@@ -89,7 +89,7 @@ class StreamDecoder:
                 break
             try:
                 chunk = loads(data)
-            except ValueError as err:
+            except (ValueError, TypeError) as err:
                 raise DecodeError(self.codec, f"events[{i}]", f"data is not JSON ({err})") from None
             if type(chunk) is not dict:
                 raise DecodeError(self.codec, f"events[{i}]", "data is not a JSON object")
@@ -108,7 +108,11 @@ class StreamDecoder:
                 return out
             self.started = True
             out.append(
-                MessageStart(chunk.get("id") or None, chunk.get("model") or None, echo_list(self.provider, self.meta))
+                MessageStart(
+                    optional(chunk, "id", str, "") or None,
+                    optional(chunk, "model", str, "") or None,
+                    echo_list(self.provider, self.meta),
+                )
             )
         choices = chunk.get("choices")
         if choices:
@@ -245,10 +249,8 @@ class StreamDecoder:
             self.tools[wire_index] = index
             self.open.append(index)
             out.append(PartStart(index, part))
-        arguments = function.get("arguments")
-        if arguments:
-            if type(arguments) is not str:
-                expect(arguments, str, _at(i, f"delta.tool_calls[{j}].function.arguments"))
+        if arguments := function.get("arguments"):
+            arguments = _text_at(arguments, i, f"delta.tool_calls[{j}].function.arguments")
             self.arguments.setdefault(index, []).append(arguments)
             out.append(ToolInputDelta(index, arguments))
 

@@ -30,7 +30,7 @@ from interlingua.kit import (
     own_thinking,
 )
 
-from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers
+from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers
 from . import _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._sdk import plain
@@ -56,7 +56,9 @@ class OpenAIResponsesCodec:
         self.budgets = _request.BUDGETS if budgets is None else budgets
         # Only OpenAI's own reasoning items go back; call_id is at most 64 characters.
         self.rules = TurnRules(
-            accepts_thinking=own_thinking(PROVIDER), tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_")
+            accepts_thinking=own_thinking(PROVIDER),
+            tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_"),
+            tool_names=TOOL_NAMES,
         )
 
     def encode_request(
@@ -86,7 +88,7 @@ class OpenAIResponsesCodec:
 
     def decode_request(self, body: Mapping[str, Any]) -> Request:
         """A body -> IR; call ids this codec rewrote when encoding come back as they were."""
-        with decoding(NAME):
+        with decoding(NAME, body):
             request = _request.decode_request(plain(body))
         tool_ids = self.rules.tool_ids
         return request if tool_ids is None else tool_ids.restore(request)
@@ -95,7 +97,7 @@ class OpenAIResponsesCodec:
         return _response.encode_response(response, strict=strict)
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(NAME):
+        with decoding(NAME, body):
             return _response.decode_response(plain(body))
 
     def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:

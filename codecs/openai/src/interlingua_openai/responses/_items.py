@@ -31,7 +31,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import Turn, dumps, expect, join, maker, require, tool_arguments
+from interlingua.kit import Turn, dumps, expect, join, maker, optional, require, tool_arguments
 
 from .._shared import PROVIDER
 from . import _echo, _fast
@@ -169,7 +169,8 @@ def decode_function_call_output(item: Item, at: str, names: dict[str, str]) -> T
 
 def decode_native_item(item: Item, at: str, model: str | None = None) -> Native:
     """A built-in tool call, its output, an item_reference, or an item type this codec does not
-    know: carried verbatim."""
+    know: carried verbatim (its ``type``, which encoders dispatch on, checked to be a string)."""
+    optional(item, "type", str, at)
     return _echo.build(Native, provider=PROVIDER, data=dict(item))
 
 

@@ -125,7 +125,9 @@ def decode_refusal(block: Block, at: str) -> Text:
 
 
 def _decode_native_block(block: Block, at: str) -> ContentPart:
-    """A content block with no IR home, kept verbatim; ``in_content`` puts it back in the list."""
+    """A content block with no IR home, kept verbatim; ``in_content`` puts it back in the list.
+    Its ``type`` must be a string: encoders dispatch on it."""
+    require(block, "type", str, at)
     return _echo.build(Native, provider=PROVIDER, data=dict(block), provider_echoes=_echo.make({"in_content": True}))
 
 

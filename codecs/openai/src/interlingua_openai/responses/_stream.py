@@ -271,7 +271,7 @@ def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
             continue
         try:
             data = loads(event.data)
-        except ValueError as error:
+        except (ValueError, TypeError) as error:
             raise DecodeError(NAME, f"events[{number}]", f"data is not JSON ({error})") from None
         try:
             found = decoder.event(data if type(data) is dict else expect(data, dict, ""))

@@ -1,0 +1,99 @@
+"""Requests no vendor would take, refused before a body is built (IR -> EncodeError with a path).
+
+Types let these through and every vendor answers 400 to them, so an encoder refuses them, at
+the path of the request as given, rather than send them: an empty ``model``, a negative
+``max_tokens``, a NaN or infinite sampling setting (no JSON token spells it), a tool name
+outside the target's pattern, two calls of one assistant turn sharing an id (no result could
+say which it answers), and base64 data that is not base64. None of these has a faithful repair;
+what has one is repaired elsewhere (an id the target rejects, an empty one included, is
+rewritten by ``ToolIds``; orphan results by the turn normalizer).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ._errors import EncodeError
+from ._parts import Audio, Base64Source, ContentPart, Document, Image, ToolResult, ToolUse, Video
+from ._request import Request, Tool
+
+_INF = math.inf
+_MEDIA = (Image, Audio, Video, Document)
+_MEDIA_TYPES = frozenset(_MEDIA)
+
+# Standard or URL-safe alphabet (protobuf JSON bytes fields take both), line breaks allowed (MIME
+# style), and padding anywhere: encoded chunks joined end to end are still read. What this
+# refuses is text that is not base64 at all (a data URL, a file path, spaces, other characters).
+_BASE64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-\r\n"
+
+
+def refuse_unsendable(request: Request, *, codec: str, tool_names: re.Pattern[str] | None, unique_ids: bool) -> None:
+    """EncodeError at the first thing in ``request`` the target refuses whatever the encoder
+    does (see the module docstring); ``tool_names`` is the target's name pattern, ``unique_ids``
+    whether it matches results to calls by id. Encoders run it on every request: one look at
+    each part's type, and paths spelled out only for the error."""
+    if request.model == "":
+        raise EncodeError(codec, "model", "empty: every vendor needs a model id")
+    if request.max_tokens is not None and request.max_tokens < 0:
+        raise EncodeError(codec, "max_tokens", f"{request.max_tokens} is negative")
+    for name in _SETTINGS:
+        value = getattr(request, name)
+        if value is not None and not -_INF < value < _INF:  # NaN compares false both ways
+            raise EncodeError(codec, name, f"{value} is not a JSON number")
+    if tool_names is not None:
+        for i, tool in enumerate(request.tools):
+            if type(tool) is Tool and tool_names.fullmatch(tool.name) is None:
+                raise EncodeError(codec, f"tools[{i}].name", f"{tool.name!r} does not match {tool_names.pattern}")
+    for i, message in enumerate(request.messages):
+        calls = 0
+        for j, part in enumerate(message.parts):
+            kind = type(part)
+            if kind is ToolUse:
+                calls += 1
+            elif kind in _MEDIA_TYPES:
+                source = part.source  # type: ignore[union-attr]  # every media part has one
+                if type(source) is Base64Source and not _is_base64(source.data):
+                    raise EncodeError(codec, f"messages[{i}].parts[{j}].source.data", "not base64 data")
+            elif kind is ToolResult and type(part.content) is list:  # type: ignore[union-attr]  # a ToolResult
+                _check_result(part.content, f"messages[{i}].parts[{j}].content", codec)  # type: ignore[union-attr]  # as above
+        if calls > 1 and unique_ids:
+            _check_ids(message.parts, f"messages[{i}].parts", codec)
+
+
+_SETTINGS = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
+
+
+def _check_result(parts: list[ContentPart], at: str, codec: str) -> None:
+    """A tool result's own parts: their media too must be sendable."""
+    for k, part in enumerate(parts):
+        if isinstance(part, _MEDIA) and isinstance(part.source, Base64Source) and not _is_base64(part.source.data):
+            raise EncodeError(codec, f"{at}[{k}].source.data", "not base64 data")
+
+
+def _check_ids(parts: list[ContentPart], at: str, codec: str) -> None:
+    """Two calls of one turn sharing an id: no result could say which it answers."""
+    seen: set[str] = set()
+    for j, part in enumerate(parts):
+        if isinstance(part, ToolUse):
+            if part.id in seen:
+                raise EncodeError(codec, f"{at}[{j}].id", f"tool call id {part.id!r} is used twice in one turn")
+            seen.add(part.id)
+
+
+def _is_base64(data: str) -> bool:
+    """Whether ``data`` holds only base64 characters: two passes at C speed, not a regex. An
+    agent sends the same images every turn, so long payloads keep their verdict (a string keeps
+    its hash, so the lookup costs nothing); bounded like the tool-id verdicts."""
+    if len(data) < 256:
+        return data.isascii() and not data.encode("ascii").translate(None, _BASE64)
+    verdict = _VERDICTS.get(data)
+    if verdict is None:
+        verdict = data.isascii() and not data.encode("ascii").translate(None, _BASE64)
+        if len(_VERDICTS) >= 256:
+            _VERDICTS.clear()
+        _VERDICTS[data] = verdict
+    return verdict
+
+
+_VERDICTS: dict[str, bool] = {}

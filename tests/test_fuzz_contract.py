@@ -1,0 +1,226 @@
+"""Invariant 5 under mutation: malformed input of any kind gives an InterlinguaError, never a bare
+KeyError, TypeError, RecursionError or ValidationError; whatever a decoder accepts, every codec
+encodes, or refuses with a typed error, into a body the transport can send.
+
+The inputs are the real corpus and the golden fixtures, mutated by ``interlingua.testing
+.mutations`` (``bench/fuzz_contract.py`` runs the same mutations 100k times). Deterministic in
+CI (derandomized); 400 examples per wire and kind there (about 15 s), 150 elsewhere
+(``INTERLINGUA_FUZZ_EXAMPLES`` overrides).
+The named cases below pin the defects such runs found, each at its path.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import interlingua as il
+from interlingua import DecodeError, EncodeError, InterlinguaError, Request, ToolUse
+from interlingua.kit import MAX_DEPTH, ToolIds
+from interlingua.testing import mutations as mut
+from interlingua.testing import real_fixtures_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+
+try:
+    real_fixtures_dir()
+except FileNotFoundError:
+    pytest.skip("shared/fixtures/real not found: the fuzz contract runs on the real corpus", allow_module_level=True)
+
+_CI = bool(os.environ.get("CI"))
+_CORPORA: dict[str, mut.Corpus] = {}
+
+
+def _corpus(wire: str) -> mut.Corpus:
+    if wire not in _CORPORA:
+        _CORPORA[wire] = mut.load_corpus(wire, ROOT / "fixtures" / wire)
+    return _CORPORA[wire]
+
+
+def _contract_holds(wire: str, kind: str, value: Any) -> None:
+    codecs = [il.get_codec(name) for name in mut.WIRES]
+    try:
+        decoded = mut.decode_mutated(il.get_codec(wire), kind, value)
+    except InterlinguaError:
+        return
+    if kind == "error":
+        assert isinstance(decoded, il.ProviderError)
+        return
+    for codec in codecs:
+        try:
+            body = mut.encode_decoded(codec, decoded)
+        except EncodeError as err:  # an encoder refuses only with EncodeError, naming itself
+            assert err.codec == codec.name, (err.codec, codec.name)
+            continue
+        assert isinstance(body, dict) and body
+
+
+@pytest.mark.parametrize("kind", mut.KINDS)
+@pytest.mark.parametrize("wire", mut.WIRES)
+@settings(derandomize=_CI, max_examples=int(os.environ.get("INTERLINGUA_FUZZ_EXAMPLES", 400 if _CI else 150)))
+@given(rng=st.randoms(use_true_random=False))
+def test_mutated_inputs_fail_only_with_typed_errors(wire: str, kind: str, rng: Any) -> None:
+    value = mut.mutated_input(_corpus(wire), kind, rng)
+    if value is not None:
+        _contract_holds(wire, kind, value)
+
+
+def test_the_corpus_has_every_kind_for_every_wire() -> None:
+    for wire in mut.WIRES:
+        corpus = _corpus(wire)
+        assert corpus.requests and corpus.responses and corpus.streams and corpus.errors, wire
+
+
+def test_mutations_never_touch_their_input() -> None:
+    body = {"messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}], "n": 1.5}
+    before = json.dumps(body)
+    rng = __import__("random").Random(3)
+    changed = [mut.mutate_body(body, rng, rounds=1) for _ in range(200)]
+    assert json.dumps(body) == before
+    assert sum(c != body for c in changed) > 150
+
+
+# --- the defects the runs found, each pinned at its cause ------------------------------------
+
+
+def _anthropic_request(**message: Any) -> dict[str, Any]:
+    return {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}, message]}
+
+
+def test_an_anthropic_block_without_type_is_a_decode_error_at_its_path() -> None:
+    body = _anthropic_request(role="assistant", content=[{"text": "```python"}])
+    with pytest.raises(DecodeError) as err:
+        il.get_codec("anthropic-messages").decode_request(body)
+    assert (err.value.codec, err.value.path) == ("anthropic-messages", "messages[1].content[0].type")
+    assert err.value.reason == "required field is missing"
+
+
+def test_a_chat_block_whose_type_is_a_list_is_a_decode_error_at_its_path() -> None:
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": [{"type": ["text"], "text": "hi"}]}]}
+    with pytest.raises(DecodeError) as err:
+        il.get_codec("openai-chat").decode_request(body)
+    assert (err.value.path, err.value.reason) == ("messages[0].content[0].type", "expected a string, got an array")
+
+
+def test_a_responses_native_item_whose_type_is_not_a_string_is_refused() -> None:
+    body = {"model": "gpt-5", "input": [{"type": {"x": 1}, "id": "ws_1"}]}
+    with pytest.raises(DecodeError) as err:
+        il.get_codec("openai-responses").decode_request(body)
+    assert err.value.path == "input[0].type"
+
+
+def test_nesting_deeper_than_the_json_parser_allows_is_a_decode_error() -> None:
+    deep = "[" * 900 + "]" * 900
+    text = '{"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"x": ' + deep + "}}"
+    body = json.loads(text)  # the stdlib parser builds it; jiter would refuse it
+    for wire in ("gemini", "anthropic-messages", "openai-chat", "openai-responses"):
+        with pytest.raises(DecodeError) as err:
+            il.get_codec(wire).decode_request(body)
+        assert err.value.reason == f"nested more than {MAX_DEPTH} levels deep", wire
+
+
+def test_nesting_within_the_limit_still_decodes() -> None:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(MAX_DEPTH - 10):
+        schema = {"type": "array", "items": schema}
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "generationConfig": {"responseMimeType": "application/json", "responseJsonSchema": schema},
+    }
+    request = il.get_codec("gemini").decode_request(body)
+    assert request.response_format is not None
+
+
+def test_a_chat_stream_refusal_that_is_not_text_is_a_decode_error() -> None:
+    chunk = {"id": "c1", "model": "gpt-4o", "choices": [{"index": 0, "delta": {"role": "assistant", "refusal": -1}}]}
+    events = [il.ServerSentEvent(data=json.dumps(chunk))]
+    with pytest.raises(DecodeError) as err:
+        il.accumulate(il.get_codec("openai-chat").decode_stream(events))
+    assert (err.value.codec, err.value.path) == ("openai-chat", "events[0].choices[0].delta.refusal")
+
+
+def test_a_chat_stream_model_that_is_not_a_string_is_a_decode_error() -> None:
+    chunk = {"id": "c1", "model": True, "choices": [{"index": 0, "delta": {"content": "hi"}}]}
+    with pytest.raises(DecodeError) as err:
+        il.accumulate(il.get_codec("openai-chat").decode_stream([il.ServerSentEvent(data=json.dumps(chunk))]))
+    assert err.value.path == "model"
+
+
+def test_a_tool_id_with_a_lone_surrogate_maps_to_an_id_the_rule_accepts() -> None:
+    ids = ToolIds(r"[a-zA-Z0-9_-]+", length=30, prefix="toolu_")
+    mapped = ids.encode("call_\ud800x")
+    assert ids.accepts(mapped) and mapped.startswith("toolu_") and len(mapped) == 30
+    assert ids.decode(mapped) == "call_\ud800x"
+
+
+def test_a_tool_id_that_is_not_a_string_is_an_encode_error() -> None:
+    ids = ToolIds(r"[a-zA-Z0-9_-]+", length=30, prefix="toolu_")
+    with pytest.raises(EncodeError, match="tool call id True is not a string"):
+        ids.encode(True)  # type: ignore[arg-type]  # what a decoder that skipped a check would pass
+
+
+def test_a_lone_surrogate_in_a_text_source_is_an_encode_error_for_gemini() -> None:
+    body = _anthropic_request(
+        role="user",
+        content=[{"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "\udfffgrass"}}],
+    )
+    request = il.get_codec("anthropic-messages").decode_request(body)
+    with pytest.raises(EncodeError) as err:
+        il.get_codec("gemini").encode_request(request)
+    assert err.value.path == "messages[1].parts[0].source.text"
+
+
+def test_body_bytes_refuses_a_lone_surrogate_with_its_path() -> None:
+    from interlingua._wire import body_bytes
+
+    with pytest.raises(EncodeError) as err:
+        body_bytes({"messages": [{"role": "user", "content": "a\ud800b"}]}, "acme")
+    assert (err.value.codec, err.value.path) == ("acme", "messages[0].content")
+
+
+def test_body_bytes_refuses_nan_and_infinity_but_not_their_names_in_text() -> None:
+    from interlingua._wire import body_bytes
+
+    with pytest.raises(EncodeError) as err:
+        body_bytes({"model": "m", "temperature": math.nan}, "acme")
+    assert (err.value.path, err.value.reason) == ("temperature", "nan is not a JSON number")
+    with pytest.raises(EncodeError) as err:
+        body_bytes({"tools": [{"input_schema": {"maximum": math.inf}}]}, "acme")
+    assert err.value.path == "tools[0].input_schema.maximum"
+    assert body_bytes({"text": "NaN and Infinity"}, "acme") == b'{"text":"NaN and Infinity"}'
+
+
+def test_a_decoded_nan_temperature_is_refused_by_every_encoder() -> None:
+    body = json.loads('{"model": "gpt-4o", "temperature": NaN, "messages": [{"role": "user", "content": "hi"}]}')
+    request: Request = il.get_codec("openai-chat").decode_request(body)
+    assert math.isnan(request.temperature or 0.0)
+    for wire in mut.WIRES:
+        with pytest.raises(EncodeError) as err:
+            il.get_codec(wire).encode_request(request)
+        assert (err.value.codec, err.value.path, err.value.reason) == (wire, "temperature", "nan is not a JSON number")
+
+
+def test_a_tool_use_keeps_its_id_through_the_mapper_when_it_is_sound() -> None:
+    part = ToolUse(id="toolu_01", name="f", input={})
+    assert ToolIds(r"[a-zA-Z0-9_-]+", length=30).encode(part.id) == "toolu_01"
+
+
+def test_body_bytes_refuses_nesting_past_the_serializers_depth() -> None:
+    from interlingua._wire import body_bytes
+
+    deep: Any = "x"
+    for _ in range(300):
+        deep = [deep]
+    with pytest.raises(EncodeError) as err:
+        body_bytes({"metadata": deep}, "acme")
+    assert (err.value.path, err.value.reason) == (
+        "",
+        "Error serializing to JSON: ValueError: Maximum serialization depth exceeded",
+    )
