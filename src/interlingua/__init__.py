@@ -92,6 +92,7 @@ from ._warnings import (
     LossyDecode,
     LossyEncode,
     ModelWarning,
+    UnknownModel,
     UnsupportedSetting,
     WarningSink,
 )
@@ -114,6 +115,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> object:
+    if name == "models":  # the model catalog's public face, a module loaded on first use
+        return import_module(".models", __name__)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'interlingua' has no attribute {name!r}")
@@ -225,6 +228,7 @@ __all__ = [
     "ToolUse",
     "TransportError",
     "UnknownCodecError",
+    "UnknownModel",
     "UnsupportedSetting",
     "UrlSource",
     "Usage",

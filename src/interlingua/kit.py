@@ -1,6 +1,7 @@
 """What a codec author builds with: path-aware readers, the warning sink, echo merging, and the
 wire conversions every codec shares. Codecs import these instead of writing their own."""
 
+from ._catalog import ModelSpec, cap_max_tokens, clamp_budget, keep_sampling, lookup, nearest_level
 from ._handles import find_handles, unresolved_handle
 from ._model import construct, maker
 from ._normalize import (
@@ -24,6 +25,12 @@ from ._warnings import WarningSink
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
 __all__ = [
+    "ModelSpec",
+    "cap_max_tokens",
+    "clamp_budget",
+    "keep_sampling",
+    "lookup",
+    "nearest_level",
     "find_handles",
     "unresolved_handle",
     "REASONING_POLICIES",
