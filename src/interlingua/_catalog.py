@@ -244,7 +244,7 @@ class Catalog:
         if self._by_name is None:
             self._index()
         by_name = self._by_name or {}
-        name = model.rsplit("/", 1)[-1]  # "models/gemini-2.5-pro", "publishers/google/models/..."
+        name = model.rsplit("/", 1)[-1]  # "models/acme-2", "publishers/acme/models/acme-2"
         for candidate in (name, _DATE.sub("", name)):
             if candidate in by_name:
                 return by_name[candidate]
