@@ -440,6 +440,8 @@ def _encode_tool_choice(request: Request, body: dict[str, Any], out: WarningSink
     choice, parallel = request.tool_choice, request.parallel_tool_calls
     if choice is None and parallel is None:
         return
+    if (choice == "required" or isinstance(choice, ToolChoice)) and _forcing_refused(request, out):
+        choice = "auto"
     block: Block
     if isinstance(choice, ToolChoice):
         block = {"type": "tool", "name": choice.name}
@@ -455,6 +457,19 @@ def _encode_tool_choice(request: Request, body: dict[str, Any], out: WarningSink
 
 def _catalog_entry(request: Request, out: WarningSink) -> ModelSpec | None:
     return lookup(PROVIDER, _PACKAGE, request.model, out)
+
+
+def _forcing_refused(request: Request, out: WarningSink) -> bool:
+    """With thinking on, a model whose catalog entry refuses a forced tool choice gets ``auto``."""
+    thinking = request.thinking
+    if thinking is None or thinking.level == "off" or request.model is None:
+        return False
+    spec = _catalog_entry(request, out)
+    if spec is None or "forced_tool_choice" not in spec.thinking_rejects:
+        return False
+    why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({spec.cite('thinking')})"
+    out.unsupported("tool_choice", "tool_choice", why)
+    return True
 
 
 def _encode_sampling(request: Request, body: dict[str, Any], out: WarningSink) -> None:
@@ -492,6 +507,10 @@ def _encode_thinking(
         budget = None
     elif budget is None and thinking.level is not None:
         budget = budgets.encode_level(thinking.level, out)
+    elif budget is None and spec is not None and spec.thinking is not None and "adaptive" not in spec.thinking.modes:
+        budget = budgets.encode_level("medium", out)
+        why = f"{spec.id} has no adaptive thinking: sent as the medium budget {budget} ({spec.cite('thinking')})"
+        out.lossy("thinking", "thinking", why, action="converted")
     if budget is None:
         block = {"type": "adaptive"}
         body["max_tokens"] = _default_max_tokens(default_max_tokens, spec) if max_tokens is None else max_tokens
