@@ -226,7 +226,8 @@ def test_the_catalog_is_read_on_first_use_not_at_import() -> None:
         "assert 'tomllib' not in sys.modules, 'tomllib imported'\n"
         "assert not _catalog._PACKAGE_DATA, 'a catalog was read'\n"
         "from interlingua import Message, Request, get_codec\n"
-        "get_codec('anthropic-messages').encode_request(Request(model='claude-opus-4-7', messages=[Message.user('hi')]))\n"
+        "request = Request(model='claude-opus-4-7', messages=[Message.user('hi')])\n"
+        "get_codec('anthropic-messages').encode_request(request)\n"
         "assert list(_catalog._PACKAGE_DATA) == [('interlingua_anthropic', 'anthropic')], _catalog._PACKAGE_DATA\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
@@ -272,3 +273,58 @@ def test_the_shipped_catalogs_know_the_models_the_real_corpus_uses() -> None:
 def test_one_package_can_hold_several_providers_data() -> None:
     found = Catalog("someone-else", "interlingua_openai")
     assert found.models() == []  # the openai file's entries are the openai provider's only
+
+
+_PROVIDERS = {
+    "anthropic-messages": "anthropic",
+    "openai-chat": "openai",
+    "openai-responses": "openai",
+    "gemini": "gemini",
+}
+_LINGUA_WIRES = {"anthropic": "anthropic-messages", "chat-completions": "openai-chat", "responses": "openai-responses"}
+
+
+def _accepted_requests() -> list[tuple[str, str, dict[str, object], str | None]]:
+    """(id, wire, body, model) for every request body the vendors accepted in the shared corpora."""
+    from interlingua.testing import lingua_fixtures_dir, real_fixtures
+
+    found: list[tuple[str, str, dict[str, object], str | None]] = []
+    for wire in ("anthropic-messages", "openai-chat", "openai-responses", "gemini"):
+        for path in real_fixtures(wire, "request"):
+            if path.stem.startswith("invalid-"):
+                continue  # recorded with the 400 the API answered
+            document = json.loads(path.read_text(encoding="utf-8"))
+            route = document.get("path", "") if isinstance(document, dict) else ""
+            model = route.split("/models/", 1)[1].split(":", 1)[0] if "/models/" in route else None
+            found.append((f"{wire}/{path.stem}", wire, load_body_of(path), model))
+    lingua = lingua_fixtures_dir()
+    for path in sorted(lingua.glob("*/*/*request*.json")):
+        wire = _LINGUA_WIRES.get(path.parent.name)
+        if wire is not None:
+            found.append(
+                (f"lingua/{path.parent.parent.name}/{path.parent.name}/{path.stem}", wire, load_body_of(path), None)
+            )
+    return found
+
+
+def load_body_of(path: Path) -> dict[str, object]:
+    from interlingua.testing import load_body
+
+    body = load_body(path)
+    return body if isinstance(body, dict) else {}
+
+
+def test_every_accepted_request_in_the_real_corpora_keeps_the_catalog_rules() -> None:
+    """Invariant 8: the catalog's rules hold on what the vendors accepted (a failure means the
+    data, or the rule, is wrong: check the docs again)."""
+    from interlingua.testing import check_model_rules
+
+    cases = _accepted_requests()
+    if not cases:
+        pytest.skip("shared/fixtures not found (set INTERLINGUA_REAL_FIXTURES)")
+    problems = {name: found for name, wire, body, model in cases if (found := check_model_rules(wire, body, model))}
+    assert problems == {}
+    known = [
+        name for name, wire, body, model in cases if models.find(_PROVIDERS[wire], str(model or body.get("model")))
+    ]
+    assert len(known) > 50  # the rules were exercised, not skipped

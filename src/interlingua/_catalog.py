@@ -390,7 +390,7 @@ def keep_sampling(spec: ModelSpec, values: Mapping[str, Any], thinking: bool, ou
 
 
 def _keep_while_thinking(spec: ModelSpec, kept: dict[str, Any], out: WarningSink) -> None:
-    source = spec.cite("thinking")
+    source = spec.sources.get("thinking_rules") or spec.cite("thinking")
     for name in list(kept):
         value = kept[name]
         if name in spec.thinking_rejects:

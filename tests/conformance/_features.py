@@ -344,7 +344,7 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
 
 
 _MODEL_RULED = frozenset(
-    {"thinking", "temperature", "top_p", "top_k", "max_tokens", "presence_penalty", "frequency_penalty"}
+    {"thinking", "temperature", "top_p", "top_k", "max_tokens", "presence_penalty", "frequency_penalty", "tool_choice"}
 )
 
 
