@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import Field
 
-from ._model import _Tagged
+from ._model import _Tagged, construct
 
 if TYPE_CHECKING:
     from ._message import Message
@@ -56,6 +56,8 @@ class UnknownModel(ModelWarning):
     kind: Literal["unknown_model"] = "unknown_model"
     model: str
 
+
+_UNKNOWN: Literal["unknown_model"] = "unknown_model"
 
 AnyWarning: TypeAlias = Annotated[LossyEncode | UnsupportedSetting | LossyDecode, Field(discriminator="kind")]
 
@@ -106,7 +108,10 @@ class WarningSink:
         """Note (once) that ``model`` is not in the catalog; see UnknownModel."""
         if not any(note.model == model for note in self.notes):
             why = f"{model!r} is not in the model catalog: sent as asked, no model rule applied"
-            self.notes.append(UnknownModel(codec=self.codec, path="model", message=why, model=model))
+            # construct: every field is built here, no validator per encode
+            self.notes.append(
+                construct(UnknownModel, codec=self.codec, path="model", message=why, model=model, kind=_UNKNOWN)
+            )
 
     def lossy_decode(self, path: str, why: str) -> None:
         self.warnings.append(LossyDecode(codec=self.codec, path=path, message=why))

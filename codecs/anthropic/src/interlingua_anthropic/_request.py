@@ -474,7 +474,8 @@ def _forcing_refused(request: Request, out: WarningSink) -> bool:
 
 def _encode_sampling(request: Request, body: dict[str, Any], out: WarningSink) -> None:
     values = {"temperature": request.temperature, "top_p": request.top_p, "top_k": request.top_k}
-    spec = _catalog_entry(request, out) if request.model is not None else None
+    asked = request.model is not None and any(value is not None for value in values.values())
+    spec = _catalog_entry(request, out) if asked else None  # most requests set no sampling: no lookup
     if spec is not None:
         thinking = request.thinking
         level = None if thinking is None else ("off" if thinking.level == "off" else "on")
