@@ -12,18 +12,8 @@ from pathlib import Path
 import pytest
 
 from interlingua import LossyEncode, UnsupportedSetting, WarningSink, models
-from interlingua._catalog import (
-    Catalog,
-    CatalogError,
-    ModelSpec,
-    ThinkingRules,
-    cap_max_tokens,
-    clamp_budget,
-    keep_sampling,
-    lookup,
-    nearest_level,
-    parse_file,
-)
+from interlingua._catalog import Catalog, cap_max_tokens, clamp_budget, keep_sampling, lookup, nearest_level
+from interlingua._model_spec import CatalogError, ModelSpec, ThinkingRules, parse_file
 
 ACME = """
 provider = "acme"
@@ -224,6 +214,7 @@ def test_the_catalog_is_read_on_first_use_not_at_import() -> None:
         "import sys, interlingua, interlingua_anthropic, interlingua_openai, interlingua_gemini\n"
         "from interlingua import _catalog\n"
         "assert 'tomllib' not in sys.modules, 'tomllib imported'\n"
+        "assert 'interlingua._model_spec' not in sys.modules, 'the record types were built'\n"
         "assert not _catalog._PACKAGE_DATA, 'a catalog was read'\n"
         "from interlingua import Message, Request, get_codec\n"
         "request = Request(model='claude-opus-4-7', messages=[Message.user('hi')])\n"

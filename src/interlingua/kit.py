@@ -1,7 +1,9 @@
 """What a codec author builds with: path-aware readers, the warning sink, echo merging, and the
 wire conversions every codec shares. Codecs import these instead of writing their own."""
 
-from ._catalog import ModelSpec, cap_max_tokens, clamp_budget, keep_sampling, lookup, nearest_level
+from typing import TYPE_CHECKING
+
+from ._catalog import cap_max_tokens, clamp_budget, keep_sampling, lookup, nearest_level
 from ._handles import find_handles, unresolved_handle
 from ._model import construct, maker
 from ._normalize import (
@@ -23,6 +25,9 @@ from ._stream import merge_echo
 from ._tool_ids import ToolIds
 from ._warnings import WarningSink
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
+
+if TYPE_CHECKING:
+    from ._model_spec import ModelSpec
 
 __all__ = [
     "ModelSpec",
@@ -68,3 +73,12 @@ __all__ = [
     "retry_after",
     "tool_arguments",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The catalog's record types load with the first catalog read, not with every codec.
+    if name == "ModelSpec":
+        from ._model_spec import ModelSpec
+
+        return ModelSpec
+    raise AttributeError(f"module 'interlingua.kit' has no attribute {name!r}")

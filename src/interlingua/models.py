@@ -13,17 +13,8 @@ encoders read them to drop or map what the target model refuses. Next month's mo
 
 from __future__ import annotations
 
-from ._catalog import (
-    LEVELS,
-    Catalog,
-    CatalogError,
-    ModelSpec,
-    ThinkingRules,
-    catalog,
-    forget,
-    load,
-    register,
-)
+from ._catalog import LEVELS, Catalog, catalog, forget, load, register
+from ._model_spec import CatalogError, ModelSpec, ThinkingRules
 
 
 def find(provider: str, model: str) -> ModelSpec | None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._catalog import ModelSpec
+from .._model_spec import ModelSpec
 
 
 @dataclass

@@ -27,7 +27,7 @@ Choices where the wire and the IR differ (see also the README section):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     CacheControl,
@@ -47,7 +47,6 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import (
-    ModelSpec,
     ToolIds,
     Turn,
     cap_max_tokens,
@@ -61,6 +60,9 @@ from interlingua.kit import (
     optional,
     require,
 )
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 from . import _fast
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control

@@ -31,7 +31,7 @@ it is never sent.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     DecodeError,
@@ -49,7 +49,6 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import (
-    ModelSpec,
     as_object,
     cap_max_tokens,
     clamp_budget,
@@ -61,6 +60,9 @@ from interlingua.kit import (
     nearest_level,
     optional,
 )
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 from ._keys import SnakeCase, normalize, respell
 from ._parts import NAME, PLACEHOLDER_SIGNATURE, PROVIDER, Decoding, Encoding, decode_parts, encode_parts, within

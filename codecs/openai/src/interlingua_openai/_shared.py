@@ -4,10 +4,13 @@ provider key, whose ``provider_options`` each wire must sort into its own fields
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import ProviderError, ThinkingLevel
-from interlingua.kit import ModelSpec, WarningSink, error_body, nearest_level, retry_after
+from interlingua.kit import WarningSink, error_body, nearest_level, retry_after
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 PROVIDER = "openai"
 CATALOG_PACKAGE = "interlingua_openai"  # where models.toml (both wires' models) lives

@@ -13,7 +13,7 @@ lacks goes to its nearest, and while it reasons the sampling settings it refuses
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     NativeTool,
@@ -25,7 +25,6 @@ from interlingua import (
     ToolChoice,
 )
 from interlingua.kit import (
-    ModelSpec,
     cap_max_tokens,
     each,
     expect,
@@ -35,6 +34,9 @@ from interlingua.kit import (
     optional,
     require,
 )
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 from .._shared import CATALOG_PACKAGE, EFFORTS, LEVELS, PROVIDER, RESPONSES_ONLY_FIELDS, effort_for, own_options
 from ._echo import Ctx, build

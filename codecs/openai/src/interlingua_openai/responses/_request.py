@@ -4,7 +4,7 @@ format. Fields with no IR home travel in ``provider_options["openai"]``, merged 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     Encoded,
@@ -19,7 +19,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import ModelSpec, Turn, cap_max_tokens, expect, keep_sampling, lookup, maker, optional
+from interlingua.kit import Turn, cap_max_tokens, expect, keep_sampling, lookup, maker, optional
 
 from .._shared import (
     CATALOG_PACKAGE,
@@ -30,6 +30,9 @@ from .._shared import (
     effort_for,
     own_options,
 )
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 from . import _echo
 from ._items import decode_input, encode_messages
 
