@@ -13,7 +13,7 @@ to the nearest accepted value, each with a warning naming the model and the rule
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from ._warnings import WarningSink
@@ -293,8 +293,3 @@ def clamp_budget(spec: ModelSpec, budget: int, out: WarningSink, path: str = "th
         why = "cannot turn thinking off" if budget == 0 else f"takes budgets in [{low}, {high}]"
         out.lossy(path, "thinking", f"{spec.id} {why}: sent as {chosen} ({spec.cite('thinking')})", action="converted")
     return chosen
-
-
-def ordered(levels: Iterable[str]) -> list[str]:
-    """``levels`` in LEVELS order (for display)."""
-    return sorted(levels, key=LEVELS.index)

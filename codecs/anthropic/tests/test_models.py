@@ -124,6 +124,18 @@ def test_a_budget_for_an_adaptive_only_model_is_sent_as_its_level_with_a_schema_
     assert check_rules(WIRE, encoded.body) == [] and validate_wire(WIRE, "request", encoded.body) == []
 
 
+def test_a_budget_for_a_model_of_unknown_levels_is_an_effort_the_wire_takes() -> None:
+    encoded = CODEC.encode_request(_request("claude-opus-5", thinking=ThinkingConfig(budget_tokens=1024)))
+    assert (encoded.body["thinking"], encoded.body["output_config"]) == ({"type": "adaptive"}, {"effort": "low"})
+    assert [w.message for w in encoded.warnings] == [
+        f"claude-opus-5 thinks only adaptively: budget sent as effort 'low' ({MIGRATION})"
+    ]  # one warning: the budget's level (minimal) has no effort, so its nearest, low
+    both = CODEC.encode_request(_request("claude-opus-4-7", thinking=ThinkingConfig(level="high", budget_tokens=9000)))
+    assert both.body["output_config"] == {"effort": "high"}
+    assert [(w.path, w.action) for w in both.warnings] == [("thinking.budget_tokens", "dropped")]
+    assert validate_wire(WIRE, "request", both.body) == [] == check_rules(WIRE, both.body)
+
+
 def test_4_6_keeps_budgets_which_it_still_takes() -> None:
     encoded = CODEC.encode_request(_request("claude-opus-4-6", thinking=ThinkingConfig(level="high")))
     assert (encoded.body["thinking"], encoded.warnings) == ({"type": "enabled", "budget_tokens": 4095}, [

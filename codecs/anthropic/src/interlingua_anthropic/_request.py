@@ -56,7 +56,6 @@ from interlingua.kit import (
     join,
     keep_sampling,
     lookup,
-    nearest_level,
     optional,
     require,
 )
@@ -74,6 +73,7 @@ passed as ``budgets=`` replaces it."""
 
 MIN_BUDGET = 1024
 _PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
+_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort (the SDK's OutputConfigParam)
 _STRING = _fast.STRING  # message echo: the wire sent ``content`` as a bare string
 _THINKING_TYPES = ("thinking", "redacted_thinking")
 
@@ -553,14 +553,31 @@ def _encode_effort(
     thinking: ThinkingConfig, spec: ModelSpec, budgets: ThinkingBudgets, body: dict[str, Any], out: WarningSink
 ) -> None:
     """A model that thinks only adaptively (no ``budget_tokens``) takes the level as
-    ``output_config.effort``; a budget is sent as its level, with a warning."""
-    level = thinking.level
-    if thinking.budget_tokens is not None:
-        level = level or budgets.level(thinking.budget_tokens)
-        why = f"{spec.id} thinks only adaptively: budget sent as effort {level!r} ({spec.cite('thinking')})"
+    ``output_config.effort``; a budget is sent as its level's effort, with one warning."""
+    level, budget = thinking.level, thinking.budget_tokens
+    if level is None and budget is None:
+        return
+    source = spec.cite("thinking")
+    if level is None:
+        effort = _effort(spec, budgets.level(budget or 0))
+        why = f"{spec.id} thinks only adaptively: budget sent as effort {effort!r} ({source})"
         out.lossy("thinking.budget_tokens", "thinking", why, action="converted")
-    if level is not None:
-        body["output_config"] = {"effort": nearest_level(spec, level, out)}
+    else:
+        effort = _effort(spec, level)
+        if effort != level:
+            why = f"{spec.id} takes no {level!r} level: sent as {effort!r} ({source})"
+            out.lossy("thinking.level", "thinking", why, action="converted")
+        if budget is not None:
+            why = f"{spec.id} thinks only adaptively: the budget is not sent, the level is ({source})"
+            out.lossy("thinking.budget_tokens", "thinking", why)
+    body["output_config"] = {"effort": effort}
+
+
+def _effort(spec: ModelSpec, level: str) -> str:
+    """The nearest effort the model takes, within the wire's own (minimal has none: low)."""
+    rules = spec.thinking
+    effort = rules.nearest(level) if rules is not None else level
+    return effort if effort in _EFFORTS else "low"
 
 
 def _encode_response_format(request: Request, body: dict[str, Any], out: WarningSink) -> None:
