@@ -190,6 +190,7 @@ _EXAMPLES: list[BaseModel] = [
     ),
     il.Transcript(messages=[il.Message.user("hi")], entries=[il.HostEntry(kind="app.note", position=1)]),
     il.ThinkingBudgets(low=2048, high=16384),
+    il.UnknownModel(codec="c", path="model", message="m", model="acme-9"),
 ]
 
 

@@ -95,6 +95,7 @@ from ._warnings import (
     LossyDecode,
     LossyEncode,
     ModelWarning,
+    UnknownModel,
     UnsupportedSetting,
     WarningSink,
 )
@@ -116,7 +117,7 @@ _LAZY = {
 }
 
 
-_SUBMODULES = frozenset({"kit", "pricing", "testing"})
+_SUBMODULES = frozenset({"kit", "models", "pricing", "testing"})
 """Reachable as ``interlingua.kit`` (and so on) after a plain ``import interlingua``, imported on
 first use so the import itself stays as cheap as before."""
 
@@ -240,6 +241,7 @@ __all__ = [
     "ToolUse",
     "TransportError",
     "UnknownCodecError",
+    "UnknownModel",
     "UnsupportedSetting",
     "UrlSource",
     "Usage",

@@ -231,7 +231,7 @@ def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, stric
         from ._errors import LossyEncodeError
 
         raise LossyEncodeError(codec, warnings)
-    return Encoded(encoded.body, warnings)
+    return Encoded(encoded.body, warnings, encoded.notes)
 
 
 _PATH = re.compile(r"messages\[(\d+)\](?:\.parts\[(\d+)\])?")

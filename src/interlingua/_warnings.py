@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import Field
 
-from ._model import _Tagged
+from ._model import _Tagged, construct
 
 if TYPE_CHECKING:
     from ._message import Message
@@ -58,6 +58,17 @@ class LossyDecode(ModelWarning):
     kind: Literal["lossy_decode"] = "lossy_decode"
 
 
+class UnknownModel(ModelWarning):
+    """The target model is not in its provider's model catalog: the request was encoded as asked,
+    with no model rule applied. A note, not a loss: it rides in ``Encoded.notes`` (never in
+    ``warnings``), once per encode, and ``strict=True`` does not raise for it."""
+
+    kind: Literal["unknown_model"] = "unknown_model"
+    model: str
+
+
+_UNKNOWN: Literal["unknown_model"] = "unknown_model"
+
 AnyWarning: TypeAlias = Annotated[
     LossyEncode | UnsupportedSetting | ForeignOption | LossyDecode, Field(discriminator="kind")
 ]
@@ -80,6 +91,8 @@ class Encoded:
 
     body: dict[str, Any]
     warnings: list[AnyWarning] = field(default_factory=list)
+    notes: list[UnknownModel] = field(default_factory=list)
+    """What the caller may want to know although nothing was lost (an unknown target model)."""
 
 
 class WarningSink:
@@ -89,11 +102,12 @@ class WarningSink:
     warning, not just the first.
     """
 
-    __slots__ = ("codec", "warnings")
+    __slots__ = ("codec", "notes", "warnings")
 
     def __init__(self, codec: str) -> None:
         self.codec = codec
         self.warnings: list[AnyWarning] = []
+        self.notes: list[UnknownModel] = []
 
     def lossy(
         self, path: str, part_type: str, why: str, *, action: Literal["dropped", "converted"] = "dropped"
@@ -137,6 +151,15 @@ class WarningSink:
                     )
                 )
 
+    def note_unknown_model(self, model: str) -> None:
+        """Note (once) that ``model`` is not in the catalog; see UnknownModel."""
+        if not any(note.model == model for note in self.notes):
+            why = f"{model!r} is not in the model catalog: sent as asked, no model rule applied"
+            # construct: every field is built here, no validator per encode
+            self.notes.append(
+                construct(UnknownModel, codec=self.codec, path="model", message=why, model=model, kind=_UNKNOWN)
+            )
+
     def lossy_decode(self, path: str, why: str) -> None:
         self.warnings.append(LossyDecode(codec=self.codec, path=path, message=why))
 
@@ -153,4 +176,4 @@ class WarningSink:
             from ._errors import LossyEncodeError
 
             raise LossyEncodeError(self.codec, list(self.warnings))
-        return Encoded(dict(body), self.warnings)
+        return Encoded(dict(body), self.warnings, self.notes)

@@ -1,6 +1,9 @@
 """What a codec author builds with: path-aware readers, the warning sink, echo merging, and the
 wire conversions every codec shares. Codecs import these instead of writing their own."""
 
+from typing import TYPE_CHECKING
+
+from ._catalog import cap_max_tokens, clamp_budget, keep_sampling, lookup, nearest_level
 from ._handles import find_handles, unresolved_handle
 from ._model import construct, maker
 from ._normalize import (
@@ -37,12 +40,21 @@ from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import WarningSink, article
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
 
+if TYPE_CHECKING:
+    from ._model_spec import ModelSpec
+
 __all__ = [
     "DISTINCTIVE",
     "Sniffed",
     "article",
     "quoted",
     "stream_score",
+    "ModelSpec",
+    "cap_max_tokens",
+    "clamp_budget",
+    "keep_sampling",
+    "lookup",
+    "nearest_level",
     "find_handles",
     "unresolved_handle",
     "REASONING_POLICIES",
@@ -84,3 +96,12 @@ __all__ = [
     "retry_after",
     "tool_arguments",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The catalog's record types load with the first catalog read, not with every codec.
+    if name == "ModelSpec":
+        from ._model_spec import ModelSpec
+
+        return ModelSpec
+    raise AttributeError(f"module 'interlingua.kit' has no attribute {name!r}")

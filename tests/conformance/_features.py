@@ -348,10 +348,23 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
         return "lossy", "foreign-native"
     if target == "anthropic" and feature.key == "thinking" and _thinking_after_detour(request):
         return "lossy", "thinking-after-detour"
+    if feature.is_setting and feature.key in _MODEL_RULED and _in_catalog(codec, request.model):
+        return "either", "model-catalog"  # the target model's rules decide (tests in each codec's test_models)
     documented = DOCUMENTED.get((target, feature.key))
     if documented is not None and documented[0](request, feature):
         return documented[1], documented[2]
     return declared, "declared"
+
+
+_MODEL_RULED = frozenset(
+    {"thinking", "temperature", "top_p", "top_k", "max_tokens", "presence_penalty", "frequency_penalty", "tool_choice"}
+)
+
+
+def _in_catalog(codec: Codec, model: str | None) -> bool:
+    from interlingua import models
+
+    return model is not None and models.find(codec.provider, model) is not None
 
 
 def _same_model(recorded: str, addressed: str | None) -> bool:

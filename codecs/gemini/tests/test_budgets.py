@@ -29,8 +29,11 @@ def _real_turn(level: ThinkingLevel) -> Request:
 def test_by_default_a_level_goes_by_name() -> None:
     codec = GeminiCodec()
     assert codec.budgets is None
+    config = codec.encode_request(_real_turn("low")).body["generationConfig"]["thinkingConfig"]
+    assert config == {"thinkingLevel": "LOW", "include_thoughts": True}
+    # a level Gemini 3 Pro lacks goes to its nearest (models.toml): xhigh is HIGH
     config = codec.encode_request(_real_turn("xhigh")).body["generationConfig"]["thinkingConfig"]
-    assert config == {"thinkingLevel": "XHIGH", "include_thoughts": True}
+    assert config == {"thinkingLevel": "HIGH", "include_thoughts": True}
 
 
 def test_a_table_sends_a_real_request_s_level_as_its_budget() -> None:

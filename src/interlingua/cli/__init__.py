@@ -1,5 +1,5 @@
 """The ``interlingua`` command line: convert bodies and datasets between wires, inspect a body
-as a tree, print the codecs' capability matrix.
+as a tree, print the codecs' capability matrix, list the model catalog.
 
 Nothing here is imported by ``import interlingua``; the command modules are imported only when
 their command runs, so ``interlingua --help`` stays quick. Exit codes are in :mod:`.exits`.
@@ -37,7 +37,7 @@ class _Version(argparse.Action):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import capabilities, convert, inspection
+    from . import capabilities, catalog, convert, inspection
 
     parser = argparse.ArgumentParser(
         prog="interlingua",
@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
         ("convert", convert, "convert a body, a recorded stream or a JSONL dataset to another wire"),
         ("inspect", inspection, "show a transcript or wire body as a tree of roles and parts"),
         ("capabilities", capabilities, "the part types and settings each codec carries natively or lossily"),
+        ("models", catalog, "the model catalog: limits and thinking style of each known model"),
     ):
         sub = commands.add_parser(
             name,

@@ -1,7 +1,8 @@
 """The test kit every codec's tests use, and third-party codec authors too.
 
 - ``validate_wire`` / ``check_rules``: the SDK oracle (a body checked against the vendor SDK's own
-  types, with lazy fields forced and unknown keys reported) and the vendor rules types miss.
+  types, with lazy fields forced and unknown keys reported) and the vendor rules types miss;
+  ``check_model_rules``: those of the target model, from the model catalog (in ``check_rules`` too).
 - Round trips on fixture files (invariants 1 and 6), and the capabilities walk (invariant 2).
 - ``sdk_paths`` / ``coverage_problems``: the field-coverage walk of a vendor SDK's types against a
   codec's ``Declaration`` (every SDK key declared, no stale row); ``probe_outcome`` /
@@ -59,6 +60,10 @@ def __getattr__(name: str) -> Any:
         from . import _oracle
 
         return getattr(_oracle, name)
+    if name == "check_model_rules":
+        from ._model_rules import check_model_rules
+
+        return check_model_rules
     raise AttributeError(name)
 
 
@@ -76,6 +81,7 @@ __all__ = [
     "assert_response_round_trip",
     "assert_same_json",
     "assert_stream_agrees",
+    "check_model_rules",
     "check_rules",
     "corpus_missing",
     "corpus_required",

@@ -52,11 +52,14 @@ def validate_wire(wire: str, kind: Kind, body: Any) -> list[str]:
 def check_rules(wire: str, body: Mapping[str, Any], *, model: str | None = None) -> list[str]:
     """Vendor rules a request body must keep beyond its types (DESIGN.md invariant 3): what the
     API answers 400 to although the body type-checks. ``model`` narrows model-specific rules
-    (Gemini 3's signature rule applies when the model is unknown or a Gemini 3 model)."""
+    (Gemini 3's signature rule applies when the model is unknown or a Gemini 3 model), and the
+    model catalog's rules for ``model`` (default: the body's own) apply (``check_model_rules``)."""
     rules = _RULES.get(wire)
     if rules is None:
         raise ValueError(f"no rules for wire {wire!r}; known: {', '.join(WIRES)}")
-    return rules(body, model)
+    from ._model_rules import check_model_rules
+
+    return rules(body, model) + check_model_rules(wire, body, model)
 
 
 # --- validation through pydantic, with lazy iterables forced --------------------------------

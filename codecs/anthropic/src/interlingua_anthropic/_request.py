@@ -12,6 +12,11 @@ Choices where the wire and the IR differ (see also the README section):
   (summarized / omitted). The budget stays in [1024, max_tokens).
 - ``max_tokens`` is required by the wire: when the IR has none, ``default_max_tokens`` (plus the
   thinking budget, when there is one) is sent.
+- The target model's rules come from ``models.toml`` (the model catalog): a sampling setting it
+  refuses is dropped, one it takes only in a range (top_p while thinking) is moved into it,
+  ``max_tokens`` is held to its output limit, and a model that thinks only adaptively gets
+  ``{"type": "adaptive"}`` with the level (or the budget's level) as ``output_config.effort``;
+  each with a warning naming the model and the rule. An unknown model is sent as asked.
 - ``response_format`` json_schema is ``output_config.format`` (Anthropic's structured outputs are
   always strict and unnamed: a name, a description or ``strict=False`` warns); ``json_object``
   has no wire form and warns.
@@ -24,7 +29,7 @@ Choices where the wire and the IR differ (see also the README section):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     CacheControl,
@@ -43,7 +48,23 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import ToolIds, Turn, article, construct, each, expect, join, optional, require
+from interlingua.kit import (
+    ToolIds,
+    Turn,
+    article,
+    cap_max_tokens,
+    construct,
+    each,
+    expect,
+    join,
+    keep_sampling,
+    lookup,
+    optional,
+    require,
+)
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 from . import _fast
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
@@ -54,6 +75,8 @@ BUDGETS = ThinkingBudgets.model_construct(minimal=1024, low=2048, medium=8192, h
 passed as ``budgets=`` replaces it."""
 
 MIN_BUDGET = 1024
+_PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
+_EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort (the SDK's OutputConfigParam)
 _STRING = _fast.STRING  # message echo: the wire sent ``content`` as a bare string
 _THINKING_TYPES = ("thinking", "redacted_thinking")
 
@@ -454,6 +477,8 @@ def _encode_tool_choice(request: Request, body: dict[str, Any], out: WarningSink
     choice, parallel = request.tool_choice, request.parallel_tool_calls
     if choice is None and parallel is None:
         return
+    if (choice == "required" or isinstance(choice, ToolChoice)) and _forcing_refused(request, out):
+        choice = "auto"
     block: Block
     if isinstance(choice, ToolChoice):
         block = {"type": "tool", "name": choice.name}
@@ -467,9 +492,32 @@ def _encode_tool_choice(request: Request, body: dict[str, Any], out: WarningSink
     body["tool_choice"] = block
 
 
+def _catalog_entry(request: Request, out: WarningSink) -> ModelSpec | None:
+    return lookup(PROVIDER, _PACKAGE, request.model, out)
+
+
+def _forcing_refused(request: Request, out: WarningSink) -> bool:
+    """With thinking on, a model whose catalog entry refuses a forced tool choice gets ``auto``."""
+    thinking = request.thinking
+    if thinking is None or thinking.level == "off" or request.model is None:
+        return False
+    spec = _catalog_entry(request, out)
+    if spec is None or "forced_tool_choice" not in spec.thinking_rejects:
+        return False
+    why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({spec.cite('thinking')})"
+    out.unsupported("tool_choice", "tool_choice", why)
+    return True
+
+
 def _encode_sampling(request: Request, body: dict[str, Any], out: WarningSink) -> None:
-    for name in ("temperature", "top_p", "top_k"):
-        value = getattr(request, name)
+    values = {"temperature": request.temperature, "top_p": request.top_p, "top_k": request.top_k}
+    asked = request.model is not None and any(value is not None for value in values.values())
+    spec = _catalog_entry(request, out) if asked else None  # most requests set no sampling: no lookup
+    if spec is not None:
+        thinking = request.thinking
+        level = None if thinking is None else ("off" if thinking.level == "off" else "on")
+        values = keep_sampling(spec, values, spec.thinks(level), out)
+    for name, value in values.items():
         if value is not None:
             body[name] = value
     if request.stop is not None:
@@ -483,19 +531,27 @@ def _encode_thinking(
     request: Request, body: dict[str, Any], default_max_tokens: int, budgets: ThinkingBudgets, out: WarningSink
 ) -> None:
     thinking = request.thinking
-    max_tokens = request.max_tokens
+    spec = _catalog_entry(request, out) if request.model is not None else None
+    max_tokens = _max_tokens(request, spec, out)
     if thinking is None or thinking.level == "off":
-        body["max_tokens"] = default_max_tokens if max_tokens is None else max_tokens
+        body["max_tokens"] = _default_max_tokens(default_max_tokens, spec) if max_tokens is None else max_tokens
         if thinking is not None:
             body["thinking"] = {"type": "disabled"}
         return
     block: Block
     budget = thinking.budget_tokens
-    if budget is None and thinking.level is not None:
+    if spec is not None and spec.thinking is not None and "enabled" not in spec.thinking.modes:
+        _encode_effort(thinking, spec, budgets, body, out)
+        budget = None
+    elif budget is None and thinking.level is not None:
         budget = budgets.encode_level(thinking.level, out)
+    elif budget is None and spec is not None and spec.thinking is not None and "adaptive" not in spec.thinking.modes:
+        budget = budgets.encode_level("medium", out)
+        why = f"{spec.id} has no adaptive thinking: sent as the medium budget {budget} ({spec.cite('thinking')})"
+        out.lossy("thinking", "thinking", why, action="converted")
     if budget is None:
         block = {"type": "adaptive"}
-        body["max_tokens"] = default_max_tokens if max_tokens is None else max_tokens
+        body["max_tokens"] = _default_max_tokens(default_max_tokens, spec) if max_tokens is None else max_tokens
     else:
         if budget < MIN_BUDGET:
             out.lossy(
@@ -503,7 +559,7 @@ def _encode_thinking(
             )
             budget = MIN_BUDGET
         if max_tokens is None:
-            max_tokens = default_max_tokens + budget
+            max_tokens = _default_max_tokens(default_max_tokens + budget, spec)
         body["max_tokens"] = max_tokens
         if budget >= max_tokens:
             if max_tokens - 1 < MIN_BUDGET:
@@ -517,6 +573,48 @@ def _encode_thinking(
     body["thinking"] = block
 
 
+def _max_tokens(request: Request, spec: ModelSpec | None, out: WarningSink) -> int | None:
+    value = request.max_tokens
+    return value if value is None or spec is None else cap_max_tokens(spec, value, out)
+
+
+def _default_max_tokens(value: int, spec: ModelSpec | None) -> int:
+    """Our own default, held quietly to the model's output limit."""
+    limit = spec.max_output_tokens if spec is not None else None
+    return value if limit is None else min(value, limit)
+
+
+def _encode_effort(
+    thinking: ThinkingConfig, spec: ModelSpec, budgets: ThinkingBudgets, body: dict[str, Any], out: WarningSink
+) -> None:
+    """A model that thinks only adaptively (no ``budget_tokens``) takes the level as
+    ``output_config.effort``; a budget is sent as its level's effort, with one warning."""
+    level, budget = thinking.level, thinking.budget_tokens
+    if level is None and budget is None:
+        return
+    source = spec.cite("thinking")
+    if level is None:
+        effort = _effort(spec, budgets.level(budget or 0))
+        why = f"{spec.id} thinks only adaptively: budget sent as effort {effort!r} ({source})"
+        out.lossy("thinking.budget_tokens", "thinking", why, action="converted")
+    else:
+        effort = _effort(spec, level)
+        if effort != level:
+            why = f"{spec.id} takes no {level!r} level: sent as {effort!r} ({source})"
+            out.lossy("thinking.level", "thinking", why, action="converted")
+        if budget is not None:
+            why = f"{spec.id} thinks only adaptively: the budget is not sent, the level is ({source})"
+            out.lossy("thinking.budget_tokens", "thinking", why)
+    body["output_config"] = {"effort": effort}
+
+
+def _effort(spec: ModelSpec, level: str) -> str:
+    """The nearest effort the model takes, within the wire's own (minimal has none: low)."""
+    rules = spec.thinking
+    effort = rules.nearest(level) if rules is not None else level
+    return effort if effort in _EFFORTS else "low"
+
+
 def _encode_response_format(request: Request, body: dict[str, Any], out: WarningSink) -> None:
     fmt = request.response_format
     if fmt is None or fmt.type == "text":
@@ -524,7 +622,10 @@ def _encode_response_format(request: Request, body: dict[str, Any], out: Warning
     if fmt.type == "json_object" or fmt.json_schema is None:
         out.unsupported("response_format", "response_format", "Anthropic takes a JSON schema, not any JSON object")
         return
-    body["output_config"] = {"format": {"type": "json_schema", "schema": fmt.json_schema}}
+    body["output_config"] = {
+        **body.get("output_config", {}),
+        "format": {"type": "json_schema", "schema": fmt.json_schema},
+    }
     # output_config.format is {type, schema} only, and always enforced (anthropic/types/
     # json_output_format_param.py; https://platform.claude.com/docs/en/build-with-claude/structured-outputs)
     if fmt.name is not None:

@@ -14,6 +14,9 @@ Mappings (the README section has the full table):
   ThinkingBudgets (``GeminiCodec(budgets=...)``), a level is sent as thinkingBudget from that
   table instead; a level the table lacks goes to its nearest level, with a warning. A Gemini 2.x
   model (which rejects thinkingLevel) gets :data:`GEMINI_2_BUDGETS` when no table is given.
+  For a model in the catalog (``models.toml``), a budget is held to the model's range (``off`` on
+  a model that cannot turn thinking off is its lowest budget, or lowest level), a level it lacks
+  goes to its nearest, and maxOutputTokens to its output limit, each with a warning.
 - ``toolConfig.functionCallingConfig``: auto AUTO, none NONE, required ANY, Tool(name) ANY +
   allowedFunctionNames [name].
 - Every other field (safetySettings, cachedContent, labels, unknown ones, and generationConfig /
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     DecodeError,
@@ -47,7 +50,22 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import article, as_object, construct, each, expect, maker, optional
+from interlingua.kit import (
+    article,
+    as_object,
+    cap_max_tokens,
+    clamp_budget,
+    construct,
+    each,
+    expect,
+    lookup,
+    maker,
+    nearest_level,
+    optional,
+)
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 from ._keys import SnakeCase, normalize, respell
 from ._parts import (
@@ -66,6 +84,7 @@ from ._schema import decode_schema, encode_schema
 WIRE = "_wire"
 RESPONSE_SCHEMA = "responseSchema"
 """``_wire`` entry: the response schema came as ``responseSchema``, spelled so (see ``_schema``)."""
+_PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
 _MAPPED = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _READ = frozenset({"contents", "systemInstruction"})
 """What the one-pass decode reads key by key, checking its spelling as it goes."""
@@ -279,10 +298,11 @@ def _encode_generation(
 ) -> dict[str, Any] | None:
     config: dict[str, Any] | None = copy.deepcopy(kept) if isinstance(kept, dict) else None
     fields: dict[str, Any] = {}
+    spec = lookup(PROVIDER, _PACKAGE, request.model, out) if request.model is not None else None
     for wire_key, (ir_key, _) in _SCALARS.items():
         value = getattr(request, ir_key)
         if value is not None:
-            fields[wire_key] = value
+            fields[wire_key] = cap_max_tokens(spec, value, out) if ir_key == "max_tokens" else value
     if request.stop is not None:
         fields["stopSequences"] = list(request.stop)
     if request.response_format is not None:
@@ -290,7 +310,7 @@ def _encode_generation(
     if request.thinking is not None:
         if budgets is None and budget_only(request.model):
             budgets = GEMINI_2_BUDGETS
-        thinking = _encode_thinking(request.thinking, budgets, out)
+        thinking = _encode_thinking(request.thinking, budgets, out, spec)
         fields["thinkingConfig"] = {**(config or {}).get("thinkingConfig", {}), **thinking}
     if not fields:
         return config
@@ -333,19 +353,32 @@ def budget_only(model: str | None) -> bool:
     return model is not None and model.removeprefix("models/").startswith("gemini-2.")
 
 
-def _encode_thinking(thinking: ThinkingConfig, budgets: ThinkingBudgets | None, out: WarningSink) -> dict[str, Any]:
+def _encode_thinking(
+    thinking: ThinkingConfig, budgets: ThinkingBudgets | None, out: WarningSink, spec: ModelSpec | None = None
+) -> dict[str, Any]:
     config: dict[str, Any] = {}
+    rules = spec.thinking if spec is not None else None
     if thinking.budget_tokens is not None:
-        config["thinkingBudget"] = thinking.budget_tokens
+        config["thinkingBudget"] = _budget(thinking.budget_tokens, spec, out)
+    elif thinking.level == "off" and spec is not None and rules is not None and rules.can_off is False:
+        if rules.budget is not None:
+            config["thinkingBudget"] = _budget(0, spec, out)
+        else:  # a model of levels only: its lowest
+            config["thinkingLevel"] = nearest_level(spec, "off", out).upper()
     elif thinking.level == "off":
         config["thinkingBudget"] = 0
     elif thinking.level is not None and budgets is not None:
-        config["thinkingBudget"] = budgets.encode_level(thinking.level, out)
+        config["thinkingBudget"] = _budget(budgets.encode_level(thinking.level, out), spec, out)
     elif thinking.level is not None:
-        config["thinkingLevel"] = thinking.level.upper()
+        level = thinking.level if spec is None else nearest_level(spec, thinking.level, out)
+        config["thinkingLevel"] = level.upper()
     if thinking.summary is not None:
         config["includeThoughts"] = thinking.summary
     return config
+
+
+def _budget(budget: int, spec: ModelSpec | None, out: WarningSink) -> int:
+    return budget if spec is None else clamp_budget(spec, budget, out)
 
 
 # --- decoding ----------------------------------------------------------------------------------

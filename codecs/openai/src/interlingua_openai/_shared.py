@@ -4,16 +4,43 @@ provider key, whose ``provider_options`` each wire must sort into its own fields
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from interlingua import ProviderError
-from interlingua.kit import WarningSink, error_body, retry_after
+from interlingua import ProviderError, ThinkingLevel
+from interlingua.kit import WarningSink, error_body, nearest_level, retry_after
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 TOOL_NAMES = r"[a-zA-Z0-9_-]{1,64}"
 """OpenAI's function names (openai ``FunctionDefinition.name``: "Must be a-z, A-Z, 0-9, or contain
 underscores and dashes, with a maximum length of 64"), Chat Completions and Responses alike."""
 
 PROVIDER = "openai"
+CATALOG_PACKAGE = "interlingua_openai"  # where models.toml (both wires' models) lives
+
+# Reasoning effort <-> ThinkingConfig.level, one table for both wires: ``none`` is ``off``, the
+# rest by name. Which efforts a model takes is in models.toml (the encoders map to the nearest).
+EFFORTS: dict[str, ThinkingLevel] = {
+    "none": "off",
+    "minimal": "minimal",
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+    "xhigh": "xhigh",
+}
+LEVELS: dict[ThinkingLevel, str] = {level: effort for effort, level in EFFORTS.items()}
+
+
+def effort_for(level: str, spec: ModelSpec | None, out: WarningSink) -> str:
+    """The effort to send for ``level``: the nearest one the target model takes, when the catalog
+    knows the model (a level beyond the IR's, such as ``max``, is spelled as it is)."""
+    if spec is not None:
+        level = nearest_level(spec, level, out)
+    return _EFFORT_OF.get(level, level)
+
+
+_EFFORT_OF: dict[str, str] = {level: effort for level, effort in LEVELS.items()}
 API_KEY_ENV = ("OPENAI_API_KEY",)
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 

@@ -139,7 +139,8 @@ def test_video_and_cache_breakpoints_and_url_documents_warn() -> None:
 def test_thinking_maps_to_reasoning_effort_by_the_documented_table(
     thinking: ThinkingConfig, effort: str, warned: bool
 ) -> None:
-    encoded = CODEC.encode_request(Request(model="o4-mini", messages=[Message.user("hi")], thinking=thinking))
+    request = Request(model="reasoner-x", messages=[Message.user("hi")], thinking=thinking)  # not in the catalog
+    encoded = CODEC.encode_request(request)
     assert encoded.body["reasoning_effort"] == effort
     assert any(isinstance(w, UnsupportedSetting) for w in encoded.warnings) == warned
 

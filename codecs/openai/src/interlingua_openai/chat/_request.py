@@ -4,12 +4,16 @@ Reasoning effort <-> ThinkingConfig.level, one to one: ``none`` <-> ``off``, and
 ``low``, ``medium``, ``high``, ``xhigh`` by name. A budget without a level maps to the nearest
 level of :data:`BUDGETS`, or of the caller's ThinkingBudgets (with a warning: the wire has no
 budget). Any other effort string (``max``) stays verbatim in provider_options.
+
+For a model in the catalog (``models.toml``; the ``openai`` dialect only), an effort the model
+lacks goes to its nearest, and while it reasons the sampling settings it refuses are dropped;
+``max_tokens`` is held to its output limit. Each with a warning naming the model and the rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     NativeTool,
@@ -17,27 +21,30 @@ from interlingua import (
     ResponseFormat,
     ThinkingBudgets,
     ThinkingConfig,
-    ThinkingLevel,
     Tool,
     ToolChoice,
 )
-from interlingua.kit import article, each, expect, join, optional, require
+from interlingua.kit import (
+    article,
+    cap_max_tokens,
+    each,
+    expect,
+    join,
+    keep_sampling,
+    lookup,
+    optional,
+    require,
+)
 
-from .._shared import PROVIDER, RESPONSES_ONLY_FIELDS, WIRE, own_options
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
+
+from .._shared import CATALOG_PACKAGE, EFFORTS, LEVELS, PROVIDER, RESPONSES_ONLY_FIELDS, WIRE, effort_for, own_options
 from ._echo import Ctx, build
 from ._messages import decode_messages, encode_messages
 from ._parts import Block
 
 _DEFAULT_SCHEMA = {"type": "object", "properties": {}}
-EFFORTS: dict[str, ThinkingLevel] = {
-    "none": "off",
-    "minimal": "minimal",
-    "low": "low",
-    "medium": "medium",
-    "high": "high",
-    "xhigh": "xhigh",
-}
-LEVELS: dict[ThinkingLevel, str] = {level: effort for effort, level in EFFORTS.items()}
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
 BUDGETS = ThinkingBudgets.model_construct(low=1024, medium=4096, high=16384, xhigh=65536)
 """Level -> tokens, read backwards for a budget alone (nearest by ratio): a budget under 2048
@@ -240,7 +247,9 @@ def _encode_response_format(fmt: ResponseFormat) -> Block:
     return {"type": "json_schema", "json_schema": schema}
 
 
-def _encode_thinking(thinking: ThinkingConfig, ctx: Ctx, budgets: ThinkingBudgets) -> str | None:
+def _encode_thinking(
+    thinking: ThinkingConfig, ctx: Ctx, budgets: ThinkingBudgets, spec: ModelSpec | None = None
+) -> str | None:
     if thinking.summary is not None:
         ctx.out.unsupported("thinking.summary", "thinking", "Chat Completions returns no reasoning summaries")
     level = thinking.level
@@ -249,7 +258,15 @@ def _encode_thinking(thinking: ThinkingConfig, ctx: Ctx, budgets: ThinkingBudget
         level = level if level is not None else budgets.level(budget)
         why = f"no token budget on the wire; sent as effort {LEVELS[level]!r}"
         ctx.out.unsupported("thinking.budget_tokens", "thinking", why)
-    return LEVELS[level] if level is not None else None
+    return effort_for(level, spec, ctx.out) if level is not None else None
+
+
+def _encode_sampling(request: Request, spec: ModelSpec | None, effort: str | None, ctx: Ctx) -> dict[str, Any]:
+    """The sampling settings, less what the target model refuses while it reasons."""
+    values = {key: getattr(request, key) for key in _NUMBERS}
+    if spec is None:
+        return values
+    return keep_sampling(spec, values, spec.thinks(None if effort is None else EFFORTS.get(effort, effort)), ctx.out)
 
 
 def _spelling(request: Request, ctx: Ctx) -> Mapping[str, Any]:
@@ -277,10 +294,13 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
         options = own_options(options, RESPONSES_ONLY_FIELDS, ctx.out, "Chat Completions", frozenset())
     elif WIRE in options:
         options = {k: v for k, v in options.items() if k != WIRE}
+    spec = lookup(PROVIDER, CATALOG_PACKAGE, request.model, ctx.out) if ctx.provider == PROVIDER else None
     if request.max_tokens is not None and not ({"max_tokens", "max_completion_tokens"} & options.keys()):
-        body[ctx.dialect.max_tokens_field] = request.max_tokens
-    for key in _NUMBERS:
-        value = getattr(request, key)
+        body[ctx.dialect.max_tokens_field] = cap_max_tokens(spec, request.max_tokens, ctx.out)
+    effort = None
+    if request.thinking is not None:
+        effort = _encode_thinking(request.thinking, ctx, budgets, spec)
+    for key, value in _encode_sampling(request, spec, effort, ctx).items():
         if value is not None:
             body[key] = value
     if request.top_k is not None:
@@ -295,7 +315,7 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
         body["seed"] = request.seed
     if request.response_format is not None:
         body["response_format"] = _encode_response_format(request.response_format)
-    if request.thinking is not None and (effort := _encode_thinking(request.thinking, ctx, budgets)) is not None:
+    if effort is not None:
         body["reasoning_effort"] = effort
     body.update(options)
     ctx.out.foreign_options(request.provider_options, own=ctx.provider)

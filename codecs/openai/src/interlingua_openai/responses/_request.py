@@ -4,7 +4,7 @@ format. Fields with no IR home travel in ``provider_options["openai"]``, merged 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     Encoded,
@@ -19,16 +19,27 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import Turn, article, expect, maker, optional
+from interlingua.kit import Turn, article, cap_max_tokens, expect, keep_sampling, lookup, maker, optional
 
-from .._shared import CHAT_ONLY_FIELDS, CHAT_ONLY_STREAM_OPTIONS, PROVIDER, WIRE, own_options
+from .._shared import (
+    CATALOG_PACKAGE,
+    CHAT_ONLY_FIELDS,
+    CHAT_ONLY_STREAM_OPTIONS,
+    EFFORTS,
+    PROVIDER,
+    WIRE,
+    effort_for,
+    own_options,
+)
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 from . import _echo
 from ._items import decode_input, encode_messages
 
 NAME = "openai-responses"
 
-_EFFORT = {"off": "none", "minimal": "minimal", "low": "low", "medium": "medium", "high": "high", "xhigh": "xhigh"}
-_LEVEL = {effort: level for level, effort in _EFFORT.items()}
+_LEVEL = EFFORTS
 
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
 BUDGETS = ThinkingBudgets.model_construct(low=2048, medium=8192, high=32768)
@@ -125,29 +136,46 @@ def _encode_tool_choice(choice: str | ToolChoice) -> Any:
 
 
 def _encode_settings(request: Request, body: dict[str, Any], out: WarningSink, budgets: ThinkingBudgets) -> None:
+    """Settings as the IR has them, less what the target model (from the catalog) refuses: an
+    effort it lacks goes to its nearest; while it reasons, the sampling it refuses is dropped."""
     fields = request.__dict__  # one attribute read for a dozen (see _fast)
+    spec = lookup(PROVIDER, CATALOG_PACKAGE, fields["model"], out)
+    thinking = fields["thinking"]
+    reasoning = _encode_thinking(thinking, out, budgets, spec) if thinking is not None else None
+    if spec is not None:
+        effort = reasoning.get("effort") if reasoning else None
+        level = None if effort is None else EFFORTS.get(effort, effort)
+        sampling = {"temperature": fields["temperature"], "top_p": fields["top_p"]}
+        fields = {
+            **fields,
+            "temperature": None,
+            "top_p": None,
+            **keep_sampling(spec, sampling, spec.thinks(level), out),
+        }
+        if fields["max_tokens"] is not None:
+            fields["max_tokens"] = cap_max_tokens(spec, fields["max_tokens"], out)
     for setting, key in _SETTINGS:
         if (value := fields[setting]) is not None:
             body[key] = value
     for setting in _UNSUPPORTED:
         if fields[setting] is not None:
             out.unsupported(setting, setting, f"the Responses API has no {setting}")
-    if (thinking := fields["thinking"]) is not None:
-        reasoning = _encode_thinking(thinking, out, budgets)
-        if reasoning:
-            body["reasoning"] = reasoning
+    if reasoning:
+        body["reasoning"] = reasoning
     if (response_format := fields["response_format"]) is not None:
         body["text"] = {"format": _encode_format(response_format)}
 
 
-def _encode_thinking(thinking: ThinkingConfig, out: WarningSink, budgets: ThinkingBudgets = BUDGETS) -> dict[str, Any]:
+def _encode_thinking(
+    thinking: ThinkingConfig, out: WarningSink, budgets: ThinkingBudgets = BUDGETS, spec: ModelSpec | None = None
+) -> dict[str, Any]:
     reasoning: dict[str, Any] = {}
     if thinking.level is not None:
-        reasoning["effort"] = _EFFORT[thinking.level]
+        reasoning["effort"] = effort_for(thinking.level, spec, out)
         if thinking.budget_tokens is not None:
             out.unsupported("thinking.budget_tokens", "thinking", "OpenAI takes an effort level, not a token budget")
     elif thinking.budget_tokens is not None:
-        effort = _EFFORT[budgets.level(thinking.budget_tokens)]
+        effort = effort_for(budgets.level(thinking.budget_tokens), spec, out)
         out.unsupported("thinking.budget_tokens", "thinking", f"token budget sent as reasoning effort {effort!r}")
         reasoning["effort"] = effort
     if thinking.summary:

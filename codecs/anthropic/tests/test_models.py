@@ -1,0 +1,202 @@
+"""Model-aware encoding (issue 26): the encoder reads the target model's rules from models.toml."""
+
+from __future__ import annotations
+
+import pytest
+
+from interlingua import (
+    LossyEncode,
+    LossyEncodeError,
+    Message,
+    Request,
+    ResponseFormat,
+    ThinkingConfig,
+    Tool,
+    ToolChoice,
+    UnsupportedSetting,
+)
+from interlingua.testing import check_model_rules, check_rules, validate_wire
+from interlingua_anthropic import AnthropicMessagesCodec
+
+WIRE = "anthropic-messages"
+CODEC = AnthropicMessagesCodec()
+MIGRATION_47 = "https://platform.claude.com/docs/en/about-claude/models/migration-guide#migrating-to-claude-opus-4-7"
+MIGRATION = "https://platform.claude.com/docs/en/about-claude/models/migration-guide"
+THINKING = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"
+
+
+def _request(model: str, **settings: object) -> Request:
+    settings.setdefault("max_tokens", 4096)
+    return Request(model=model, messages=[Message.user("hi")], **settings)  # type: ignore[arg-type]  # settings are Request fields
+
+
+def test_opus_4_7_drops_every_sampling_parameter_naming_the_model_and_the_rule() -> None:
+    encoded = CODEC.encode_request(_request("claude-opus-4-7", temperature=0.2, top_p=0.9, top_k=40))
+    assert encoded.body == {
+        "model": "claude-opus-4-7",
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
+        "max_tokens": 4096,
+    }
+    assert encoded.warnings == [
+        UnsupportedSetting(
+            codec=WIRE, path=name, message=f"claude-opus-4-7 does not take {name} ({MIGRATION_47})", setting=name
+        )
+        for name in ("temperature", "top_p", "top_k")
+    ]
+    assert encoded.notes == []
+    assert check_rules(WIRE, encoded.body) == [] and validate_wire(WIRE, "request", encoded.body) == []
+
+
+def test_the_same_request_passes_the_checker_only_after_encoding() -> None:
+    raw = {"model": "claude-opus-4-7", "max_tokens": 10, "messages": [], "temperature": 0.2, "top_p": 0.9}
+    assert check_model_rules(WIRE, raw) == [
+        "temperature: claude-opus-4-7 does not take it",
+        "top_p: claude-opus-4-7 does not take it",
+    ]
+
+
+def test_a_dated_sonnet_4_5_keeps_temperature_and_drops_top_p() -> None:
+    encoded = CODEC.encode_request(_request("claude-sonnet-4-5-20250929", temperature=0.2, top_p=0.9))
+    assert (encoded.body["temperature"], "top_p" in encoded.body) == (0.2, False)
+    assert [w.message for w in encoded.warnings] == [
+        f"claude-sonnet-4-5 takes only one of temperature and top_p: top_p dropped ({MIGRATION})"
+    ]
+
+
+def test_with_thinking_on_temperature_and_top_k_are_dropped_and_top_p_is_raised_into_its_range() -> None:
+    thinking = ThinkingConfig(budget_tokens=2048)
+    encoded = CODEC.encode_request(_request("claude-sonnet-4-0", thinking=thinking, temperature=0.5, top_k=5))
+    assert ("temperature" in encoded.body, "top_k" in encoded.body) == (False, False)
+    assert [(type(w), w.path) for w in encoded.warnings] == [
+        (UnsupportedSetting, "temperature"),
+        (UnsupportedSetting, "top_k"),
+    ]
+    encoded = CODEC.encode_request(_request("claude-sonnet-4-0", thinking=thinking, top_p=0.5))
+    assert encoded.body["top_p"] == 0.95
+    assert encoded.warnings == [
+        LossyEncode(
+            codec=WIRE,
+            path="top_p",
+            message=f"with thinking on, claude-sonnet-4-0 takes top_p in [0.95, 1]: sent as 0.95 ({THINKING})",
+            part_type="top_p",
+            action="converted",
+        )
+    ]
+
+
+def test_with_thinking_off_sampling_passes_unchanged() -> None:
+    encoded = CODEC.encode_request(_request("claude-sonnet-4-0", temperature=0.5, top_k=5, top_p=0.5))
+    assert (encoded.body["temperature"], encoded.body["top_k"], encoded.body["top_p"], encoded.warnings) == (
+        0.5,
+        5,
+        0.5,
+        [],
+    )
+
+
+def test_an_adaptive_only_model_gets_adaptive_thinking_and_the_level_as_effort() -> None:
+    encoded = CODEC.encode_request(_request("claude-opus-4-7", thinking=ThinkingConfig(level="xhigh")))
+    assert (encoded.body["thinking"], encoded.body["output_config"], encoded.warnings) == (
+        {"type": "adaptive"},
+        {"effort": "xhigh"},
+        [],
+    )
+    encoded = CODEC.encode_request(_request("claude-opus-4-7", thinking=ThinkingConfig(level="minimal")))
+    assert encoded.body["output_config"] == {"effort": "low"}
+    assert [w.message for w in encoded.warnings] == [
+        f"claude-opus-4-7 takes no 'minimal' level: sent as 'low' ({MIGRATION_47})"
+    ]
+
+
+def test_a_budget_for_an_adaptive_only_model_is_sent_as_its_level_with_a_schema_kept_beside() -> None:
+    schema = {"type": "object", "properties": {}}
+    request = _request(
+        "claude-opus-4-7",
+        thinking=ThinkingConfig(budget_tokens=16384),
+        response_format=ResponseFormat(type="json_schema", json_schema=schema),
+    )
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["thinking"] == {"type": "adaptive"}
+    assert encoded.body["output_config"] == {"effort": "high", "format": {"type": "json_schema", "schema": schema}}
+    assert [w.message for w in encoded.warnings] == [
+        f"claude-opus-4-7 thinks only adaptively: budget sent as effort 'high' ({MIGRATION_47})"
+    ]
+    assert check_rules(WIRE, encoded.body) == [] and validate_wire(WIRE, "request", encoded.body) == []
+
+
+def test_a_budget_for_a_model_of_unknown_levels_is_an_effort_the_wire_takes() -> None:
+    encoded = CODEC.encode_request(_request("claude-opus-5", thinking=ThinkingConfig(budget_tokens=1024)))
+    assert (encoded.body["thinking"], encoded.body["output_config"]) == ({"type": "adaptive"}, {"effort": "low"})
+    assert [w.message for w in encoded.warnings] == [
+        f"claude-opus-5 thinks only adaptively: budget sent as effort 'low' ({MIGRATION})"
+    ]  # one warning: the budget's level (minimal) has no effort, so its nearest, low
+    both = CODEC.encode_request(_request("claude-opus-4-7", thinking=ThinkingConfig(level="high", budget_tokens=9000)))
+    assert both.body["output_config"] == {"effort": "high"}
+    assert [(w.path, w.action) for w in both.warnings] == [("thinking.budget_tokens", "dropped")]
+    assert validate_wire(WIRE, "request", both.body) == [] == check_rules(WIRE, both.body)
+
+
+def test_4_6_keeps_budgets_which_it_still_takes() -> None:
+    encoded = CODEC.encode_request(_request("claude-opus-4-6", thinking=ThinkingConfig(level="high")))
+    assert (encoded.body["thinking"], encoded.warnings) == ({"type": "enabled", "budget_tokens": 4095}, [
+        LossyEncode(
+            codec=WIRE,
+            path="thinking.budget_tokens",
+            message="budget lowered below max_tokens",
+            part_type="thinking",
+            action="converted",
+        )
+    ])  # fmt: skip
+
+
+def test_max_tokens_over_the_model_limit_is_lowered_and_our_own_default_quietly() -> None:
+    encoded = CODEC.encode_request(_request("claude-opus-4-1").model_copy(update={"max_tokens": 50000}))
+    assert encoded.body["max_tokens"] == 32000
+    assert [w.message for w in encoded.warnings] == [
+        "claude-opus-4-1 writes at most 32000 tokens (https://platform.claude.com/docs/en/about-claude/models/overview)"
+    ]
+    thinking = ThinkingConfig(budget_tokens=30000)  # default_max_tokens + budget would pass the limit
+    encoded = CODEC.encode_request(Request(model="claude-opus-4-1", messages=[Message.user("hi")], thinking=thinking))
+    assert encoded.body["max_tokens"] == 32000 and encoded.body["thinking"]["budget_tokens"] == 30000
+    assert encoded.warnings == []
+
+
+def test_a_forced_tool_choice_with_thinking_on_becomes_auto() -> None:
+    tool = Tool(name="get_weather")
+    for choice in ("required", ToolChoice(name="get_weather")):
+        request = _request(
+            "claude-haiku-4-5", tools=[tool], tool_choice=choice, thinking=ThinkingConfig(budget_tokens=2048)
+        )
+        encoded = CODEC.encode_request(request)
+        assert encoded.body["tool_choice"] == {"type": "auto"}
+        assert [w.message for w in encoded.warnings] == [
+            f"with thinking on, claude-haiku-4-5 takes tool_choice auto or none: sent as auto ({THINKING})"
+        ]
+        assert check_model_rules(WIRE, encoded.body) == []
+    encoded = CODEC.encode_request(_request("claude-haiku-4-5", tools=[tool], tool_choice="required"))
+    assert (encoded.body["tool_choice"], encoded.warnings) == ({"type": "any"}, [])
+
+
+def test_thinking_left_to_the_model_is_a_budget_where_the_model_has_no_adaptive_thinking() -> None:
+    encoded = CODEC.encode_request(
+        _request("claude-sonnet-4-5", max_tokens=20000, thinking=ThinkingConfig(summary=True))
+    )
+    assert encoded.body["thinking"] == {"type": "enabled", "budget_tokens": 8192, "display": "summarized"}
+    assert [w.message for w in encoded.warnings] == [
+        f"claude-sonnet-4-5 has no adaptive thinking: sent as the medium budget 8192 ({THINKING})"
+    ]
+    encoded = CODEC.encode_request(_request("claude-sonnet-4-6", thinking=ThinkingConfig()))
+    assert (encoded.body["thinking"], encoded.warnings) == ({"type": "adaptive"}, [])
+
+
+def test_strict_raises_on_a_model_rule() -> None:
+    with pytest.raises(LossyEncodeError) as raised:
+        CODEC.encode_request(_request("claude-opus-4-7", temperature=0.2), strict=True)
+    assert [w.path for w in raised.value.warnings] == ["temperature"]
+
+
+def test_an_unknown_model_is_sent_as_asked_with_one_note() -> None:
+    encoded = CODEC.encode_request(_request("claude-next-9", temperature=0.2, top_p=0.9))
+    assert (encoded.body["temperature"], encoded.body["top_p"], encoded.warnings) == (0.2, 0.9, [])
+    assert [(n.model, n.path) for n in encoded.notes] == [("claude-next-9", "model")]
+    assert CODEC.encode_request(_request("claude-next-9"), strict=True).notes[0].model == "claude-next-9"

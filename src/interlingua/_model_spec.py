@@ -1,0 +1,187 @@
+"""The model catalog's records and its file format: a ``[[model]]`` table -> a ModelSpec.
+
+Loaded only when a catalog is first read (or a user registers a model): building these classes
+costs more than the rest of the catalog, and most imports of a codec never read one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from ._catalog import LEVELS
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class CatalogError(ValueError):
+    """A catalog file or entry that cannot be read; the message names the file and the model."""
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingRules:
+    """How a model reasons: the wire forms it takes (``modes``, in its codec's words), the levels
+    (efforts) it accepts, the budget range, whether it can be turned off (None: not known), and the
+    level in force when a request says nothing."""
+
+    modes: tuple[str, ...] = ()
+    levels: tuple[str, ...] = ()
+    budget: tuple[int, int] | None = None
+    can_off: bool | None = None
+    default: str | None = None
+
+    def nearest(self, level: str) -> str:
+        """The accepted level closest to ``level`` (a tie goes to the higher one); ``level`` itself
+        when it is accepted or no levels are known."""
+        if not self.levels or level in self.levels:
+            return level
+        rank = LEVELS.index(level)
+        return min(self.levels, key=lambda accepted: (abs(LEVELS.index(accepted) - rank), -LEVELS.index(accepted)))
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
+    """One model's facts. ``rejects``: settings it never takes; ``exclusive``: groups of which it
+    takes one; ``thinking_rejects`` / ``thinking_ranges``: what it refuses, or takes only inside a
+    range, while it reasons. ``wires``: the codecs that serve it (empty: all of its provider's).
+    ``price``: its row in the core price table. ``sources``: fact group -> the page that states it."""
+
+    id: str
+    provider: str
+    aliases: tuple[str, ...] = ()
+    match: tuple[str, ...] = ()
+    context_window: int | None = None
+    max_output_tokens: int | None = None
+    rejects: frozenset[str] = frozenset()
+    exclusive: tuple[frozenset[str], ...] = ()
+    thinking_rejects: frozenset[str] = frozenset()
+    thinking_ranges: Mapping[str, tuple[float, float]] = field(default_factory=lambda: _EMPTY)
+    thinking: ThinkingRules | None = None
+    wires: tuple[str, ...] = ()
+    price: str | None = None
+    sources: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+
+    def thinks(self, level: str | None) -> bool:
+        """Whether the model reasons when sent ``level`` ("off": thinking off; any other word:
+        on), or, for None (the request leaves it to the model), by default."""
+        if level is None:
+            level = self.thinking.default if self.thinking else None
+            return level is not None and level != "off"
+        return level != "off"
+
+    def cite(self, group: str) -> str:
+        """The source of a fact group, for a warning."""
+        return self.sources.get(group, "no source recorded")
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (the CLI's ``--json``)."""
+        thinking = self.thinking
+        return {
+            "id": self.id,
+            "provider": self.provider,
+            "aliases": list(self.aliases),
+            "context_window": self.context_window,
+            "max_output_tokens": self.max_output_tokens,
+            "rejects": sorted(self.rejects),
+            "exclusive": [sorted(group) for group in self.exclusive],
+            "thinking": None
+            if thinking is None
+            else {
+                "modes": list(thinking.modes),
+                "levels": list(thinking.levels),
+                "budget": list(thinking.budget) if thinking.budget else None,
+                "can_off": thinking.can_off,
+                "default": thinking.default,
+                "rejects": sorted(self.thinking_rejects),
+                "ranges": {k: list(v) for k, v in self.thinking_ranges.items()},
+            },
+            "wires": list(self.wires),
+            "price": self.price,
+            "sources": dict(self.sources),
+        }
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+_TOP = frozenset({"id", "aliases", "match", "context_window", "max_output_tokens", "wires", "price", "extends"})
+_TABLES = frozenset({"sampling", "thinking", "sources"})
+
+
+def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None = None, where: str = "") -> ModelSpec:
+    """One ``[[model]]`` table -> a ModelSpec; keys left out keep ``base``'s value (``extends``)."""
+    model = table.get("id")
+    if not isinstance(model, str):
+        raise CatalogError(f"{where}: a model entry needs an id")
+    unknown = set(table) - _TOP - _TABLES - {"provider"}
+    if unknown:
+        raise CatalogError(f"{where}: {model}: unknown keys {sorted(unknown)}")
+    spec = replace(base, id=model, aliases=(), match=(), price=None) if base else ModelSpec(id=model, provider=provider)
+    fields: dict[str, Any] = {"provider": table.get("provider", provider)}
+    for key in ("aliases", "match", "wires"):
+        if key in table:
+            fields[key] = tuple(_strings(table[key], f"{where}: {model}.{key}"))
+    for key in ("context_window", "max_output_tokens", "price"):
+        if key in table:
+            fields[key] = table[key]
+    sampling = table.get("sampling", {})
+    if "rejects" in sampling:
+        fields["rejects"] = frozenset(_strings(sampling["rejects"], f"{where}: {model}.sampling.rejects"))
+    if "exclusive" in sampling:
+        fields["exclusive"] = tuple(frozenset(_strings(g, f"{where}: {model}.sampling")) for g in sampling["exclusive"])
+    if "thinking" in table:
+        fields.update(_parse_thinking(table["thinking"], spec.thinking, f"{where}: {model}.thinking"))
+    if "sources" in table:
+        fields["sources"] = MappingProxyType({**spec.sources, **table["sources"]})
+    return replace(spec, **fields)
+
+
+def _parse_thinking(table: Mapping[str, Any], base: ThinkingRules | None, where: str) -> dict[str, Any]:
+    known = {"modes", "levels", "budget", "can_off", "default", "rejects", "ranges"}
+    if set(table) - known:
+        raise CatalogError(f"{where}: unknown keys {sorted(set(table) - known)}")
+    rules = base or ThinkingRules()
+    changes: dict[str, Any] = {}
+    for key in ("modes", "levels"):
+        if key in table:
+            changes[key] = tuple(_strings(table[key], f"{where}.{key}"))
+    bad = [level for level in changes.get("levels", ()) if level not in LEVELS]
+    if bad:
+        raise CatalogError(f"{where}.levels: unknown levels {bad}; known: {', '.join(LEVELS)}")
+    if "budget" in table:
+        low, high = table["budget"]
+        changes["budget"] = (int(low), int(high))
+    for key in ("can_off", "default"):
+        if key in table:
+            changes[key] = table[key]
+    out: dict[str, Any] = {"thinking": replace(rules, **changes)}
+    if "rejects" in table:
+        out["thinking_rejects"] = frozenset(_strings(table["rejects"], f"{where}.rejects"))
+    if "ranges" in table:
+        out["thinking_ranges"] = MappingProxyType({k: (float(v[0]), float(v[1])) for k, v in table["ranges"].items()})
+    return out
+
+
+def _strings(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise CatalogError(f"{where}: expected a list of strings")
+    return value
+
+
+def parse_file(data: Mapping[str, Any], where: str, provider: str | None = None) -> list[ModelSpec]:
+    """A catalog file: a top-level ``provider`` (or one per entry) and ``[[model]]`` tables, each
+    possibly ``extends = "<an earlier id>"``."""
+    default = data.get("provider", provider)
+    specs: dict[str, ModelSpec] = {}
+    for i, table in enumerate(data.get("model", [])):
+        owner = table.get("provider", default)
+        if not isinstance(owner, str):
+            raise CatalogError(f"{where}: model[{i}] names no provider")
+        base_id = table.get("extends")
+        base = specs.get(base_id) if isinstance(base_id, str) else None
+        if base_id is not None and base is None:
+            raise CatalogError(f"{where}: model[{i}] extends {base_id!r}, which no earlier entry defines")
+        spec = parse_entry(table, owner, base, f"{where}: model[{i}]")
+        specs[spec.id] = spec
+    return list(specs.values())

@@ -1,0 +1,60 @@
+"""The model catalog, for users: look a model up, list a provider's models, add or override one.
+
+Each codec ships its vendor's facts (``models.toml`` in its package, each fact with its source);
+encoders read them to drop or map what the target model refuses. Next month's model is one
+``[[model]]`` table, in that file or in one of your own::
+
+    from interlingua import models
+
+    models.register({"id": "acme-2", "extends": "acme-1", "max_output_tokens": 64000}, provider="acme")
+    models.load("my-models.toml")            # the shipped files' format; each entry names its provider
+    models.find("acme", "acme-2-20270101")   # -> ModelSpec (a dated snapshot finds its family)
+"""
+
+from __future__ import annotations
+
+from ._catalog import LEVELS, Catalog, catalog, forget, load, register
+from ._model_spec import CatalogError, ModelSpec, ThinkingRules
+
+
+def find(provider: str, model: str) -> ModelSpec | None:
+    """``model``'s entry in ``provider``'s catalog (codecs' data files are found through the
+    installed codecs), or None when it is unknown."""
+    return _catalog_for(provider).find(model)
+
+
+def all_models(provider: str | None = None) -> list[ModelSpec]:
+    """Every model of every installed codec's catalog (or of ``provider``'s), plus yours."""
+    _discover()
+    from ._catalog import catalogs
+
+    found = catalogs()
+    names = [provider] if provider is not None else sorted(found)
+    return [spec for name in names if name in found for spec in found[name].models()]
+
+
+def _catalog_for(provider: str) -> Catalog:
+    _discover()
+    return catalog(provider)
+
+
+def _discover() -> None:
+    """Name each installed codec's package as its provider's data package (loading no file)."""
+    from ._registry import codecs, get_codec
+
+    for name in codecs():
+        codec = get_codec(name)
+        catalog(codec.provider, type(codec).__module__.split(".", 1)[0])
+
+
+__all__ = [
+    "LEVELS",
+    "CatalogError",
+    "ModelSpec",
+    "ThinkingRules",
+    "all_models",
+    "find",
+    "forget",
+    "load",
+    "register",
+]
