@@ -31,6 +31,8 @@ import typing_extensions
 from pydantic import BaseModel
 
 from .._codec import Codec, Endpoint
+from ._sdk_types import sdk_fields as _fields
+from ._sdk_types import unwrap
 
 Where: TypeAlias = Literal["ir", "echo", "native", "provider_option", "warned", "transport"]
 """Where a wire key goes when decoded: ``ir`` (an IR field, named in the note, e.g.
@@ -62,10 +64,10 @@ def sdk_paths(root: Any) -> set[str]:
 
 
 def _walk(annotation: Any, path: str, found: set[str], seen: tuple[Any, ...], tag: str = "") -> None:
-    annotation = _unwrap(annotation)
+    annotation = _unwrap_known(annotation)
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
-        members = [m for m in (_unwrap(a) for a in typing.get_args(annotation)) if m is not type(None)]
+        members = [m for m in (_unwrap_known(a) for a in typing.get_args(annotation)) if m is not type(None)]
         for member in members:
             member_tag = _tag(member) if len(members) > 1 else None
             if member_tag is None:
@@ -95,36 +97,6 @@ def _walk(annotation: Any, path: str, found: set[str], seen: tuple[Any, ...], ta
         found.add(path.removesuffix("[]"))
 
 
-@functools.cache
-def _fields(cls: type) -> dict[str, Any]:
-    """Wire key -> annotation: pydantic fields by alias (camelCase where the SDK generates one),
-    TypedDict keys by the SDK's PropertyInfo alias where it has one."""
-    if isinstance(cls, type) and issubclass(cls, BaseModel):
-        return {(info.alias or name): info.annotation for name, info in cls.model_fields.items()}
-    fields = {}
-    for name, annotation in typing.get_type_hints(cls, include_extras=True).items():
-        alias = next((meta.alias for meta in _metadata(annotation) if getattr(meta, "alias", None)), None)
-        fields[alias or name] = annotation
-    return fields
-
-
-def _metadata(annotation: Any) -> tuple[Any, ...]:
-    return annotation.__metadata__ if typing.get_origin(annotation) is typing.Annotated else ()
-
-
-def _unwrap(annotation: Any) -> Any:
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is typing.Annotated or origin in (typing.Required, typing.NotRequired, typing_extensions.ReadOnly):
-            annotation = typing.get_args(annotation)[0]
-        elif type(annotation).__name__ == "TypeAliasType":
-            annotation = annotation.__value__
-        elif isinstance(annotation, typing.ForwardRef):
-            return Any
-        else:
-            return annotation
-
-
 def _is_record(annotation: Any) -> bool:
     if typing_extensions.is_typeddict(annotation):
         return True
@@ -132,7 +104,7 @@ def _is_record(annotation: Any) -> bool:
 
 
 def _literal(annotation: Any) -> tuple[Any, ...] | None:
-    annotation = _unwrap(annotation)
+    annotation = _unwrap_known(annotation)
     return typing.get_args(annotation) if typing.get_origin(annotation) is Literal else None
 
 
@@ -239,3 +211,9 @@ def response_outcome(
         for w in keyed.warnings
     )
     return "warned" if hit else "silent"
+
+
+def _unwrap_known(annotation: Any) -> Any:
+    """:func:`unwrap`, and a forward reference the SDK never resolved read as ``Any``."""
+    annotation = unwrap(annotation)
+    return Any if isinstance(annotation, typing.ForwardRef) else annotation

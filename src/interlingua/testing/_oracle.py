@@ -26,6 +26,8 @@ import typing_extensions
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from .._read import join
+from ._sdk_types import sdk_fields
+from ._sdk_types import unwrap as _unwrap
 
 Kind = Literal["request", "response", "stream_event", "error"]
 WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
@@ -157,36 +159,8 @@ _LISTS = (list, collections.abc.Iterable, collections.abc.Sequence, collections.
 _MAPS = (dict, collections.abc.Mapping)
 
 
-@functools.cache
-def _fields(cls: type) -> dict[str, Any]:
-    """Wire key -> annotation, for a TypedDict (aliases from the SDK's PropertyInfo honoured) or a
-    pydantic model (field aliases)."""
-    if isinstance(cls, type) and issubclass(cls, BaseModel):
-        by_name = cls.model_config.get("populate_by_name") or cls.model_config.get("validate_by_name")
-        fields = {(info.alias or name): info.annotation for name, info in cls.model_fields.items()}
-        if by_name:  # google-genai: the REST API takes snake_case and camelCase alike
-            fields.update({name: info.annotation for name, info in cls.model_fields.items()})
-        return fields
-    fields = {}
-    for name, annotation in typing.get_type_hints(cls, include_extras=True).items():
-        alias = next((meta.alias for meta in _metadata(annotation) if getattr(meta, "alias", None)), None)
-        fields[alias or name] = annotation
-    return fields
-
-
-def _metadata(annotation: Any) -> tuple[Any, ...]:
-    return annotation.__metadata__ if typing.get_origin(annotation) is typing.Annotated else ()
-
-
-def _unwrap(annotation: Any) -> Any:
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is typing.Annotated or origin in (typing.Required, typing.NotRequired):
-            annotation = typing.get_args(annotation)[0]
-        elif type(annotation).__name__ == "TypeAliasType":  # typing_extensions' on 3.11
-            annotation = annotation.__value__
-        else:
-            return annotation
+def _oracle_fields(cls: type) -> dict[str, Any]:
+    return sdk_fields(cls, by_name=True)
 
 
 def _is_record(annotation: Any) -> bool:
@@ -214,7 +188,7 @@ def _unknown_keys(annotation: Any, value: Any, at: str) -> list[str]:
 
 
 def _unknown_in_record(cls: Any, value: Mapping[str, Any], at: str) -> list[str]:
-    fields = _fields(cls)
+    fields = _oracle_fields(cls)
     problems = []
     for key, item in value.items():
         if key not in fields:
@@ -263,7 +237,7 @@ def _could_hold(annotation: Any, value: Any) -> bool:
 def _record_tag_matches(annotation: Any, key: str, tag: Any) -> bool:
     if not _is_record(annotation):
         return False
-    field = _fields(annotation).get(key)
+    field = _oracle_fields(annotation).get(key)
     if field is None:
         return False
     field = _unwrap(field)
