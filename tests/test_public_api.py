@@ -180,6 +180,8 @@ PUBLIC = {
         "unsigned_or_own_thinking",
     },
     "interlingua.testing": {
+        "answer_events",
+        "stream_warnings",
         "Declaration",
         "Outcome",
         "WHERE",

@@ -3,6 +3,8 @@ IR event that held it, and ``strict`` raising there."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 import interlingua as il
@@ -26,24 +28,17 @@ from interlingua import (
     UnsupportedSetting,
     Usage,
 )
+from interlingua.testing import answer_events, stream_warnings
 
 CODEC = il.get_codec("anthropic-messages")
 NAME = "anthropic-messages"
 
 
-def _answer(
-    *parts: il.ContentPart, stop: il.StopReason = "end_turn", usage: Usage | None = None
-) -> list[il.StreamEvent]:
-    events: list[il.StreamEvent] = [MessageStart(id="msg_1", model="gpt-5")]
-    for i, part in enumerate(parts):
-        events += [PartStart(i, part), PartEnd(i)]
-    return [*events, MessageEnd(stop, None, usage)]
+_answer = partial(answer_events, model="gpt-5")  # an answer from another vendor
 
 
 def _warnings(events: list[il.StreamEvent]) -> list[il.AnyWarning]:
-    encoded = CODEC.encode_stream(events)
-    list(encoded)
-    return encoded.warnings
+    return stream_warnings(CODEC, events)
 
 
 def test_an_image_output_is_dropped_at_its_part_start() -> None:

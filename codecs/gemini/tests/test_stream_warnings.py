@@ -4,6 +4,7 @@ IR event that held it; decode_stream's, for candidates it leaves out."""
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import interlingua as il
 from interlingua import (
@@ -20,24 +21,18 @@ from interlingua import (
     Usage,
     UsageUpdate,
 )
+from interlingua.testing import answer_events, stream_warnings
 
 CODEC = il.get_codec("gemini")
 
 
-def _answer(
-    *parts: il.ContentPart, stop: il.StopReason = "end_turn", usage: Usage | None = None
-) -> list[il.StreamEvent]:
-    events: list[il.StreamEvent] = [MessageStart(id="msg_1", model="claude-sonnet-4-5")]
-    for i, part in enumerate(parts):
-        events += [PartStart(i, part), PartEnd(i)]
-    return [*events, MessageEnd(stop, None, usage)]
+_answer = partial(answer_events, model="claude-sonnet-4-5")  # an answer from another vendor
 
 
 def _warnings(events: list[il.StreamEvent]) -> list[tuple[str, str, str]]:
-    encoded = CODEC.encode_stream(events)
-    list(encoded)
-    assert all(isinstance(w, LossyEncode) for w in encoded.warnings)
-    return [(w.path, w.part_type, w.action) for w in encoded.warnings if isinstance(w, LossyEncode)]
+    warnings = stream_warnings(CODEC, events)
+    assert all(isinstance(w, LossyEncode) for w in warnings)
+    return [(w.path, w.part_type, w.action) for w in warnings if isinstance(w, LossyEncode)]
 
 
 def test_a_usage_counter_is_named_once_though_every_chunk_carries_usage() -> None:

@@ -52,6 +52,7 @@ from ._fixtures import (
     skip_without_corpus,
     strip_none,
 )
+from ._streams import answer_events, stream_warnings
 
 
 def __getattr__(name: str) -> Any:
@@ -68,6 +69,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "answer_events",
+    "stream_warnings",
     "WHERE",
     "Declaration",
     "Outcome",

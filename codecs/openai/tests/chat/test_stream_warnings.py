@@ -4,6 +4,7 @@ at the IR event that held it; decode_stream's, for choices it leaves out."""
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import interlingua as il
 from interlingua import (
@@ -13,34 +14,24 @@ from interlingua import (
     ImageOutput,
     LossyDecode,
     LossyEncode,
-    MessageEnd,
-    MessageStart,
-    PartEnd,
-    PartStart,
     ServerSentEvent,
     Text,
     Thinking,
     Usage,
 )
+from interlingua.testing import answer_events, stream_warnings
 
 CODEC = il.get_codec("openai-chat")
 NAME = "openai-chat"
 
 
-def _answer(
-    *parts: il.ContentPart, stop: il.StopReason = "end_turn", usage: Usage | None = None
-) -> list[il.StreamEvent]:
-    events: list[il.StreamEvent] = [MessageStart(id="msg_1", model="claude-sonnet-4-5")]
-    for i, part in enumerate(parts):
-        events += [PartStart(i, part), PartEnd(i)]
-    return [*events, MessageEnd(stop, None, usage)]
+_answer = partial(answer_events, model="claude-sonnet-4-5")  # an answer from another vendor
 
 
 def _warnings(events: list[il.StreamEvent], codec: il.Codec = CODEC) -> list[tuple[str, str, str, str]]:
-    encoded = codec.encode_stream(events)
-    list(encoded)
-    assert all(isinstance(w, LossyEncode) and w.codec == codec.name for w in encoded.warnings)
-    return [(w.path, w.part_type, w.action, w.message) for w in encoded.warnings if isinstance(w, LossyEncode)]
+    warnings = stream_warnings(codec, events)
+    assert all(isinstance(w, LossyEncode) and w.codec == codec.name for w in warnings)
+    return [(w.path, w.part_type, w.action, w.message) for w in warnings if isinstance(w, LossyEncode)]
 
 
 def test_thinking_is_dropped_where_the_dialect_streams_no_reasoning() -> None:
