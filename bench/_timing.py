@@ -1,7 +1,7 @@
 """Timing the benchmark scripts share (not a test). Cases take turns within each round and a
 ratio is the median of per-round ratios: load from other processes drifts over seconds, so it
 weighs on both sides of a ratio. Alike for CPU load; not for memory-bandwidth contention, which
-slows interpreted, allocating code more than a compiled baseline (README, "Benchmarks": the
+slows interpreted, allocating code more than a compiled baseline (docs/performance.md: the
 same build measured 8.6x alone and 11x beside a process copying large buffers)."""
 
 from __future__ import annotations

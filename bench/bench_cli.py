@@ -2,7 +2,7 @@
 of the same lines in the same run, and peak memory (RSS) staying flat from 10k to 100k lines.
 
 - Throughput: ``interlingua convert data.jsonl --to anthropic-messages`` on N copies of the
-  README's agent turn (fixtures/cli/agent-turn.openai-chat.json, one line each), timed as a
+  CLI guide's agent turn (fixtures/cli/agent-turn.openai-chat.json, one line each), timed as a
   subprocess the way a user runs it. Process start-up (``interlingua --help``) is timed too
   and shown apart, so the per-line rate is the conversion's own. The baseline is
   ``orjson.dumps(orjson.loads(line))`` over the same file, line by line, in this process.

@@ -1,6 +1,6 @@
 """The public surface, pinned: each public module's ``__all__`` is exactly the names listed here,
 and each resolves. Adding or removing an export is a decision made in this file, so none vanishes
-(or appears) unnoticed; the README and the docstrings document every name listed."""
+(or appears) unnoticed; the docs pages and the docstrings document every name listed."""
 
 from __future__ import annotations
 

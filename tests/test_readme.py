@@ -1,5 +1,5 @@
-"""Every python block of the README runs on its own, in a namespace of its own: a reader can paste
-any one of them, and the docs cannot rot."""
+"""Every python block of the README and of every page under docs/ runs on its own, in a namespace
+of its own: a reader can paste any one of them, and the docs cannot rot."""
 
 from __future__ import annotations
 
@@ -8,18 +8,28 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
-def _blocks() -> list[tuple[int, str]]:
-    text = README.read_text(encoding="utf-8")
+def _blocks(page: Path) -> list[tuple[int, str]]:
+    text = page.read_text(encoding="utf-8")
     return [(text[: m.start()].count("\n") + 2, m.group(1)) for m in re.finditer(r"```python\n(.*?)```", text, re.S)]
 
 
+BLOCKS = [(page, line, block) for page in PAGES for line, block in _blocks(page)]
+
+
 def test_the_readme_has_python_blocks() -> None:
-    assert len(_blocks()) >= 4
+    assert len(_blocks(ROOT / "README.md")) >= 3
 
 
-@pytest.mark.parametrize(("line", "block"), _blocks(), ids=[f"README.md:{line}" for line, _ in _blocks()])
-def test_readme_python_block_runs_alone(line: int, block: str) -> None:
-    exec(compile("\n" * (line - 1) + block, str(README), "exec"), {"__name__": "readme"})
+def test_the_docs_pages_have_python_blocks() -> None:
+    assert len([page for page, _, _ in BLOCKS if page.parent != ROOT]) >= 20
+
+
+@pytest.mark.parametrize(
+    ("page", "line", "block"), BLOCKS, ids=[f"{page.relative_to(ROOT)}:{line}" for page, line, _ in BLOCKS]
+)
+def test_doc_python_block_runs_alone(page: Path, line: int, block: str) -> None:
+    exec(compile("\n" * (line - 1) + block, str(page), "exec"), {"__name__": "readme"})

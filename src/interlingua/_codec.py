@@ -141,7 +141,7 @@ class HttpRequest:
 @runtime_checkable
 class Codec(Protocol):
     """One wire format, both directions. Codecs work on plain JSON dicts; decode_* also accept
-    SDK objects (anything with ``model_dump``). See the README for the invariants they keep."""
+    SDK objects (anything with ``model_dump``). docs/guide/codecs.md lists the invariants they keep."""
 
     name: str
     provider: str

@@ -5,7 +5,7 @@ tool results that do not follow their calls, calls never answered, tool ids the 
 empty text blocks, reasoning signed by someone else. Each codec declares what its API demands
 (:class:`TurnRules`) and calls :func:`normalize_request`; the fixes live here, once.
 
-What is lossless, and so reported by no warning (documented here and in the README):
+What is lossless, and so reported by no warning (documented here and in docs/guide/switching-vendors.md):
 - a tool id the target rejects is rewritten by :class:`ToolIds`, the same way for the call and
   its result, deterministically (the same id always maps to the same id) and reversibly (the codec
   that rewrote an id maps it back when it decodes);

@@ -1,6 +1,6 @@
 """The cluster recipe: codecs and the CLI's converter pickle, and a Dask bag runs the conversion.
 
-The README shows the same functions over ``dask.bag`` and Ray Data's ``map_batches``; here a
+docs/guide/cli.md shows the same functions over ``dask.bag`` and Ray Data's ``map_batches``; here a
 local Dask (synchronous scheduler, no cluster) runs them and must agree with the CLI's output.
 """
 
@@ -23,7 +23,7 @@ AGENT_TURN = CLI_FIXTURES / "agent-turn.openai-chat.json"
 
 
 def to_anthropic(line: str) -> str:
-    """The README's function: pure, so any engine can ship it to workers."""
+    """The CLI guide's function: pure, so any engine can ship it to workers."""
     request = il.get_codec("openai-chat").decode_request(json.loads(line))
     return il.kit.dumps(il.get_codec("anthropic-messages").encode_request(request, reasoning="drop").body)
 

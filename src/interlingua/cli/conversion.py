@@ -5,7 +5,7 @@ pickles into worker processes and cluster tasks; each process resolves its codec
 first use. It decodes with the source codec and encodes with the target codec, and hands back
 every warning of both steps; it never prints and never applies ``--strict`` (callers decide).
 
-What comes out, by what goes in (the README's "dataset line kinds" table says the same):
+What comes out, by what goes in (docs/guide/cli.md, "Convert a dataset", says the same):
 
 - a wire request body -> the target's request body;
 - a wire response body -> the target's response body;

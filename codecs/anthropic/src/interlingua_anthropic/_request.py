@@ -1,6 +1,6 @@
 """Requests, both directions: top-level fields, system prompt, messages, tools and settings.
 
-Choices where the wire and the IR differ (see also the README section):
+Choices where the wire and the IR differ (see also docs/codecs/anthropic-messages.md):
 
 - Leading system (and developer) messages become ``system``; later ones become the wire's
   ``{"role": "system"}`` messages. Anthropic has no developer role: it is sent as system, with

@@ -1,6 +1,6 @@
 """Requests, both directions: contents and systemInstruction, tools, toolConfig, generationConfig.
 
-Mappings (the README section has the full table):
+Mappings (docs/codecs/gemini.md has the full list):
 
 - ``systemInstruction`` <-> the leading system (or developer) messages; a system message later
   in the conversation is sent as a user turn, with a warning.
