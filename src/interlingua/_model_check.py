@@ -85,7 +85,7 @@ def _thinking(spec: ModelSpec, view: RuleView) -> list[str]:
     if rules is None:
         return []
     problems = [f"thinking: {spec.id} takes no {form!r} thinking" for form in view.forms if form not in rules.modes]
-    if len(view.forms) > 1:  # e.g. https://ai.google.dev/gemini-api/docs/thinking: a budget or a level, not both
+    if len(view.forms) > 1:  # a wire that takes a budget or a level takes one of them (the entry's thinking source)
         problems.append(f"thinking: {' and '.join(view.forms)} at once")
     if view.level is not None and rules.levels and view.level not in rules.levels:
         problems.append(f"thinking: {spec.id} takes no level (effort) {view.level!r}")

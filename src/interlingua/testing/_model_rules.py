@@ -110,7 +110,7 @@ def _gemini(body: Mapping[str, Any]) -> RuleView:
     level = thinking.get("thinkingLevel", thinking.get("thinking_level"))
     if isinstance(budget, int):
         view.budget, view.forms = budget, ["budget"]
-    if isinstance(level, str):
+    if isinstance(level, str):  # both forms at once is refused (https://ai.google.dev/gemini-api/docs/thinking)
         view.level = level.lower()
         view.forms.append("level")
     return view
