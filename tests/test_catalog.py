@@ -366,3 +366,23 @@ def test_every_accepted_request_in_the_real_corpora_keeps_the_catalog_rules() ->
         name for name, wire, body, model in cases if models.find(_PROVIDERS[wire], str(model or body.get("model")))
     ]
     assert len(known) > 50  # the rules were exercised, not skipped
+
+
+def test_the_core_judge_reads_a_decoded_request_as_inspect_does() -> None:
+    from interlingua import Message, Request
+    from interlingua._model_check import refusals, view_of
+
+    spec = models.find("openai", "gpt-5-pro")
+    assert spec is not None
+    messages = [Message.user("hi"), Message.assistant("{")]
+    request = Request(model="gpt-5-pro", messages=messages, temperature=0.2, tool_choice="required")
+    assert refusals(spec, view_of(request), "openai-chat") == [
+        "model: gpt-5-pro is not served by openai-chat",
+        "temperature: gpt-5-pro takes it in [1, 1] while thinking, not 0.2",
+    ]
+    opus = models.find("anthropic", "claude-opus-4-7")
+    assert opus is not None
+    assert refusals(opus, view_of(request.model_copy(update={"model": "claude-opus-4-7"}))) == [
+        "temperature: claude-opus-4-7 does not take it",
+        "messages: claude-opus-4-7 takes no prefilled final assistant turn",
+    ]
