@@ -151,6 +151,7 @@ PUBLIC = {
         "decode_with",
         "decoding",
         "describe",
+        "drop_prefill",
         "dumps",
         "each",
         "encode_noting_turns",

@@ -16,11 +16,13 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from ._errors import EncodeError
 from ._warnings import WarningSink
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ._message import Message
     from ._model_spec import ModelSpec
 
 DATA_FILE: Final = "models.toml"
@@ -145,14 +147,21 @@ def catalog(provider: str, package: str | None = None) -> Catalog:
     return found
 
 
-def lookup(provider: str, package: str, model: str | None, out: WarningSink) -> ModelSpec | None:
+def lookup(
+    provider: str, package: str, model: str | None, out: WarningSink, wire: str | None = None
+) -> ModelSpec | None:
     """What an encoder asks: the target model's entry. A model the catalog does not know (of a
     provider that has a catalog) is noted once per encode as ``UnknownModel``: it is encoded as
-    asked, nothing dropped, so the note is informational and never fails ``strict``."""
+    asked, nothing dropped, so the note is informational and never fails ``strict``. ``wire``: the
+    encoding wire; a model its entry says another wire serves (``wires``) is sent as asked, with an
+    UnsupportedSetting at ``model``, since the API would refuse it."""
     found = catalog(provider, package)
     spec = found.find(model)
     if spec is None and model is not None and found.has_data():
         out.note_unknown_model(model)
+    if spec is not None and wire is not None and spec.wires and wire not in spec.wires:
+        why = f"{spec.id} is served only by {' and '.join(spec.wires)}, not {wire} ({spec.cite('wires')})"
+        out.unsupported("model", "model", why)
     return spec
 
 
@@ -293,3 +302,24 @@ def clamp_budget(spec: ModelSpec, budget: int, out: WarningSink, path: str = "th
         why = "cannot turn thinking off" if budget == 0 else f"takes budgets in [{low}, {high}]"
         out.lossy(path, "thinking", f"{spec.id} {why}: sent as {chosen} ({spec.cite('thinking')})", action="converted")
     return chosen
+
+
+def drop_prefill(spec: ModelSpec, messages: list[Message], out: WarningSink) -> list[Message]:
+    """``messages`` less the final assistant turn (its trailing assistant messages) when ``spec``'s
+    model takes no prefill: the API answers such a body with 400, and its own advice is to remove
+    the prefill and steer the answer by instructions or structured output instead (``sources.prefill``).
+    The user's turn before it is still answered, so each dropped message is a LossyEncode; a body
+    that would be left with no message at all is refused (EncodeError): nothing would be asked."""
+    if spec.prefill is not False or not messages or messages[-1].role != "assistant":
+        return messages
+    end = len(messages)
+    while end and messages[end - 1].role == "assistant":
+        end -= 1
+    if not any(message.role in ("user", "tool") for message in messages[:end]):
+        why = f"{spec.id} takes no prefilled final assistant turn, and without it nothing is asked"
+        why += f" ({spec.cite('prefill')})"
+        raise EncodeError(out.codec, f"messages[{len(messages) - 1}]", why)
+    for i in range(end, len(messages)):
+        why = f"{spec.id} takes no prefilled final assistant turn: dropped ({spec.cite('prefill')})"
+        out.lossy(f"messages[{i}]", "message", why)
+    return messages[:end]

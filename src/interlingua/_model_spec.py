@@ -46,7 +46,8 @@ class ModelSpec:
     """One model's facts. ``rejects``: settings it never takes; ``exclusive``: groups of which it
     takes one; ``thinking_rejects`` / ``thinking_ranges``: what it refuses, or takes only inside a
     range, while it reasons. ``wires``: the codecs that serve it (empty: all of its provider's).
-    ``price``: its row in the core price table. ``sources``: fact group -> the page that states it."""
+    ``price``: its row in the core price table. ``prefill``: whether it takes a final assistant turn
+    to continue (None: not known). ``sources``: fact group -> the page that states it."""
 
     id: str
     provider: str
@@ -61,6 +62,7 @@ class ModelSpec:
     thinking: ThinkingRules | None = None
     wires: tuple[str, ...] = ()
     price: str | None = None
+    prefill: bool | None = None
     sources: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def thinks(self, level: str | None) -> bool:
@@ -99,13 +101,16 @@ class ModelSpec:
             },
             "wires": list(self.wires),
             "price": self.price,
+            "prefill": self.prefill,
             "sources": dict(self.sources),
         }
 
 
 # --- reading -------------------------------------------------------------------------------------
 
-_TOP = frozenset({"id", "aliases", "match", "context_window", "max_output_tokens", "wires", "price", "extends"})
+_TOP = frozenset(
+    {"id", "aliases", "match", "context_window", "max_output_tokens", "wires", "price", "prefill", "extends"}
+)
 _TABLES = frozenset({"sampling", "thinking", "sources"})
 
 
@@ -122,7 +127,7 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
     for key in ("aliases", "match", "wires"):
         if key in table:
             fields[key] = tuple(_strings(table[key], f"{where}: {model}.{key}"))
-    for key in ("context_window", "max_output_tokens", "price"):
+    for key in ("context_window", "max_output_tokens", "price", "prefill"):
         if key in table:
             fields[key] = table[key]
     sampling = table.get("sampling", {})

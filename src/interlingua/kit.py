@@ -3,7 +3,7 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 
 from typing import TYPE_CHECKING
 
-from ._catalog import cap_max_tokens, clamp_budget, keep_sampling, lookup, nearest_level
+from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
 from ._handles import find_handles, unresolved_handle
 from ._model import construct, maker
 from ._normalize import (
@@ -52,6 +52,7 @@ __all__ = [
     "ModelSpec",
     "cap_max_tokens",
     "clamp_budget",
+    "drop_prefill",
     "keep_sampling",
     "lookup",
     "nearest_level",

@@ -110,3 +110,31 @@ def test_with_no_codec_installed_the_cli_says_how_to_get_one(
     )
     assert cli.main(["convert", "-", "--to", "acme-chat"]) == 2
     assert "installed codecs: none (a codec is a package of its own" in capsys.readouterr().err
+
+
+def _anthropic_body(tmp_path: Path, model: str, **settings: object) -> Path:
+    body = {"model": model, "max_tokens": 1024, **settings, "messages": [{"role": "user", "content": "Hi"}]}
+    path = tmp_path / f"{model}.json"
+    path.write_text(json.dumps(body))
+    return path
+
+
+def test_inspect_names_the_settings_the_model_would_refuse(tmp_path: Path) -> None:
+    run = run_cli("inspect", _anthropic_body(tmp_path, "claude-sonnet-4-5", temperature=0.5, top_p=0.9))
+    assert run.code == 0, run.stderr
+    assert run.stdout.splitlines()[1:4] == [
+        "├── model: claude-sonnet-4-5",
+        "├── model rules (claude-sonnet-4-5): the API would refuse",
+        "│   └── temperature and top_p: claude-sonnet-4-5 takes only one of them",
+    ]
+    fine = run_cli("inspect", _anthropic_body(tmp_path, "claude-sonnet-4-5-20250929", temperature=0.5))
+    assert fine.stdout.splitlines()[2] == "├── model rules (claude-sonnet-4-5): nothing refused"
+
+
+def test_inspect_says_an_unknown_model_was_not_checked(tmp_path: Path) -> None:
+    run = run_cli("inspect", _anthropic_body(tmp_path, "claude-acme-9", temperature=0.5, top_p=0.9))
+    assert run.code == 0, run.stderr
+    assert run.stdout.splitlines()[1:3] == [
+        "├── model: claude-acme-9",
+        "├── model rules: 'claude-acme-9' is not in the anthropic catalog, nothing checked",
+    ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from interlingua import (
+    EncodeError,
     LossyEncode,
     LossyEncodeError,
     Message,
@@ -200,3 +201,65 @@ def test_an_unknown_model_is_sent_as_asked_with_one_note() -> None:
     assert (encoded.body["temperature"], encoded.body["top_p"], encoded.warnings) == (0.2, 0.9, [])
     assert [(n.model, n.path) for n in encoded.notes] == [("claude-next-9", "model")]
     assert CODEC.encode_request(_request("claude-next-9"), strict=True).notes[0].model == "claude-next-9"
+
+
+# --- prefill: Claude Opus 4.6 and later refuse a final assistant turn -----------------------------
+
+WHATS_NEW_46 = "https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-6#prefill-removal"
+
+
+def _prefilled(model: str, *prefill: str) -> Request:
+    messages = [Message.user("List three colours as JSON"), *(Message.assistant(text) for text in prefill)]
+    return Request(model=model, max_tokens=1024, messages=messages)
+
+
+def test_a_prefill_for_opus_4_7_is_dropped_naming_the_model_and_the_rule() -> None:
+    encoded = CODEC.encode_request(_prefilled("claude-opus-4-7", "{"))
+    assert encoded.body["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "List three colours as JSON"}]}
+    ]
+    why = f"claude-opus-4-7 takes no prefilled final assistant turn: dropped ({MIGRATION_47})"
+    assert encoded.warnings == [
+        LossyEncode(codec=WIRE, path="messages[1]", message=why, part_type="message", action="dropped")
+    ]
+    assert check_rules(WIRE, encoded.body) == [] and validate_wire(WIRE, "request", encoded.body) == []
+
+
+def test_each_message_of_a_final_assistant_turn_is_dropped_with_its_own_warning() -> None:
+    encoded = CODEC.encode_request(_prefilled("claude-sonnet-4-6-20260101", "{", '"colours":'))
+    assert [m["role"] for m in encoded.body["messages"]] == ["user"]
+    assert [(w.path, w.message) for w in encoded.warnings] == [
+        (f"messages[{i}]", f"claude-sonnet-4-6 takes no prefilled final assistant turn: dropped ({WHATS_NEW_46})")
+        for i in (1, 2)
+    ]
+
+
+def test_a_prefill_for_a_model_that_takes_it_passes_unchanged() -> None:
+    encoded = CODEC.encode_request(_prefilled("claude-sonnet-4-5", "{"))
+    assert encoded.body["messages"][-1] == {"role": "assistant", "content": [{"type": "text", "text": "{"}]}
+    assert (encoded.warnings, check_model_rules(WIRE, encoded.body)) == ([], [])
+
+
+def test_a_prefill_with_nothing_asked_before_it_is_refused() -> None:
+    messages = [Message.system("Be brief."), Message.assistant("{")]
+    request = Request(model="claude-opus-5", max_tokens=1024, messages=messages)
+    with pytest.raises(EncodeError) as raised:
+        CODEC.encode_request(request)
+    assert (raised.value.codec, raised.value.path) == (WIRE, "messages[1]")
+    assert raised.value.reason.startswith("claude-opus-5 takes no prefilled final assistant turn, and without it")
+
+
+def test_strict_raises_on_a_dropped_prefill() -> None:
+    with pytest.raises(LossyEncodeError) as raised:
+        CODEC.encode_request(_prefilled("claude-opus-4-6", "{"), strict=True)
+    assert [(w.path, w.part_type) for w in raised.value.warnings] == [("messages[1]", "message")]  # type: ignore[union-attr]  # LossyEncode
+
+
+def test_the_checker_flags_a_prefill_only_for_a_model_that_refuses_it() -> None:
+    body = {
+        "model": "claude-opus-4-7",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "{"}],
+    }
+    assert check_model_rules(WIRE, body) == ["messages: claude-opus-4-7 takes no prefilled final assistant turn"]
+    assert check_model_rules(WIRE, body, model="claude-opus-4-5") == []

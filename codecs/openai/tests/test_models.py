@@ -141,3 +141,21 @@ def test_an_unknown_model_is_noted_once() -> None:
     encoded = RESPONSES.encode_request(_request("gpt-9", temperature=0.2, thinking=ThinkingConfig(level="xhigh")))
     assert (encoded.body["temperature"], encoded.body["reasoning"], encoded.warnings) == (0.2, {"effort": "xhigh"}, [])
     assert [n.model for n in encoded.notes] == ["gpt-9"]
+
+
+def test_a_responses_only_model_is_sent_by_chat_as_asked_with_a_warning_at_model() -> None:
+    encoded = CHAT.encode_request(_request("gpt-5-pro-2025-10-06"))
+    why = (
+        "gpt-5-pro is served only by openai-responses, not openai-chat"
+        " (https://platform.openai.com/docs/models/gpt-5-pro)"
+    )
+    assert encoded.body["model"] == "gpt-5-pro-2025-10-06"
+    assert encoded.warnings == [UnsupportedSetting(codec="openai-chat", path="model", message=why, setting="model")]
+    assert check_model_rules("openai-chat", encoded.body) == ["model: gpt-5-pro is not served by openai-chat"]
+    responses = RESPONSES.encode_request(_request("gpt-5-pro"))
+    assert (responses.warnings, check_model_rules("openai-responses", responses.body)) == ([], [])
+
+
+def test_a_model_both_wires_serve_gets_no_wire_warning_on_chat() -> None:
+    assert CHAT.encode_request(_request("gpt-5")).warnings == []
+    assert [w.path for w in CHAT.encode_request(_request("o3-pro")).warnings] == ["model"]

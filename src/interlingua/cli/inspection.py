@@ -2,7 +2,9 @@
 
 The tree shows what a codec made of the body, not the body itself: roles, parts, tool calls,
 reasoning (marked ``[reasoning]``), cache breakpoints (``[cache 1h]``), the vendor data riding
-on each part (``echo acme: signature``), and for answers the stop reason and usage.
+on each part (``echo acme: signature``), and for answers the stop reason and usage. A wire
+request's settings are held to its model's catalog entry (``model rules``): what the model would
+refuse, judged by the same core rules the encoders follow.
 """
 
 from __future__ import annotations
@@ -78,6 +80,9 @@ class _Loaded:
             lines = list(_request_lines(self.value, width))
             if self.metadata:
                 lines.insert(0, (f"metadata: {json.dumps(self.metadata, ensure_ascii=False)}", []))
+            rules = _model_rules(self.value, self.detected.wire)
+            if rules is not None:
+                lines.insert(1 if self.value.model is not None else 0, rules)
             yield title, lines
         else:
             yield title, list(_response_lines(self.value, width))
@@ -131,6 +136,26 @@ def _request_lines(request: Request, width: int) -> Iterator[Tree]:
     yield f"messages ({len(request.messages)})", [_message(i, m, width) for i, m in enumerate(request.messages)]
     for provider, options in request.provider_options.items():
         yield f"provider_options[{provider}]: {', '.join(options)}", []
+
+
+def _model_rules(request: Request, wire: str) -> Tree | None:
+    """What the request's model would refuse, by its provider's catalog; None where there is no
+    catalog to ask (a transcript names no wire, a codec may ship none)."""
+    if request.model is None or wire == TRANSCRIPT:
+        return None
+    from .. import models
+    from .._model_check import refusals, view_of
+
+    provider = codec_for(wire).provider
+    spec = models.find(provider, request.model)
+    if spec is None:
+        if not models.all_models(provider):
+            return None
+        return f"model rules: {request.model!r} is not in the {provider} catalog, nothing checked", []
+    problems = refusals(spec, view_of(request), wire.partition(":")[0])
+    if not problems:
+        return f"model rules ({spec.id}): nothing refused", []
+    return f"model rules ({spec.id}): the API would refuse", [(problem, []) for problem in problems]
 
 
 def _settings(request: Request) -> list[tuple[str, str]]:

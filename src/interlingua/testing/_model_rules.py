@@ -2,30 +2,16 @@
 judged from the model catalog (``interlingua.models``), the same facts the encoders follow.
 
 Each wire's body is read into one neutral view (the IR's setting names, plus the wire words a
-rule speaks of: ``logprobs``, ``logit_bias``, chat's legacy ``max_tokens``), and the view is held
-to the model's entry: settings it refuses, exclusive groups, what it refuses (or takes only in a
-range) while it reasons, its output limit, its thinking forms, levels and budget range.
+rule speaks of: ``logprobs``, ``logit_bias``, chat's legacy ``max_tokens``), and the core's judge
+(``interlingua._model_check``, which ``interlingua inspect`` uses too) holds it to the model's entry.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from .._model_spec import ModelSpec
-
-
-@dataclass
-class _View:
-    """A body's model-ruled settings, wire-neutral."""
-
-    settings: dict[str, Any] = field(default_factory=dict)
-    max_output: int | None = None
-    thinks: bool | None = None  # None: the body leaves it to the model's default
-    forms: list[str] = field(default_factory=list)  # the thinking forms used, in the catalog's words
-    level: str | None = None  # the level (effort) sent, in catalog words
-    budget: int | None = None
+from .._model_check import RuleView, refusals
 
 
 def check_model_rules(wire: str, body: Mapping[str, Any], model: str | None = None) -> list[str]:
@@ -41,54 +27,7 @@ def check_model_rules(wire: str, body: Mapping[str, Any], model: str | None = No
     spec = find(get_codec(wire).provider, model)
     if spec is None:
         return []
-    view = read(body)
-    problems = [f"model: {spec.id} is not served by {wire}" for _ in [0] if spec.wires and wire not in spec.wires]
-    problems += _sampling(spec, view)
-    problems += _thinking(spec, view)
-    limit = spec.max_output_tokens
-    if limit is not None and view.max_output is not None and view.max_output > limit:
-        problems.append(f"max tokens: {view.max_output} over {spec.id}'s limit {limit}")
-    return problems
-
-
-def _sampling(spec: ModelSpec, view: _View) -> list[str]:
-    present = view.settings
-    problems = [f"{name}: {spec.id} does not take it" for name in present if name in spec.rejects]
-    for group in spec.exclusive:
-        both = sorted(name for name in present if name in group)
-        if len(both) > 1:
-            problems.append(f"{' and '.join(both)}: {spec.id} takes only one of them")
-    thinks = spec.thinks(None) if view.thinks is None else view.thinks
-    if not thinks:
-        return problems
-    for name, value in present.items():
-        if name in spec.thinking_rejects:
-            problems.append(f"{name}: {spec.id} does not take it while thinking")
-        bounds = spec.thinking_ranges.get(name)
-        if bounds is not None and isinstance(value, int | float) and not bounds[0] <= value <= bounds[1]:
-            problems.append(f"{name}: {spec.id} takes it in [{bounds[0]:g}, {bounds[1]:g}] while thinking, not {value}")
-    return problems
-
-
-def _thinking(spec: ModelSpec, view: _View) -> list[str]:
-    rules = spec.thinking
-    if rules is None:
-        return []
-    problems = [f"thinking: {spec.id} takes no {form!r} thinking" for form in view.forms if form not in rules.modes]
-    if len(view.forms) > 1:  # e.g. https://ai.google.dev/gemini-api/docs/thinking: a budget or a level, not both
-        problems.append(f"thinking: {' and '.join(view.forms)} at once")
-    if view.level is not None and rules.levels and view.level not in rules.levels:
-        problems.append(f"thinking: {spec.id} takes no level (effort) {view.level!r}")
-    if view.level == "off" and rules.can_off is False:
-        problems.append(f"thinking: {spec.id} cannot turn thinking off")
-    budget = view.budget
-    if budget is not None and rules.budget is not None and budget != -1:
-        low, high = rules.budget
-        if budget == 0 and rules.can_off is False:
-            problems.append(f"thinking: {spec.id} cannot turn thinking off (budget 0)")
-        elif budget != 0 and not low <= budget <= high:
-            problems.append(f"thinking: budget {budget} outside {spec.id}'s [{low}, {high}]")
-    return problems
+    return refusals(spec, read(body), wire)
 
 
 # --- reading each wire ----------------------------------------------------------------------------
@@ -98,9 +37,12 @@ def _pick(source: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]
     return {neutral: source[key] for key, neutral in names.items() if source.get(key) is not None}
 
 
-def _anthropic(body: Mapping[str, Any]) -> _View:
-    view = _View(_pick(body, {"temperature": "temperature", "top_p": "top_p", "top_k": "top_k"}))
+def _anthropic(body: Mapping[str, Any]) -> RuleView:
+    view = RuleView(_pick(body, {"temperature": "temperature", "top_p": "top_p", "top_k": "top_k"}))
     view.max_output = body.get("max_tokens")
+    messages = body.get("messages")
+    last = messages[-1] if isinstance(messages, list) and messages else None
+    view.prefill = isinstance(last, Mapping) and last.get("role") == "assistant"
     thinking = body.get("thinking")
     kind = thinking.get("type") if isinstance(thinking, Mapping) else None
     if kind is not None:
@@ -119,23 +61,24 @@ def _anthropic(body: Mapping[str, Any]) -> _View:
 _EFFORT_LEVELS = {"none": "off"}
 
 
-def _openai_effort(view: _View, effort: Any) -> None:
+def _openai_effort(view: RuleView, effort: Any) -> None:
     if isinstance(effort, str):
         view.level = _EFFORT_LEVELS.get(effort, effort)
         view.thinks = view.level != "off"
         view.forms = ["effort"]
 
 
-def _openai_chat(body: Mapping[str, Any]) -> _View:
+def _openai_chat(body: Mapping[str, Any]) -> RuleView:
     names = {key: key for key in ("temperature", "top_p", "presence_penalty", "frequency_penalty")}
-    view = _View(_pick(body, {**names, "logprobs": "logprobs", "logit_bias": "logit_bias", "max_tokens": "max_tokens"}))
+    wire_words = {"logprobs": "logprobs", "logit_bias": "logit_bias", "max_tokens": "max_tokens"}
+    view = RuleView(_pick(body, {**names, **wire_words}))
     view.max_output = body.get("max_completion_tokens", body.get("max_tokens"))
     _openai_effort(view, body.get("reasoning_effort"))
     return view
 
 
-def _openai_responses(body: Mapping[str, Any]) -> _View:
-    view = _View(_pick(body, {"temperature": "temperature", "top_p": "top_p"}))
+def _openai_responses(body: Mapping[str, Any]) -> RuleView:
+    view = RuleView(_pick(body, {"temperature": "temperature", "top_p": "top_p"}))
     view.max_output = body.get("max_output_tokens")
     reasoning = body.get("reasoning")
     _openai_effort(view, reasoning.get("effort") if isinstance(reasoning, Mapping) else None)
@@ -155,10 +98,10 @@ _GEMINI = {
 }
 
 
-def _gemini(body: Mapping[str, Any]) -> _View:
+def _gemini(body: Mapping[str, Any]) -> RuleView:
     config = body.get("generationConfig", body.get("generation_config"))
     config = config if isinstance(config, Mapping) else {}
-    view = _View(_pick(config, _GEMINI))
+    view = RuleView(_pick(config, _GEMINI))
     view.max_output = config.get("maxOutputTokens", config.get("max_output_tokens"))
     thinking = config.get("thinkingConfig", config.get("thinking_config"))
     if not isinstance(thinking, Mapping):
@@ -167,13 +110,13 @@ def _gemini(body: Mapping[str, Any]) -> _View:
     level = thinking.get("thinkingLevel", thinking.get("thinking_level"))
     if isinstance(budget, int):
         view.budget, view.forms = budget, ["budget"]
-    if isinstance(level, str):
+    if isinstance(level, str):  # both forms at once is refused (https://ai.google.dev/gemini-api/docs/thinking)
         view.level = level.lower()
         view.forms.append("level")
     return view
 
 
-_READERS: dict[str, Callable[[Mapping[str, Any]], _View]] = {
+_READERS: dict[str, Callable[[Mapping[str, Any]], RuleView]] = {
     "anthropic-messages": _anthropic,
     "openai-chat": _openai_chat,
     "openai-responses": _openai_responses,

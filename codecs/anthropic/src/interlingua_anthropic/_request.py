@@ -54,6 +54,7 @@ from interlingua.kit import (
     article,
     cap_max_tokens,
     construct,
+    drop_prefill,
     each,
     expect,
     join,
@@ -258,7 +259,7 @@ def encode_request(
     encoder = Encoder(out)
     body: dict[str, Any] = {"model": request.model}
     tools = _encode_tools(request, encoder)
-    system, messages = _encode_messages(request.messages, encoder, turns, written, kept)
+    system, messages = _encode_messages(_without_prefill(request, out), encoder, turns, written, kept)
     if system is not None:
         body["system"] = system
     body["messages"] = messages
@@ -494,6 +495,15 @@ def _encode_tool_choice(request: Request, body: dict[str, Any], out: WarningSink
 
 def _catalog_entry(request: Request, out: WarningSink) -> ModelSpec | None:
     return lookup(PROVIDER, _PACKAGE, request.model, out)
+
+
+def _without_prefill(request: Request, out: WarningSink) -> list[Message]:
+    """The messages, less a final assistant turn the target model refuses (see ``drop_prefill``)."""
+    messages = request.messages
+    if not messages or messages[-1].role != "assistant" or request.model is None:
+        return messages  # the common case: no lookup
+    spec = _catalog_entry(request, out)
+    return messages if spec is None else drop_prefill(spec, messages, out)
 
 
 def _forcing_refused(request: Request, out: WarningSink) -> bool:

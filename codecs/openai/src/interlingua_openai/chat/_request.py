@@ -294,7 +294,8 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
         options = own_options(options, RESPONSES_ONLY_FIELDS, ctx.out, "Chat Completions", frozenset())
     elif WIRE in options:
         options = {k: v for k, v in options.items() if k != WIRE}
-    spec = lookup(PROVIDER, CATALOG_PACKAGE, request.model, ctx.out) if ctx.provider == PROVIDER else None
+    own = ctx.provider == PROVIDER
+    spec = lookup(PROVIDER, CATALOG_PACKAGE, request.model, ctx.out, "openai-chat") if own else None
     if request.max_tokens is not None and not ({"max_tokens", "max_completion_tokens"} & options.keys()):
         body[ctx.dialect.max_tokens_field] = cap_max_tokens(spec, request.max_tokens, ctx.out)
     effort = None
