@@ -719,8 +719,8 @@ def encode_with_rules(
     Without a resolver, a handle is an ``EncodeError`` at its path, before any body is built."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
-    refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
-    misnamed = None if rules.result_names is True else misnamed_results(request, rules, codec=codec)
+    found = refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
+    misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
     ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
     if not ready.changed and not misnamed:
         return encode(request, strict)
@@ -748,8 +748,8 @@ def encode_noting_turns(
 
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
-    refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
-    misnamed = None if rules.result_names is True else misnamed_results(request, rules, codec=codec)
+    found = refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
+    misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
     turns: list[Turn] = []
     encoded: Encoded | None
     try:
@@ -767,42 +767,34 @@ def encode_noting_turns(
     return finish_encode(_noting(ready, misnamed), encoded, codec=codec, strict=strict)
 
 
-def misnamed_results(request: Request, rules: TurnRules, *, codec: str) -> list[AnyWarning]:
-    """A LossyEncode at ``messages[i].parts[j].name`` for each tool result whose name is not
-    the name of the call it answers (the latest call with its id before it) and which the target
-    sends without it (:class:`TurnRules` ``result_names``): there it answers its call by id, so
-    the result goes as that call's, and its own name is lost. Transcripts decoded from
-    any wire agree on the names (a decoder without a result name takes the call's), so this is
-    one pass over the parts that finds nothing, except where a wire gave a result its own name.
-    """
+def misnamed_results(
+    request: Request, found: list[tuple[int, int, str]], rules: TurnRules, *, codec: str
+) -> list[AnyWarning]:
+    """A LossyEncode at ``messages[i].parts[j].name`` for each tool result whose name is not the
+    name of the call it answers (``found`` by ``refuse_unsendable``: message, part, the call's
+    name) and which the target sends without a name (:class:`TurnRules` ``result_names``): there
+    a result answers its call by id, so it goes as that call's, and its own name is lost."""
     sends = rules.result_names
-    names: dict[str, str] = {}
-    found: list[AnyWarning] = []
-    for i, message in enumerate(request.messages):
-        for part in message.parts:
-            kind = type(part)
-            if kind is ToolUse:
-                names[part.id] = part.name  # type: ignore[union-attr]  # a ToolUse
-            elif kind is ToolResult and names.get(part.tool_use_id, part.name) != part.name:  # type: ignore[union-attr]
-                assert isinstance(part, ToolResult)
-                if callable(sends) and sends(part):
-                    continue
-                j = next(j for j, there in enumerate(message.parts) if there is part)
-                why = (
-                    f"a result answers its call by id here, with no name of its own: {part.name!r} is sent as "
-                    f"the result of {names[part.tool_use_id]!r}"
-                )
-                found.append(
-                    construct(
-                        LossyEncode,
-                        codec=codec,
-                        path=f"messages[{i}].parts[{j}].name",
-                        message=why,
-                        part_type="tool_result",
-                        action="dropped",
-                    )
-                )
-    return found
+    if sends is True:
+        return []
+    warnings: list[AnyWarning] = []
+    for i, j, called in found:
+        part = request.messages[i].parts[j]
+        assert isinstance(part, ToolResult)
+        if callable(sends) and sends(part):
+            continue
+        why = f"a result answers its call by id here, with no name of its own: {part.name!r} goes as {called!r}'s"
+        warnings.append(
+            construct(
+                LossyEncode,
+                codec=codec,
+                path=f"messages[{i}].parts[{j}].name",
+                message=why,
+                part_type="tool_result",
+                action="dropped",
+            )
+        )
+    return warnings
 
 
 def _noting(ready: Normalized, misnamed: list[AnyWarning] | None) -> Normalized:
