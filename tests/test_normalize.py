@@ -3,6 +3,8 @@ generated transcripts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -277,3 +279,37 @@ def test_any_request_comes_out_keeping_the_rules_and_stays_put(request: Request,
     calls_before = sum(isinstance(p, ToolUse) for m in request.messages if m.role == "assistant" for p in m.parts)
     calls_after = sum(isinstance(p, ToolUse) for m in fixed if m.role == "assistant" for p in m.parts)
     assert calls_after == calls_before  # calls are never dropped, only answered
+
+
+def _keeps_search(part: ToolResult) -> bool:
+    return part.name == "search"
+
+
+@pytest.mark.parametrize(
+    ("result_names", "expected"),
+    [
+        (False, ["messages[2].parts[0].name", "messages[6].parts[0].name"]),  # no result name on the wire
+        (True, []),  # every result carries its own name
+        (_keeps_search, ["messages[6].parts[0].name"]),  # the wire sends this one's name, not the other's
+    ],
+)
+def test_a_result_named_unlike_its_call_is_reported_where_the_target_drops_the_name(
+    result_names: bool | Callable[[ToolResult], bool], expected: list[str]
+) -> None:
+    request = Request(
+        model="m",
+        messages=[
+            Message.user(Text(text="hi")),
+            Message.assistant(ToolUse(id="a", name="lookup", input={})),
+            Message.tool(ToolResult(tool_use_id="a", name="search", content="1")),
+            Message.assistant(ToolUse(id="b", name="lookup", input={})),
+            Message.tool(ToolResult(tool_use_id="b", name="lookup", content="2")),
+            Message.assistant(ToolUse(id="c", name="lookup", input={})),
+            Message.tool(ToolResult(tool_use_id="c", name="fetch", content="3")),
+        ],
+    )
+    rules = TurnRules(accepts_thinking=own_thinking("acme"), result_names=result_names)
+    encoded = encode_with_rules(request, rules, _fake_encode, codec="acme-chat", strict=False, reasoning="drop")
+    lost = [w for w in encoded.warnings if w.path.endswith(".name")]
+    assert [w.path for w in lost] == expected
+    assert all((w.part_type, w.action) == ("tool_result", "dropped") for w in lost if isinstance(w, LossyEncode))

@@ -50,6 +50,7 @@ DETAILS: dict[str, str] = {
     "tool_result.json": "a tool result whose content is a JSON object",
     "tool_result.error": "a tool result marked as an error",
     "tool_result.media": "a tool result holding images, documents or other media",
+    "tool_result.name": "a tool result whose name is not the name of the call it answers",
     "document.text": "a document given as plain text",
     "document.url": "a document given by URL",
     "thinking.summary": "the thinking setting's request for a reasoning summary",

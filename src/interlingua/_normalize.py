@@ -51,10 +51,21 @@ class TurnRules:
     foreign and follows the :data:`ReasoningPolicy`. Every target gets its tool calls answered right after the assistant
     turn that made them, results first in their message: all four APIs answer 400 otherwise.
     ``tool_names``: the pattern the target holds tool names to (a name outside it is an
-    ``EncodeError``, see ``_sendable``); None when it takes any.
+    ``EncodeError``, see ``_sendable``); None when it takes any. ``result_names``: whether the target's
+    results carry a name of their own: ``True`` (every result), ``False`` (none: they answer a
+    call by its id alone), or a test of one result (a wire whose result name is optional and sent
+    only where its decoder found one); a result whose name is not its call's and does not go is
+    reported (see :func:`misnamed_results`).
     """
 
-    __slots__ = ("accepts_thinking", "drop_empty_text", "one_results_message", "tool_ids", "tool_names")
+    __slots__ = (
+        "accepts_thinking",
+        "drop_empty_text",
+        "one_results_message",
+        "result_names",
+        "tool_ids",
+        "tool_names",
+    )
 
     # Plain slots, not a dataclass: a dataclass costs milliseconds at import (PERF.md).
     def __init__(
@@ -64,8 +75,10 @@ class TurnRules:
         drop_empty_text: bool = False,
         one_results_message: bool = False,
         tool_names: str | None = None,
+        result_names: bool | Callable[[ToolResult], bool] = False,
     ) -> None:
         self.accepts_thinking = accepts_thinking
+        self.result_names = result_names
         self.tool_ids = tool_ids
         self.drop_empty_text = drop_empty_text
         self.one_results_message = one_results_message
@@ -706,11 +719,12 @@ def encode_with_rules(
     Without a resolver, a handle is an ``EncodeError`` at its path, before any body is built."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
-    refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
+    found = refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
+    misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
     ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
-    if not ready.changed:
+    if not ready.changed and not misnamed:
         return encode(request, strict)
-    return finish_encode(ready, encode(ready.request, False), codec=codec, strict=strict)
+    return finish_encode(_noting(ready, misnamed), encode(ready.request, False), codec=codec, strict=strict)
 
 
 def encode_noting_turns(
@@ -734,7 +748,8 @@ def encode_noting_turns(
 
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
-    refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
+    found = refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
+    misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
     turns: list[Turn] = []
     encoded: Encoded | None
     try:
@@ -743,10 +758,47 @@ def encode_noting_turns(
         encoded = None  # reported below as encode_with_rules would (a handle before any write)
     if encoded is not None and len(turns) == len(request.messages) and turns_keep_rules(turns, rules):
         ready = Normalized(request, [], None)
-        if not (strict and encoded.warnings):
+        if not (strict and encoded.warnings) and not misnamed:
             return encoded
     else:
         ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
         if encoded is None or ready.changed:
             encoded = encode(ready.request, None)
-    return finish_encode(ready, encoded, codec=codec, strict=strict)
+    return finish_encode(_noting(ready, misnamed), encoded, codec=codec, strict=strict)
+
+
+def misnamed_results(
+    request: Request, found: list[tuple[int, int, str]], rules: TurnRules, *, codec: str
+) -> list[AnyWarning]:
+    """A LossyEncode at ``messages[i].parts[j].name`` for each tool result whose name is not the
+    name of the call it answers (``found`` by ``refuse_unsendable``: message, part, the call's
+    name) and which the target sends without a name (:class:`TurnRules` ``result_names``): there
+    a result answers its call by id, so it goes as that call's, and its own name is lost."""
+    sends = rules.result_names
+    if sends is True:
+        return []
+    warnings: list[AnyWarning] = []
+    for i, j, called in found:
+        part = request.messages[i].parts[j]
+        assert isinstance(part, ToolResult)
+        if callable(sends) and sends(part):
+            continue
+        why = f"a result answers its call by id here, with no name of its own: {part.name!r} goes as {called!r}'s"
+        warnings.append(
+            construct(
+                LossyEncode,
+                codec=codec,
+                path=f"messages[{i}].parts[{j}].name",
+                message=why,
+                part_type="tool_result",
+                action="dropped",
+            )
+        )
+    return warnings
+
+
+def _noting(ready: Normalized, misnamed: list[AnyWarning] | None) -> Normalized:
+    """``ready`` with the warnings of :func:`misnamed_results` among its own, in message order."""
+    if not misnamed:
+        return ready
+    return Normalized(ready.request, _merge(misnamed, ready.warnings), ready.origins)

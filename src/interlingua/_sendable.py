@@ -7,6 +7,10 @@ outside the target's pattern, two calls of one assistant turn sharing an id (no 
 say which it answers), and base64 data that is not base64. None of these has a faithful repair;
 what has one is repaired elsewhere (an id the target rejects, an empty one included, is
 rewritten by ``ToolIds``; orphan results by the turn normalizer).
+
+The same walk notes the tool results whose name is not their call's: nothing refuses them, but
+a target whose results carry no name loses that name (``_normalize.misnamed_results`` reports
+it), and noting them here spares every encode a second walk of the transcript.
 """
 
 from __future__ import annotations
@@ -28,11 +32,17 @@ _MEDIA_TYPES = frozenset(_MEDIA)
 _BASE64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-\r\n"
 
 
-def refuse_unsendable(request: Request, *, codec: str, tool_names: re.Pattern[str] | None, unique_ids: bool) -> None:
+def refuse_unsendable(
+    request: Request, *, codec: str, tool_names: re.Pattern[str] | None, unique_ids: bool
+) -> list[tuple[int, int, str]]:
     """EncodeError at the first thing in ``request`` the target refuses whatever the encoder
     does (see the module docstring); ``tool_names`` is the target's name pattern, ``unique_ids``
     whether it matches results to calls by id. Encoders run it on every request: one look at
-    each part's type, and paths spelled out only for the error."""
+    each part's type, and paths spelled out only for the error.
+
+    Returns where a tool result names another tool than its call (the latest call with its id
+    before it) does: (message, part, the call's name); none in a transcript any wire decoded
+    unless the wire gave the result a name of its own."""
     if request.model == "":
         raise EncodeError(codec, "model", "empty: every vendor needs a model id")
     if request.max_tokens is not None and request.max_tokens < 0:
@@ -45,20 +55,28 @@ def refuse_unsendable(request: Request, *, codec: str, tool_names: re.Pattern[st
         for i, tool in enumerate(request.tools):
             if type(tool) is Tool and tool_names.fullmatch(tool.name) is None:
                 raise EncodeError(codec, f"tools[{i}].name", f"{tool.name!r} does not match {tool_names.pattern}")
+    names: dict[str, str] = {}  # call id -> the name of its latest call
+    misnamed: list[tuple[int, int, str]] = []
     for i, message in enumerate(request.messages):
         calls = 0
         for j, part in enumerate(message.parts):
             kind = type(part)
             if kind is ToolUse:
                 calls += 1
+                names[part.id] = part.name  # type: ignore[union-attr,assignment]  # a ToolUse
             elif kind in _MEDIA_TYPES:
                 source = part.source  # type: ignore[union-attr]  # every media part has one
                 if type(source) is Base64Source and not _is_base64(source.data):
                     raise EncodeError(codec, f"messages[{i}].parts[{j}].source.data", "not base64 data")
-            elif kind is ToolResult and type(part.content) is list:  # type: ignore[union-attr]  # a ToolResult
-                _check_result(part.content, f"messages[{i}].parts[{j}].content", codec)  # type: ignore[union-attr]  # as above
+            elif kind is ToolResult:
+                if type(part.content) is list:  # type: ignore[union-attr]  # a ToolResult
+                    _check_result(part.content, f"messages[{i}].parts[{j}].content", codec)  # type: ignore[union-attr]  # as above
+                called = names.get(part.tool_use_id)  # type: ignore[union-attr]  # as above
+                if called is not None and called != part.name:  # type: ignore[union-attr]  # as above
+                    misnamed.append((i, j, called))
         if calls > 1 and unique_ids:
             _check_ids(message.parts, f"messages[{i}].parts", codec)
+    return misnamed
 
 
 _SETTINGS = ("temperature", "top_p", "presence_penalty", "frequency_penalty")

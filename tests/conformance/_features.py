@@ -16,6 +16,8 @@ Each :class:`Feature` is one thing in the request with an IR path:
   at ``messages[i]``;
 - a message's ``name`` (``message_name``) and ``id`` (``message_id``), at ``messages[i].name`` /
   ``messages[i].id``;
+- a tool result whose name is not the name of the call it answers (``tool_result.name``), at the
+  result's path;
 - every tool (``tools``, ``tool_strict`` when strict, ``cache_control`` when marked) or vendor
   tool (``native_tools``), at ``tools[i]``;
 - every other Request setting that is set, at its own name (``thinking``, ``top_k``, ...).
@@ -186,6 +188,7 @@ def features(request: Request) -> list[Feature]:
     """Every capability row ``request`` exercises (see the module docstring)."""
     found: list[Feature] = []
     orphans, unanswered = _malformed_tool_parts(request.messages)
+    called: dict[str, str] = {}  # call id -> the name of its latest call
     started = False
     for i, message in enumerate(request.messages):
         at = f"messages[{i}]"
@@ -204,6 +207,11 @@ def features(request: Request) -> list[Feature]:
             found.append(Feature("message_id", f"{at}.id"))
         for j, part in enumerate(message.parts):
             found.extend(_part_features(part, f"{at}.parts[{j}]", orphans | unanswered))
+            if isinstance(part, ToolUse):
+                called[part.id] = part.name
+            elif isinstance(part, ToolResult) and called.get(part.tool_use_id, part.name) != part.name:
+                malformed = part.tool_use_id in orphans | unanswered
+                found.append(Feature("tool_result.name", f"{at}.parts[{j}]", part, malformed))
     for i, tool in enumerate(request.tools):
         at = f"tools[{i}]"
         if isinstance(tool, NativeTool):
@@ -321,6 +329,8 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
     if feature.key in DETAILS:
         if feature.malformed:
             return "either", "malformed-turn"
+        if feature.key == "tool_result.name" and target == "openai-responses" and part.echo("openai") is not None:
+            return "either", "own-result-name"  # sent where the decoded item had one (see its note)
         return codec.capabilities.detail(feature.key, setting=feature.is_setting), "declared"
     is_part = feature.path.startswith("messages[") and getattr(part, "type", None) == feature.key
     # "thinking" is both a part type and a setting: a part reads the parts table, the rest settings

@@ -19,12 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 KNOWN_SILENT: set[tuple[str, str, str]] = set()
 """(source wire, declared row, target wire) that is dropped with no warning today."""
 
-KNOWN_SILENT_IR = {
-    # Anthropic and Chat answer a call by its id; a result name that differs from its call's is
-    # not sent and not reported (ToolResult.name is the call's name on every other path).
-    ("openai-responses", "input[function_call_output].name", "anthropic-messages"),
-    ("openai-responses", "input[function_call_output].name", "openai-chat"),
-}
+KNOWN_SILENT_IR: set[tuple[str, str, str]] = set()
 """Silent drops of IR fields (not provider options): real bugs, listed until fixed."""
 
 UNPROBED = {

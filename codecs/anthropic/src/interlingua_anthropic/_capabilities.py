@@ -62,12 +62,14 @@ CAPABILITIES = Capabilities(
         "message_name": "Anthropic messages carry no participant name",
         "message_id": "request messages carry no id",
         "tool_result.json": "a JSON result is sent as its text",
+        "tool_result.name": "a tool_result block answers its call by tool_use_id and has no name",
         "thinking_table": "budget_tokens as is; a level alone as budget_tokens: minimal 1024, low 2048, medium 8192, "
         "high 16384, xhigh 32768, or from budgets= (a level it lacks goes to the nearest, warned); "
         "neither -> adaptive; off -> disabled",
     },
     details={
         "tool_result.json": "lossy",
+        "tool_result.name": "lossy",
         "response_format.name": "lossy",
         "response_format.description": "lossy",
         "response_format.strict": "lossy",

@@ -58,6 +58,8 @@ class AnthropicMessagesCodec:
             drop_empty_text=True,  # "text content blocks must be non-empty"
             # https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use
             tool_names=r"[a-zA-Z0-9_-]{1,64}",
+            # ToolResultBlockParam has no name (toolset_name is the family of a toolset call).
+            result_names=False,
         )
 
     def __repr__(self) -> str:

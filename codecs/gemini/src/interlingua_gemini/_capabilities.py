@@ -47,6 +47,7 @@ CAPABILITIES = Capabilities(
         "document": "inlineData / fileData carry no document name; a named document loses its name",
         "thinking": "Gemini's own thought parts only; reasoning from another vendor is dropped",
         "redacted_thinking": "Gemini has no encrypted reasoning blocks",
+        "tool_result.name": "functionResponse.name is the result's own name, sent as it is",
         "audio_output": "inlineData carries no transcript",
         "native": "Gemini parts with no IR home (executableCode, codeExecutionResult, ...) verbatim",
         "developer": "one system instruction; developer messages join it as system",

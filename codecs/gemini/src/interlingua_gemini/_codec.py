@@ -53,6 +53,7 @@ class GeminiCodec:
         # google-genai FunctionDeclaration.name: "Must start with a letter or an underscore. Must be
         # a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 128."
         tool_names=r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}",
+        result_names=True,  # functionResponse.name: every response names its function
     )
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:

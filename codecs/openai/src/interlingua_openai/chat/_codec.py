@@ -55,7 +55,10 @@ class OpenAIChatCodec:
         self.capabilities: Capabilities = capabilities_for(self.dialect)
         self._ids = tool_ids(self.dialect)
         self.rules = TurnRules(
-            accepts_thinking=thinking_test(self.dialect), tool_ids=self._ids, tool_names=self.dialect.tool_names
+            accepts_thinking=thinking_test(self.dialect),
+            tool_ids=self._ids,
+            tool_names=self.dialect.tool_names,
+            result_names=False,  # ChatCompletionToolMessageParam: role, content, tool_call_id; no name
         )
 
     def __repr__(self) -> str:

@@ -62,9 +62,16 @@ CAPABILITIES = Capabilities(
         "citations": "annotations are re-sent only inside the OpenAI output message they came in (it has an id)",
         "tool_result.json": "function_call_output holds text or content: a JSON result is sent as its text",
         "tool_result.error": "function_call_output has no error flag",
+        "tool_result.name": "function_call_output.name is sent where the decoded item had one; "
+        "a result from elsewhere answers its call by call_id alone",
         "document.text": "a plain-text document is sent as input_text",
         "message_name": "input messages carry no participant name",
         "message_id": "input items carry no message id (an output item's own id rides in its parts' echo)",
     },
-    details={"tool_result.json": "lossy", "tool_result.error": "lossy", "document.text": "lossy"},
+    details={
+        "tool_result.json": "lossy",
+        "tool_result.error": "lossy",
+        "tool_result.name": "lossy",
+        "document.text": "lossy",
+    },
 )

@@ -33,6 +33,7 @@ from interlingua.kit import (
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers
 from . import _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
+from ._items import sends_name
 from ._sdk import plain
 
 NAME = "openai-responses"
@@ -59,6 +60,7 @@ class OpenAIResponsesCodec:
             accepts_thinking=own_thinking(PROVIDER),
             tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_"),
             tool_names=TOOL_NAMES,
+            result_names=sends_name,
         )
 
     def encode_request(

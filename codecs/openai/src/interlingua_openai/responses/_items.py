@@ -496,6 +496,13 @@ def _easy_assistant(part: Text, at: str, out: WarningSink) -> Item:
     return {"role": "assistant", "content": part.text}
 
 
+def sends_name(part: ToolResult) -> bool:
+    """Whether ``encode_function_call_output`` writes the result's ``name`` (the SDK's optional
+    ``FunctionCallOutput.name``): where the item it was decoded from had one, so a round trip
+    stays exact; other results answer their call by ``call_id`` alone (``TurnRules.result_names``)."""
+    return bool(part.provider_echoes) and _echo.flag(_echo.own(part), "name")
+
+
 def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> Item:
     data = _echo.own(part) if part.provider_echoes else {}
     content = part.content
