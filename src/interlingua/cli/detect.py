@@ -45,9 +45,7 @@ def detect_body(body: Any) -> Detected:
 
 def detect_stream(first_events: Sequence[tuple[str, Any]]) -> Detected:
     """The wire of a recorded SSE stream, from its first events as (event name, parsed data)."""
-    found = _strongest(
-        lambda sniffer: sniffer.sniff_stream(first_events) if hasattr(sniffer, "sniff_stream") else None
-    )
+    found = _strongest(lambda sniffer: sniffer.sniff_stream(first_events) if hasattr(sniffer, "sniff_stream") else None)
     if found is None:
         raise DetectError(f"a stream of no known wire: no installed codec ({_installed()}) claims its events")
     return found
