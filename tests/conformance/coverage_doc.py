@@ -116,6 +116,30 @@ COVERAGE = {
     ),
 }
 
+CHECKED_AGAINST = {"anthropic-messages": ("anthropic", "2.14.0"), "openai-chat": ("openai", "3.57.0"),
+                   "openai-responses": ("openai", "3.57.0"), "gemini": ("google-genai", "3.6.1")}  # fmt: skip
+"""The SDK release each wire's declarations were last checked against. The dev requirements
+install the newest release, where a key the declarations lack fails the walk (a vendor added a
+field: someone decides); an older release (the support matrix's floor run resolves one) lacks
+keys its successors added, so the walk of it is skipped, not failed."""
+
+
+def older_sdk(wire: str) -> str | None:
+    """Why ``wire``'s installed SDK is older than its declarations, or None when it is not."""
+    import importlib.metadata
+    import re
+
+    distribution, checked = CHECKED_AGAINST[wire]
+    installed = importlib.metadata.version(distribution)
+
+    def release(version: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+
+    if release(installed) >= release(checked):
+        return None
+    return f"{wire}'s declarations are checked against {distribution} {checked}; {installed} is older"
+
+
 DECODED = ("ir", "provider_option")
 """The destinations a probe must show reaching every other codec (the rest stay on one wire)."""
 

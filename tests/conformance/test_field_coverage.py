@@ -12,7 +12,17 @@ import interlingua as il
 from interlingua.testing import coverage_problems, validate_wire
 
 from . import _coverage_probes as probes
-from .coverage_doc import COVERAGE, WIRES, figures, found, markdown, probed_rows, request_outcomes, response_outcomes
+from .coverage_doc import (
+    COVERAGE,
+    WIRES,
+    figures,
+    found,
+    markdown,
+    older_sdk,
+    probed_rows,
+    request_outcomes,
+    response_outcomes,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,6 +61,8 @@ RESPONSE_ROWS = {
 @pytest.mark.parametrize("kind", ["request", "response"])
 @pytest.mark.parametrize("wire", WIRES)
 def test_every_sdk_key_is_declared_and_no_row_is_stale(wire: str, kind: str) -> None:
+    if reason := older_sdk(wire):
+        pytest.skip(reason)
     problems = coverage_problems(COVERAGE[wire].declaration(kind), found(wire, kind))
     assert problems == [], f"{wire} {kind}: update _coverage.py of its codec\n  " + "\n  ".join(problems)
 
@@ -105,6 +117,8 @@ def test_figures_count_every_probe_once_per_target() -> None:
 
 
 def test_docs_coverage_page_is_current() -> None:
+    if older := [reason for wire in WIRES if (reason := older_sdk(wire))]:
+        pytest.skip("; ".join(older))  # the page counts the newest SDKs' keys
     committed = (ROOT / "docs" / "coverage.md").read_text(encoding="utf-8")
     assert committed == markdown(), "run: python -m tests.conformance.coverage_doc > docs/coverage.md"
 
