@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interlingua import ProviderEcho, WarningSink
-from interlingua.kit import construct
+from interlingua.kit import construct, maker
 
 from ._dialect import Dialect, ToolIds
 
 OMIT = "_omit"
 build = construct  # the kit's trusted constructor (PERF.md)
+_echo_of = maker(ProviderEcho, "provider", "data", "model")  # the one shape echo_list builds
 
 
 @dataclass(slots=True)
@@ -58,7 +59,7 @@ def echo_list(provider: str, data: dict[str, Any], model: str | None = None) -> 
             wire[key] = value
     if wire:
         stored["wire"] = wire
-    return [build(ProviderEcho, provider=provider, data=stored, model=model)]
+    return [_echo_of(provider=provider, data=stored, model=model)]
 
 
 def own(echoes: list[ProviderEcho], provider: str) -> dict[str, Any]:

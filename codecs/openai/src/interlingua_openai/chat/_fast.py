@@ -1,202 +1,34 @@
-"""The common message shapes, both directions, without path bookkeeping (PERF.md).
+"""The common message shapes, written without path bookkeeping (PERF.md): IR -> wire only.
 
 Most traffic is a handful of shapes: a string from the system or the user, text and image parts,
-a tool message with a string, an assistant turn of text and tool calls. These functions read and
-write exactly those shapes and return None for anything else (another key, a wrong type, an echo,
-a warning to give); the careful functions of ``_messages.py`` then handle it, with every wire
-detail and a DecodeError naming the path of anything malformed. Both give the same result on what
-the fast ones accept (``test_fast.py`` checks every fixture).
+a tool message with a string, an assistant turn of text and tool calls. These functions write
+exactly those shapes and return None for anything else (an echo, a warning to give); the careful
+writer of ``_messages.py`` then handles it. Both give the same result on what these accept
+(``test_fast.py`` holds them to it). Reading has one path (``_messages.decode_message``); this
+writer stays because the careful one costs about twice as much on the benchmark transcript
+(see the report of issue 25: ``_Assistant`` and ``_encode_turn`` per message).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from interlingua import (
     Base64Source,
     ContentPart,
     Image,
     Message,
-    ProviderEcho,
     Text,
     ToolResult,
     ToolUse,
     UrlSource,
 )
-from interlingua.kit import data_url, maker, tool_arguments
+from interlingua.kit import data_url
 
-from ._echo import OMIT, Ctx, echo_list
-from ._parts import Block, call_arguments, encode_tool_call, respelled, url_source
+from ._echo import Ctx
+from ._parts import Block, call_arguments, encode_tool_call
 
-_PLAIN = frozenset({"role", "content", "name"})
-_TOOL = frozenset({"role", "content", "tool_call_id"})
-_ASSISTANT = frozenset({"role", "content", "tool_calls"})
-_CALL = frozenset({"id", "type", "function"})
-_FUNCTION = frozenset({"name", "arguments"})
-_IMAGE = frozenset({"type", "image_url"})
-_TEXT = frozenset({"type", "text"})
 _KEPT_ARGUMENTS = frozenset({"_arguments"})
-_ANSWER = frozenset({"role", "content", "refusal", "audio", "tool_calls", "annotations"})
-
-# The shapes built most, each a constructor made once (``maker``): a third cheaper than ``build``.
-_echo_of = maker(ProviderEcho, "provider", "data", "model")
-_text = maker(Text, "text")
-_bare_text = maker(Text, "text", "provider_echoes")
-_image = maker(Image, "source", "provider_echoes")
-_result = maker(ToolResult, "tool_use_id", "name", "content")
-_call = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
-_message = maker(Message, "role", "parts", "name", "provider_echoes")
-_answer = maker(Message, "role", "parts", "provider_echoes")
-
-# --- decoding ------------------------------------------------------------------------------------
-
-
-def _list_echo(ctx: Ctx) -> list[ProviderEcho]:
-    """The careful decoder's ``_list`` flag: one text part that came as an array."""
-    return [_echo_of(provider=ctx.provider, data={"_list": True}, model=None)]
-
-
-def _decode_block(block: Any) -> ContentPart | None:
-    if type(block) is not dict:
-        return None
-    kind = block.get("type")
-    if kind == "text" and block.keys() == _TEXT and type(text := block["text"]) is str:
-        return _bare_text(text=text, provider_echoes=[])
-    if kind == "image_url" and block.keys() == _IMAGE:
-        image = block["image_url"]
-        if type(image) is dict and image.keys() == {"url"} and type(url := image["url"]) is str:
-            return _image(source=url_source(url), provider_echoes=[])
-    return None
-
-
-def _decode_plain(item: Block, ctx: Ctx) -> Message | None:
-    """System, developer and user messages of a string or of text and image parts."""
-    if not item.keys() <= _PLAIN:
-        return None
-    name = item.get("name")
-    content = item.get("content")
-    if (name is not None and type(name) is not str) or not content:
-        return None
-    echoes: list[ProviderEcho] = []
-    if type(content) is str:
-        parts: list[ContentPart] = [_text(text=content)]
-    elif type(content) is list:
-        parts = []
-        for block in content:
-            part = _decode_block(block)
-            if part is None:
-                return None
-            parts.append(part)
-        if len(parts) == 1 and type(parts[0]) is Text:
-            echoes = _list_echo(ctx)
-    else:
-        return None
-    return _message(role=item["role"], parts=parts, name=name, provider_echoes=echoes)
-
-
-def _decode_tool(item: Block, ctx: Ctx) -> Message | None:
-    """A tool message whose content is a string."""
-    if item.keys() != _TOOL:
-        return None
-    wire_id, content = item["tool_call_id"], item["content"]
-    if type(wire_id) is not str or type(content) is not str:
-        return None
-    result = _result(tool_use_id=ctx.ids.decode(wire_id), name=ctx.names.get(wire_id, ""), content=content)
-    return _message(role="tool", parts=[result], name=None, provider_echoes=[])
-
-
-def decode_call(call: Any, ctx: Ctx) -> ToolUse | None:
-    """``{"id", "type": "function", "function": {"name", "arguments"}}`` and nothing more."""
-    if type(call) is not dict or call.keys() != _CALL or call["type"] != "function":
-        return None
-    wire_id, function = call["id"], call["function"]
-    if type(wire_id) is not str or type(function) is not dict or function.keys() != _FUNCTION:
-        return None
-    name, text = function["name"], function["arguments"]
-    if type(name) is not str or type(text) is not str:
-        return None
-    value, raw = tool_arguments(text)
-    echoes: list[ProviderEcho] = []
-    if raw is None and text and respelled(value, text):
-        echoes.append(_echo_of(provider=ctx.provider, data={"_arguments": text}, model=None))
-    ctx.names[wire_id] = name
-    return _call(id=ctx.ids.decode(wire_id), name=name, input=value, raw_input=raw, provider_echoes=echoes)
-
-
-def decode_calls(calls: Any, ctx: Ctx, parts: list[ContentPart]) -> bool:
-    """Append the tool calls to ``parts``; False (``parts`` then unusable) at any other shape."""
-    if type(calls) is not list or not calls:
-        return False
-    for call in calls:
-        part = decode_call(call, ctx)
-        if part is None:
-            return False
-        parts.append(part)
-    return True
-
-
-def _string_content(content: Any) -> list[ContentPart] | None:
-    """An assistant's content as parts: a non-empty string is one text, null is none; anything
-    else is not a shape the fast readers take."""
-    if type(content) is str and content:
-        return [_text(text=content)]
-    return [] if content is None else None
-
-
-def _decode_assistant(item: Block, ctx: Ctx) -> Message | None:
-    """An assistant turn of a (non-empty) string and tool calls."""
-    if not item.keys() <= _ASSISTANT:
-        return None
-    parts = _string_content(item.get("content"))
-    if parts is None:
-        return None
-    if "tool_calls" in item and not decode_calls(item["tool_calls"], ctx, parts):
-        return None
-    return _message(role="assistant", parts=parts, name=None, provider_echoes=[])
-
-
-def decode_answer(item: Any, ctx: Ctx) -> Message | None:
-    """A response's message of a string and tool calls; nulls are absent keys there (no refusal,
-    audio, reasoning or citations: those go to the careful decoder)."""
-    if type(item) is not dict or any(item[key] is not None for key in item.keys() - _ANSWER):
-        return None
-    parts = _string_content(item.get("content"))
-    if parts is None:
-        return None
-    if item.get("refusal") is not None or item.get("audio") is not None:
-        return None
-    if "tool_calls" in item and not decode_calls(item["tool_calls"], ctx, parts):
-        return None
-    annotations = item.get("annotations")
-    if annotations is None:
-        data: dict[str, Any] = {OMIT: ["annotations"]} if ctx.dialect.annotations else {}
-    elif annotations == []:
-        data = {} if ctx.dialect.annotations else {"annotations": []}
-    else:
-        return None
-    return _answer(role="assistant", parts=parts, provider_echoes=echo_list(ctx.provider, data))
-
-
-_DECODERS: dict[str, Callable[[Block, Ctx], Message | None]] = {
-    "system": _decode_plain,
-    "developer": _decode_plain,
-    "user": _decode_plain,
-    "tool": _decode_tool,
-    "assistant": _decode_assistant,
-}
-
-
-def decode_message(item: Any, ctx: Ctx) -> Message | None:
-    """``item`` as a Message when it has a common shape, else None (for the careful decoder)."""
-    if type(item) is not dict:
-        return None
-    role = item.get("role")
-    decoder = _DECODERS.get(role) if type(role) is str else None
-    return None if decoder is None else decoder(item, ctx)
-
-
-# --- encoding ------------------------------------------------------------------------------------
 
 
 def _plain_text(part: Text) -> bool:

@@ -33,6 +33,7 @@ from interlingua.kit import (
     expect,
     join,
     loads,
+    maker,
     optional,
     parse_data_url,
     require,
@@ -45,14 +46,26 @@ Block = dict[str, Any]
 
 _AUDIO_FORMATS = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 _AUDIO_TYPES = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/mpeg": "mp3", "audio/mp3": "mp3"}
+_TEXT = frozenset({"type", "text"})
+_IMAGE = frozenset({"type", "image_url"})
+_URL = frozenset({"url"})
+_CALL = frozenset({"id", "type", "function"})
+_FUNCTION = frozenset({"name", "arguments"})
+
+# The shapes built most, each a constructor made once (``maker``): a third cheaper than ``build``.
+_text = maker(Text, "text", "provider_echoes")
+_image = maker(Image, "source", "provider_echoes")
+_call = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
 
 # --- decoding: wire block -> IR parts ------------------------------------------------------------
 
 
 def _decode_text(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
-    text = require(block, "text", str, at)
-    echoes = echo_list(ctx.provider, extras(block, frozenset({"type", "text"})))
-    parts.append(build(Text, text=text, provider_echoes=echoes))
+    text = block.get("text")
+    if type(text) is not str:
+        text = require(block, "text", str, at)
+    echoes = [] if len(block) == 2 else echo_list(ctx.provider, extras(block, _TEXT))  # two: type and text
+    parts.append(_text(text=text, provider_echoes=echoes))
 
 
 def _decode_refusal(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
@@ -69,16 +82,18 @@ def url_source(url: str) -> Base64Source | UrlSource:
 
 
 def _decode_image(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
-    image = block.get("image_url")
-    data = extras(block, frozenset({"type", "image_url"}))
+    image: Any = block.get("image_url")
+    url: Any
+    data = {} if len(block) == 2 else extras(block, _IMAGE)  # two: type and image_url
     if isinstance(image, str):  # Mistral also takes the URL itself
         url, data["_bare"] = image, True
     else:
-        image = expect(image, dict, join(at, "image_url"))
-        url = require(image, "url", str, join(at, "image_url"))
-        if (more := extras(image, frozenset({"url"}))) != {}:
+        url = image.get("url") if type(image) is dict else None
+        if type(url) is not str:
+            url = require(expect(image, dict, join(at, "image_url")), "url", str, join(at, "image_url"))
+        if len(image) != 1 and (more := extras(image, _URL)) != {}:
             data["_image_url"] = more
-    parts.append(build(Image, source=url_source(url), provider_echoes=echo_list(ctx.provider, data)))
+    parts.append(_image(source=url_source(url), provider_echoes=echo_list(ctx.provider, data)))
 
 
 def _decode_audio(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
@@ -166,10 +181,11 @@ def decode_blocks(items: list[Any], at: str, ctx: Ctx) -> list[ContentPart]:
     """A content array -> IR parts; unknown block types are kept as Native (every block has a
     string ``type``: the encoder dispatches on it)."""
     parts: list[ContentPart] = []
-    for i, item in enumerate(items):
+    for i, block in enumerate(items):
         where = f"{at}[{i}]"
-        block = expect(item, dict, where)
-        kind = require(block, "type", str, where)
+        kind = block.get("type") if type(block) is dict else None
+        if type(kind) is not str:
+            kind = require(expect(block, dict, where), "type", str, where)
         decoder = BLOCK_DECODERS.get(kind)
         if decoder is None or (kind == "thinking" and ctx.dialect.reasoning != "mistral_blocks"):
             decoder = _decode_native
@@ -177,26 +193,32 @@ def decode_blocks(items: list[Any], at: str, ctx: Ctx) -> list[ContentPart]:
     return parts
 
 
-def decode_tool_call(call: Block, at: str, ctx: Ctx) -> ToolUse:
+def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> ToolUse:
     """``{"id", "type": "function", "function": {"name", "arguments"}}``; arguments that are not a
-    JSON object are kept in ``raw_input``."""
-    function = require(call, "function", dict, at)
-    where = join(at, "function")
-    wire_id = require(call, "id", str, at)
-    name = require(function, "name", str, where)
-    text = require(function, "arguments", str, where)
+    JSON object are kept in ``raw_input``. ``index``: the call's place in the array at ``at``,
+    spelled into the path only for an error."""
+    function = call.get("function") if type(call) is dict else None
+    wire_id = name = text = None
+    if type(function) is dict:
+        wire_id, name, text = call.get("id"), function.get("name"), function.get("arguments")
+    if type(function) is not dict or type(wire_id) is not str or type(name) is not str or type(text) is not str:
+        at = at if index is None else f"{at}[{index}]"
+        function = require(expect(call, dict, at), "function", dict, at)  # the readers name what is wrong
+        where = join(at, "function")
+        wire_id = require(call, "id", str, at)
+        name = require(function, "name", str, where)
+        text = require(function, "arguments", str, where)
     value, raw = tool_arguments(text)
-    data = extras(call, frozenset({"id", "type", "function"}))
+    data = {} if call.keys() == _CALL else extras(call, _CALL)
     if raw is None and text and respelled(value, text):
         data["_arguments"] = text  # the server's own spacing, e.g. {"path": ".env"}
     if "type" not in call:
         data["_omit"] = ["type"]
-    if (more := extras(function, frozenset({"name", "arguments"}))) != {}:
+    if len(function) != 2 and (more := extras(function, _FUNCTION)) != {}:
         data["_function"] = more
-    tool_id = ctx.ids.decode(wire_id)
     ctx.names[wire_id] = name
-    return build(
-        ToolUse, id=tool_id, name=name, input=value, raw_input=raw, provider_echoes=echo_list(ctx.provider, data)
+    return _call(
+        id=ctx.ids.decode(wire_id), name=name, input=value, raw_input=raw, provider_echoes=echo_list(ctx.provider, data)
     )
 
 
@@ -248,10 +270,12 @@ def _warn_cache(part: ContentPart, at: str, ctx: Ctx) -> None:
 
 
 def encode_text(part: Text, at: str, ctx: Ctx) -> Block:
-    _warn_cache(part, at, ctx)
+    if part.cache_control is not None:
+        _warn_cache(part, at, ctx)
     if part.citations:
         ctx.out.lossy(at, "citations", "a chat request cannot carry citations; the text is kept")
-    return merge_into({"type": "text", "text": part.text}, own(part.provider_echoes, ctx.provider))
+    block = {"type": "text", "text": part.text}
+    return merge_into(block, own(part.provider_echoes, ctx.provider)) if part.provider_echoes else block
 
 
 def _media_url(source: Any) -> str | None:
@@ -353,8 +377,11 @@ def encode_user_part(part: ContentPart, at: str, ctx: Ctx) -> Block | None:
 
 
 def encode_tool_call(part: ToolUse, ctx: Ctx) -> Block:
-    data = own(part.provider_echoes, ctx.provider)
-    function = {"name": part.name, "arguments": call_arguments(part, data), **part_of(data, "_function")}
+    data = own(part.provider_echoes, ctx.provider) if part.provider_echoes else {}
+    function = {"name": part.name, "arguments": call_arguments(part, data)}
+    if not data:  # most calls: nothing kept to put back
+        return {"id": ctx.ids.encode(part.id), "type": "function", "function": function}
+    function.update(part_of(data, "_function"))
     return merge_into({"id": ctx.ids.encode(part.id), "type": "function", "function": function}, data)
 
 

@@ -16,7 +16,6 @@ from interlingua import Citation, CitationSource, ContentPart, LossyDecode, Mess
 from interlingua.kit import expect, join, optional, require
 
 from ._echo import OMIT, Ctx, build, echo_list, merge_into, own, part_of, present
-from ._fast import decode_answer
 from ._messages import decode_assistant_parts, encode_assistant
 from ._parts import Block
 from ._stop_reason import decode_finish_reason, encode_finish_reason, report_finish_reason
@@ -53,13 +52,7 @@ def _citations(annotations: list[Any], text: str) -> list[Citation] | None:
     return out
 
 
-def _decode_message(item: Block, at: str, ctx: Ctx) -> Message:
-    """Through the reader of common shapes (``_fast.py``), else the careful one."""
-    fast = decode_answer(item, ctx)
-    return fast if fast is not None else decode_message_careful(item, at, ctx)
-
-
-def decode_message_careful(item: Block, at: str, ctx: Ctx) -> Message:
+def decode_answer(item: Block, at: str, ctx: Ctx) -> Message:
     data = present(item, message_known(ctx))
     parts = decode_assistant_parts(item, at, ctx, data)
     annotations = item.get("annotations")
@@ -97,7 +90,7 @@ def decode_response(body: Mapping[str, Any], ctx: Ctx) -> Response:
             data["_choice"] = more
         raw = optional(choice, "finish_reason", str, "choices[0]")
         fields.update(stop_reason=decode_finish_reason(raw), raw_stop_reason=raw)
-        fields["message"] = _decode_message(require(choice, "message", dict, "choices[0]"), "choices[0].message", ctx)
+        fields["message"] = decode_answer(require(choice, "message", dict, "choices[0]"), "choices[0].message", ctx)
     if len(choices) != 1:
         data["_choices"] = choices[1:]
     if len(choices) > 1:
