@@ -59,6 +59,7 @@ from interlingua.kit import (
     join,
     keep_sampling,
     lookup,
+    maker,
     optional,
     require,
 )
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
 
 from . import _fast
-from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
+from ._parts import PROVIDER, Block, Context, Encoder, decode_blocks, decode_cache_control, encode_cache_control
 
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
 BUDGETS = ThinkingBudgets.model_construct(minimal=1024, low=2048, medium=8192, high=16384, xhigh=32768)
@@ -77,7 +78,7 @@ passed as ``budgets=`` replaces it."""
 MIN_BUDGET = 1024
 _PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort (the SDK's OutputConfigParam)
-_STRING = _fast.STRING  # message echo: the wire sent ``content`` as a bare string
+_STRING = "content_string"  # message echo: the wire sent ``content`` as a bare string
 _THINKING_TYPES = ("thinking", "redacted_thinking")
 
 # --- decoding ----------------------------------------------------------------------------------
@@ -89,10 +90,7 @@ _MAPPED = frozenset(
 
 
 def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Request:
-    """Every field without an IR home goes to ``provider_options["anthropic"]`` verbatim.
-
-    Common messages take ``_fast.decode_message``; the rest (and anything malformed, for its
-    DecodeError path) the careful ``_decode_message``."""
+    """Every field without an IR home goes to ``provider_options["anthropic"]`` verbatim."""
     model = optional(body, "model", str, "")
     ctx = Context(model, ids)
     options = {k: v for k, v in body.items() if k not in _MAPPED}
@@ -117,45 +115,58 @@ def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Reque
     return construct(Request, **fields)
 
 
-def _message_echo(extra: dict[str, Any]) -> list[ProviderEcho]:
-    return [construct(ProviderEcho, provider=PROVIDER, data=extra, model=None)] if extra else []
+_echo = maker(ProviderEcho, "provider", "data", "model")
+_make_message = maker(Message, "role", "parts", "id", "name", "provider_echoes")
+_make_text = maker(Text, "text", "citations", "cache_control", "provider_echoes")
+_STRING_ECHO = {_STRING: True}
 
 
-def _decode_content(raw: Any, at: str, ctx: Context) -> tuple[list[ContentPart], dict[str, Any]]:
+def _decode_content(raw: Any, at: str, ctx: Context) -> tuple[list[ContentPart], list[ProviderEcho]]:
+    """The parts, and the message echo saying the content came as a bare string."""
+    if type(raw) is list:
+        return decode_blocks(raw, at, ctx), []
     if isinstance(raw, str):
-        text = construct(Text, text=raw, citations=[], cache_control=None, provider_echoes=[])
-        return [text], {_STRING: True}
-    items = expect(raw, list, at)
-    parts = _fast.decode_blocks(items, ctx)
-    if parts is None:
-        parts = [decode_block(block, f"{at}[{i}]", ctx) for i, block in enumerate(items)]
-    return parts, {}
+        text = _make_text(text=raw, citations=[], cache_control=None, provider_echoes=[])
+        return [text], [_echo(provider=PROVIDER, data=dict(_STRING_ECHO), model=None)]
+    return decode_blocks(expect(raw, list, at), at, ctx), []
 
 
 def _decode_messages(body: Mapping[str, Any], ctx: Context) -> list[Message]:
-    fast = _fast.decode_message
     items = require(body, "messages", list, "")
-    return [fast(m, ctx) or _decode_message(m, f"messages[{i}]", ctx) for i, m in enumerate(items)]
+    return [_decode_message(m, i, ctx) for i, m in enumerate(items)]
 
 
 def _decode_system(body: Mapping[str, Any]) -> list[Message]:
     raw = body.get("system")
     if raw is None:
         return []
-    parts, extra = _decode_content(raw, "system", Context(None))
-    return [construct(Message, role="system", parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))]
+    parts, echoes = _decode_content(raw, "system", Context(None))
+    return [_make_message(role="system", parts=parts, id=None, name=None, provider_echoes=echoes)]
 
 
-def _decode_message(raw: Any, at: str, ctx: Context) -> Message:
-    message = expect(raw, dict, at)
+def _decode_message(raw: Any, i: int, ctx: Context) -> Message:
+    """A wire message; keys beside ``role`` and ``content`` ride in its echo. Its path is built
+    only for the readers that may need it (a message of the two keys needs none)."""
+    message = raw if type(raw) is dict else expect(raw, dict, f"messages[{i}]")
+    role = message.get("role")
+    if type(role) is not str or role not in _ROLES:
+        role = _role(message, f"messages[{i}]")
+    parts, echoes = _decode_content(message.get("content"), f"messages[{i}].content", ctx)
+    if len(message) > 2:
+        extra = {k: v for k, v in message.items() if k not in ("role", "content") and v is not None}
+        if echoes:
+            extra = {**echoes[0].data, **extra}
+        echoes = [_echo(provider=PROVIDER, data=extra, model=None)] if extra else []
+    return _make_message(role=role, parts=parts, id=None, name=None, provider_echoes=echoes)
+
+
+def _role(message: Mapping[str, Any], at: str) -> Role:
     role = _ROLES.get(require(message, "role", str, at))
     if role is None:
         from interlingua import DecodeError
 
         raise DecodeError("", join(at, "role"), f"unknown role {message['role']!r}")
-    parts, extra = _decode_content(message.get("content"), join(at, "content"), ctx)
-    extra.update({k: v for k, v in message.items() if k not in ("role", "content") and v is not None})
-    return construct(Message, role=role, parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))
+    return role
 
 
 _ROLES: dict[str, Role] = {"user": "user", "assistant": "assistant", "system": "system"}
