@@ -440,59 +440,63 @@ class Encoder:
         self.cache_marks: list[tuple[Block, str]] = []
         self.ids: dict[str, str] = {}
 
-    def part(self, part: ContentPart, at: str) -> Block | None:
-        out = self.out
+    def part(self, part: ContentPart, at: str, j: int | None = None) -> Block | None:
+        """``part`` as a block; its path is ``at``, or the ``j``-th item of the list ``at`` (spelled
+        out only for a warning, a cache mark or a rewritten id)."""
         match part:  # the commonest types first: each arm is one isinstance check
             case Text():
-                return self._text(part, at)
+                return self._text(part, at, j)
             case ToolUse():
-                return self._tool_use(part, at)
+                return self._tool_use(part, at, j)
             case ToolResult():
-                return self._tool_result(part, at)
+                return self._tool_result(part, at, j)
             case Thinking():
-                return self._thinking(part, at)
+                return self._thinking(part, at, j)
             case Image():
-                return self._media(part, at, "image")
+                return self._media(part, _path(at, j), "image")
             case Document():
-                return self._media(part, at, "document")
+                return self._media(part, _path(at, j), "document")
             case RedactedThinking():
-                return self._redacted(part, at)
+                return self._redacted(part, _path(at, j))
             case Native():
-                return self._native(part, at)
+                return self._native(part, _path(at, j))
             case Audio():
-                return _drop(out, at, "audio", "the Messages API takes no audio input")
+                return _drop(self.out, _path(at, j), "audio", "the Messages API takes no audio input")
             case Video():
-                return _drop(out, at, "video", "the Messages API takes no video input")
+                return _drop(self.out, _path(at, j), "video", "the Messages API takes no video input")
             case ImageOutput():
-                return _drop(out, at, "image_output", "Claude does not produce images")
+                return _drop(self.out, _path(at, j), "image_output", "Claude does not produce images")
             case AudioOutput():
-                return _drop(out, at, "audio_output", "Claude does not produce audio")
+                return _drop(self.out, _path(at, j), "audio_output", "Claude does not produce audio")
             case _:
                 assert_never(part)
 
-    def _finish(self, block: Block, part: Text | Image | Document | ToolResult, at: str) -> Block:
+    def _finish(self, block: Block, part: Text | Image | Document | ToolResult, at: str, j: int | None = None) -> Block:
         """Merge the part's echo back in, then its cache mark."""
-        echo = part.echo(PROVIDER) if part.provider_echoes else None
-        if echo is not None:
-            for key, value in echo.data.items():
-                block.setdefault(key, value)
+        if part.provider_echoes:
+            echo = part.echo(PROVIDER)
+            if echo is not None:
+                for key, value in echo.data.items():
+                    block.setdefault(key, value)
         if part.cache_control is not None:
             if self.response:
-                self.out.lossy(join(at, "cache_control"), "cache_control", "a response block has no cache mark")
+                self.out.lossy(join(_path(at, j), "cache_control"), "cache_control", "a response block has no cache mark")
             else:
                 block["cache_control"] = encode_cache_control(part.cache_control)
-                self.cache_marks.append((block, at))
+                self.cache_marks.append((block, _path(at, j)))
         return block
 
-    def _text(self, part: Text, at: str) -> Block:
+    def _text(self, part: Text, at: str, j: int | None) -> Block:
         block: Block = {"type": "text", "text": part.text}
         if part.citations:
-            where = join(at, "citations")
+            where = join(_path(at, j), "citations")
             cited = [encode_citation(c, f"{where}[{i}]", self.out) for i, c in enumerate(part.citations)]
             kept = [c for c in cited if c is not None]
             if kept:
                 block["citations"] = kept
-        return self._finish(block, part, at)
+        if not part.provider_echoes and part.cache_control is None:
+            return block  # a plain text block: nothing to merge
+        return self._finish(block, part, at, j)
 
     def _media(self, part: Image | Document, at: str, kind: str) -> Block | None:
         if self.response:
@@ -536,7 +540,7 @@ class Encoder:
             case _:
                 assert_never(source)
 
-    def _thinking(self, part: Thinking, at: str) -> Block | None:
+    def _thinking(self, part: Thinking, at: str, j: int | None) -> Block | None:
         """Only a thinking block Anthropic signed can be sent back: the API checks the signature.
 
         Signatures are replayed to any Claude model: Anthropic validates them server-side and
@@ -545,12 +549,13 @@ class Encoder:
         """
         echo = part.echo(PROVIDER)
         if echo is None or not isinstance(echo.data.get("signature"), str):
-            return _drop(self.out, at, "thinking", "unsigned thinking (not from Claude) cannot be replayed")
+            return _drop(self.out, _path(at, j), "thinking", "unsigned thinking (not from Claude) cannot be replayed")
         block: Block = {"type": "thinking", "thinking": part.text}
         for key, value in echo.data.items():
             block.setdefault(key, value)
         if part.cache_control is not None:
-            self.out.lossy(join(at, "cache_control"), "cache_control", "a thinking block takes no cache mark")
+            where = join(_path(at, j), "cache_control")
+            self.out.lossy(where, "cache_control", "a thinking block takes no cache mark")
         return block
 
     def _redacted(self, part: RedactedThinking, at: str) -> Block | None:
@@ -559,18 +564,19 @@ class Encoder:
             return _drop(self.out, at, "redacted_thinking", "redacted thinking without Anthropic's data")
         return {"type": "redacted_thinking", **echo.data}
 
-    def _tool_use(self, part: ToolUse, at: str) -> Block:
+    def _tool_use(self, part: ToolUse, at: str, j: int | None) -> Block:
         tool_input = part.input
         if part.raw_input is not None:
-            self.out.lossy(at, "tool_use", "arguments that are not a JSON object are sent as {}", action="converted")
-        block: Block = {"type": "tool_use", "id": self.tool_id(part.id, at), "name": part.name, "input": tool_input}
-        echo = part.echo(PROVIDER) if part.provider_echoes else None
-        if echo is not None:
-            for key, value in echo.data.items():
-                block.setdefault(key, value)
+            self.out.lossy(_path(at, j), "tool_use", "arguments that are not a JSON object are sent as {}", action="converted")
+        block: Block = {"type": "tool_use", "id": self.tool_id(part.id, at, j), "name": part.name, "input": tool_input}
+        if part.provider_echoes:
+            echo = part.echo(PROVIDER)
+            if echo is not None:
+                for key, value in echo.data.items():
+                    block.setdefault(key, value)
         return block
 
-    def tool_id(self, call_id: str, at: str) -> str:
+    def tool_id(self, call_id: str, at: str, j: int | None = None) -> str:
         """Ids must match ``[a-zA-Z0-9_-]+``; a foreign id that does not is rewritten, the same
         way for its call and its result."""
         known = self.ids.get(call_id)
@@ -581,32 +587,32 @@ class Encoder:
             return call_id
         fixed = "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in call_id) or "call"
         if fixed != call_id:
-            self.out.lossy(at, "tool_use", f"tool id {call_id!r} sent as {fixed!r}", action="converted")
+            self.out.lossy(_path(at, j), "tool_use", f"tool id {call_id!r} sent as {fixed!r}", action="converted")
         self.ids[call_id] = fixed
         return fixed
 
-    def _tool_result(self, part: ToolResult, at: str) -> Block | None:
+    def _tool_result(self, part: ToolResult, at: str, j: int | None) -> Block | None:
         if self.response:
-            return _drop(self.out, at, "tool_result", "a response holds no tool_result blocks")
-        block: Block = {"type": "tool_result", "tool_use_id": self.tool_id(part.tool_use_id, at)}
+            return _drop(self.out, _path(at, j), "tool_result", "a response holds no tool_result blocks")
+        block: Block = {"type": "tool_result", "tool_use_id": self.tool_id(part.tool_use_id, at, j)}
         content = part.content
         if isinstance(content, str):
             if content:
                 block["content"] = content
         elif isinstance(content, list):
-            where = join(at, "content")
-            block["content"] = [b for i, p in enumerate(content) if (b := self._result_item(p, f"{where}[{i}]"))]
+            where = join(_path(at, j), "content")
+            block["content"] = [b for i, p in enumerate(content) if (b := self._result_item(p, where, i))]
         else:
-            self.out.lossy(join(at, "content"), "tool_result", "a JSON result is sent as its text", action="converted")
+            self.out.lossy(join(_path(at, j), "content"), "tool_result", "a JSON result is sent as its text", action="converted")
             block["content"] = dumps(content)
         if part.is_error:
             block["is_error"] = True
-        return self._finish(block, part, at)
+        return self._finish(block, part, at, j)
 
-    def _result_item(self, part: ContentPart, at: str) -> Block | None:
+    def _result_item(self, part: ContentPart, at: str, i: int) -> Block | None:
         if isinstance(part, Text | Image | Document) or (isinstance(part, Native) and part.provider == PROVIDER):
-            return self.part(part, at)
-        return _drop(self.out, at, part.type, "a tool result holds only text, images and documents")
+            return self.part(part, at, i)
+        return _drop(self.out, _path(at, i), part.type, "a tool result holds only text, images and documents")
 
     def _native(self, part: Native, at: str) -> Block | None:
         if part.provider != PROVIDER:

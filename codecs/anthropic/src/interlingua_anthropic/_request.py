@@ -35,17 +35,22 @@ from interlingua import (
     CacheControl,
     ContentPart,
     Encoded,
+    Image,
     Message,
     NativeTool,
     ProviderEcho,
     Request,
     ResponseFormat,
+    RedactedThinking,
     Role,
     Text,
+    Thinking,
     ThinkingBudgets,
     ThinkingConfig,
     Tool,
     ToolChoice,
+    ToolResult,
+    ToolUse,
     WarningSink,
 )
 from interlingua.kit import (
@@ -67,7 +72,6 @@ from interlingua.kit import (
 if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
 
-from . import _fast
 from ._parts import PROVIDER, Block, Context, Encoder, decode_blocks, decode_cache_control, encode_cache_control
 
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
@@ -260,16 +264,14 @@ def encode_request(
     strict: bool,
     budgets: ThinkingBudgets = BUDGETS,
     turns: list[Turn] | None = None,
-    written: list[Any] | None = None,
-    kept: dict[int, Any] | None = None,
 ) -> Encoded:
     """IR -> a ``POST /v1/messages`` body; ``turns`` notes the messages of a common shape (see
-    ``encode_noting_turns``), ``written`` and ``kept`` their blocks (see ``Passes``)."""
+    ``encode_noting_turns``)."""
     out = WarningSink(codec)
     encoder = Encoder(out)
     body: dict[str, Any] = {"model": request.model}
     tools = _encode_tools(request, encoder)
-    system, messages = _encode_messages(request.messages, encoder, turns, written, kept)
+    system, messages = _encode_messages(request.messages, encoder, turns)
     if system is not None:
         body["system"] = system
     body["messages"] = messages
@@ -313,8 +315,8 @@ def _encode_tools(request: Request, encoder: Encoder) -> list[Block]:
 
 class _Turn:
     """One wire message being built: its blocks, and the IR messages they came from, each as its
-    index and the part index of each of its blocks in order (a count ``n`` when they are parts
-    ``0..n-1``, as from the fast writer): paths are spelled out only for a warning."""
+    index and the part index of each of its blocks in order: paths are spelled out only for a
+    warning."""
 
     __slots__ = ("blocks", "last", "role", "sources", "string")
 
@@ -322,16 +324,12 @@ class _Turn:
         self.role = role
         self.last = last  # the IR role of the last message written into it
         self.blocks: list[Block] = []
-        self.sources: list[tuple[int, int | list[int]]] = []
+        self.sources: list[tuple[int, list[int]]] = []
         self.string = string
 
     def paths(self) -> list[str]:
         """The IR path of each block, in order."""
-        return [
-            f"messages[{i}].parts[{j}]"
-            for i, parts in self.sources
-            for j in (range(parts) if isinstance(parts, int) else parts)
-        ]
+        return [f"messages[{i}].parts[{j}]" for i, parts in self.sources for j in parts]
 
 
 class _Turns:
@@ -375,63 +373,77 @@ class _Turns:
 _OWN_TURNS = frozenset({"user", "assistant"})
 
 
-def _holds_thinking(message: Message) -> bool:
-    return message.role == "assistant" and any(part.type in _THINKING_TYPES for part in message.parts)
-
-
 _WIRE_ROLES = {"tool": "user", "developer": "system"}
 _PLAIN_TEXT = frozenset({"type", "text"})
+_REASONING = (Thinking, RedactedThinking)
 
 
 def _encode_messages(
-    messages: list[Message],
-    encoder: Encoder,
-    noted: list[Turn] | None = None,
-    written: list[Any] | None = None,
-    kept: dict[int, Any] | None = None,
+    messages: list[Message], encoder: Encoder, noted: list[Turn] | None = None
 ) -> tuple[Any, list[Block]]:
-    """The system prompt and the wire messages. A message of a common shape is written by
-    ``_fast.encode_message``, which notes its ``Turn`` in ``noted`` (see ``encode_noting_turns``);
-    any other, part by part here, warnings at their paths.
+    """The system prompt and the wire messages, part by part, warnings at their paths.
 
-    ``written`` lists what the fast writer gave for each message (for ``Passes``), but None for
-    a message with a cache mark: ``_keep_cache_limits`` may change its blocks; ``kept`` gives
-    that back for the messages a fix kept."""
+    Each message whose parts the core's turn check can vouch for as written is noted in
+    ``noted`` as its ``Turn`` (role, and the IR ids of its calls or results), so a transcript
+    that keeps the rules is walked once (``interlingua.kit.turns_keep_rules``). Vouched for: every
+    part written; non-empty text (the rules drop empty text); thinking in an assistant turn (the
+    encoder writes only what Claude signed, the rules' ``accepts_thinking``); calls; images and
+    results (not block lists) from a user or tool message. A message of results only is a ``tool``
+    turn; results beside other blocks, a tool message without results, and anything else are left
+    to the full walk, as is every message after one left to it."""
     turns = _Turns()
-    noted = [] if noted is None else noted
-    marks = encoder.cache_marks
+    out = encoder.out
+    encode_part = encoder.part
     for i, message in enumerate(messages):
-        common = kept.get(id(message)) if kept else None
-        if common is None:
-            before = len(marks)
-            common = _fast.encode_message(message, i, noted, marks)
-            if written is not None:
-                written.append(common if len(marks) == before else None)
+        listed = f"messages[{i}].parts"
         own_role = message.role
         role = _WIRE_ROLES.get(own_role, own_role)
-        if common is not None:
-            string, blocks = common
-            turn = turns.open(role, string, own_role, _holds_thinking(message))
-            turn.blocks += blocks
-            turn.sources.append((i, len(blocks)))
-            continue
-        at = f"messages[{i}]"
-        echo = message.echo(PROVIDER) if message.provider_echoes else None
         if own_role == "developer":
-            encoder.out.unsupported(at, "developer", "Anthropic has no developer role: sent as system")
-        encoder.out.unsent_message_fields(message, at)
-        string = bool(echo and echo.data.get(_STRING))
-        turn = turns.open(role, string, own_role, _holds_thinking(message))
+            out.unsupported(f"messages[{i}]", "developer", "Anthropic has no developer role: sent as system")
+        if message.name is not None or message.id is not None:
+            out.unsent_message_fields(message, f"messages[{i}]")
+        parts = message.parts
+        assistant = own_role == "assistant"
+        caller = own_role == "user" or own_role == "tool"
+        vouch = noted is not None and len(noted) == i and bool(parts) and own_role != "developer"
+        ids: list[str] = []
+        blocks: list[Block] = []
         taken: list[int] = []
-        for j, part in enumerate(message.parts):
-            where = f"{at}.parts[{j}]"
+        thinking = False
+        for j, part in enumerate(parts):
+            reasoning = type(part) in _REASONING
+            thinking = thinking or reasoning  # written or not: see ``_Turns``
             if role == "system" and not isinstance(part, Text):
-                encoder.out.lossy(where, part.type, "a system prompt holds only text")
+                out.lossy(f"{listed}[{j}]", part.type, "a system prompt holds only text")
+                vouch = False
                 continue
-            block = encoder.part(part, where)
-            if block is not None:
-                turn.blocks.append(block)
-                taken.append(j)
+            block = encode_part(part, listed, j)
+            if block is None:
+                vouch = False
+                continue
+            blocks.append(block)
+            taken.append(j)
+            if not vouch:
+                continue
+            if type(part) is Text:
+                vouch = part.text != ""
+            elif type(part) is ToolUse and assistant:
+                ids.append(part.id)
+            elif type(part) is ToolResult and caller and type(part.content) is not list:
+                ids.append(part.tool_use_id)
+            else:
+                vouch = (reasoning and assistant) or (type(part) is Image and caller)
+        if vouch and noted is not None:
+            if assistant:
+                noted.append((own_role, ids))
+            elif ids:
+                if len(ids) == len(parts):
+                    noted.append(("tool", ids))
+            elif own_role != "tool":
+                noted.append((own_role, ids))
+        echo = message.echo(PROVIDER) if message.provider_echoes else None
+        turn = turns.open(role, bool(echo and echo.data.get(_STRING)), own_role, thinking and assistant)
+        turn.blocks += blocks
         turn.sources.append((i, taken))
     for turn in turns.wire:
         if not turn.blocks:
