@@ -92,9 +92,7 @@ _make_image = maker(Image, "source", "cache_control", "provider_echoes")
 _make_thinking = maker(Thinking, "text", "cache_control", "provider_echoes")
 _make_redacted = maker(RedactedThinking, "provider_echoes")
 _make_tool_use = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
-_make_tool_result = maker(
-    ToolResult, "tool_use_id", "name", "content", "is_error", "cache_control", "provider_echoes"
-)
+_make_tool_result = maker(ToolResult, "tool_use_id", "name", "content", "is_error", "cache_control", "provider_echoes")
 _make_base64 = maker(Base64Source, "media_type", "data")
 _make_url = maker(UrlSource, "url", "media_type")
 _TTLS = frozenset({"5m", "1h"})
@@ -159,7 +157,7 @@ def decode_cache_control(block: Mapping[str, Any], at: str) -> CacheControl | No
     if mark is None:
         return None
     if type(mark) is not dict:
-        mark = optional(block, "cache_control", dict, at)
+        mark = expect(mark, dict, join(at, "cache_control"))
     ttl = mark.get("ttl")
     if ttl is not None and (type(ttl) is not str or ttl not in _TTLS):
         raise _bad(join(at, "cache_control.ttl"), f"unknown ttl {ttl!r}")
@@ -195,7 +193,9 @@ def _decode_text(block: Block, at: str, i: int | None, ctx: Context) -> ContentP
         text = require(block, "text", str, _path(at, i))
     return _make_text(
         text=text,
-        citations=citations, cache_control=None if "cache_control" not in block else decode_cache_control(block, _path(at, i)), provider_echoes=_echoes(extra)
+        citations=citations,
+        cache_control=None if "cache_control" not in block else decode_cache_control(block, _path(at, i)),
+        provider_echoes=_echoes(extra),
     )
 
 
@@ -284,8 +284,10 @@ _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 
 
 def _decode_tool_use(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
-    call_id = ctx.tool_id(_text_field(block, "id", at, i))
-    name = _text_field(block, "name", at, i)
+    wire_id, name = block.get("id"), block.get("name")
+    if type(wire_id) is not str or type(name) is not str:  # read through the readers, for the path
+        wire_id, name = _text_field(block, "id", at, i), _text_field(block, "name", at, i)
+    call_id = ctx.tool_id(wire_id)
     ctx.tool_names[call_id] = name
     tool_input = block.get("input")
     if type(tool_input) is not dict:
@@ -302,7 +304,8 @@ _RESULT_KEYS = _TOOL_RESULT_KEYS | {"is_error"}
 def _decode_tool_result(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
     """An explicit ``is_error: false`` (what the SDKs send) rides in the echo, so it re-encodes
     exactly; ``true`` is the IR's flag."""
-    call_id = ctx.tool_id(_text_field(block, "tool_use_id", at, i))
+    wire_id = block.get("tool_use_id")
+    call_id = ctx.tool_id(wire_id if type(wire_id) is str else _text_field(block, "tool_use_id", at, i))
     extra = {} if block.keys() <= _TOOL_RESULT_KEYS else _extras(block, _TOOL_RESULT_KEYS)
     is_error = block.get("is_error", False)
     if type(is_error) is not bool:
@@ -480,7 +483,9 @@ class Encoder:
                     block.setdefault(key, value)
         if part.cache_control is not None:
             if self.response:
-                self.out.lossy(join(_path(at, j), "cache_control"), "cache_control", "a response block has no cache mark")
+                self.out.lossy(
+                    join(_path(at, j), "cache_control"), "cache_control", "a response block has no cache mark"
+                )
             else:
                 block["cache_control"] = encode_cache_control(part.cache_control)
                 self.cache_marks.append((block, _path(at, j)))
@@ -567,7 +572,9 @@ class Encoder:
     def _tool_use(self, part: ToolUse, at: str, j: int | None) -> Block:
         tool_input = part.input
         if part.raw_input is not None:
-            self.out.lossy(_path(at, j), "tool_use", "arguments that are not a JSON object are sent as {}", action="converted")
+            self.out.lossy(
+                _path(at, j), "tool_use", "arguments that are not a JSON object are sent as {}", action="converted"
+            )
         block: Block = {"type": "tool_use", "id": self.tool_id(part.id, at, j), "name": part.name, "input": tool_input}
         if part.provider_echoes:
             echo = part.echo(PROVIDER)
@@ -603,10 +610,14 @@ class Encoder:
             where = join(_path(at, j), "content")
             block["content"] = [b for i, p in enumerate(content) if (b := self._result_item(p, where, i))]
         else:
-            self.out.lossy(join(_path(at, j), "content"), "tool_result", "a JSON result is sent as its text", action="converted")
+            self.out.lossy(
+                join(_path(at, j), "content"), "tool_result", "a JSON result is sent as its text", action="converted"
+            )
             block["content"] = dumps(content)
         if part.is_error:
             block["is_error"] = True
+        if not part.provider_echoes and part.cache_control is None:
+            return block  # nothing to merge
         return self._finish(block, part, at, j)
 
     def _result_item(self, part: ContentPart, at: str, i: int) -> Block | None:

@@ -39,9 +39,9 @@ from interlingua import (
     Message,
     NativeTool,
     ProviderEcho,
+    RedactedThinking,
     Request,
     ResponseFormat,
-    RedactedThinking,
     Role,
     Text,
     Thinking,
@@ -411,7 +411,8 @@ def _encode_messages(
         taken: list[int] = []
         thinking = False
         for j, part in enumerate(parts):
-            reasoning = type(part) in _REASONING
+            kind = type(part)
+            reasoning = kind in _REASONING
             thinking = thinking or reasoning  # written or not: see ``_Turns``
             if role == "system" and not isinstance(part, Text):
                 out.lossy(f"{listed}[{j}]", part.type, "a system prompt holds only text")
@@ -425,14 +426,15 @@ def _encode_messages(
             taken.append(j)
             if not vouch:
                 continue
-            if type(part) is Text:
-                vouch = part.text != ""
-            elif type(part) is ToolUse and assistant:
-                ids.append(part.id)
-            elif type(part) is ToolResult and caller and type(part.content) is not list:
-                ids.append(part.tool_use_id)
+            # ``kind`` is the part's class (one call, not one per test): the attributes read are its own
+            if kind is Text:
+                vouch = part.text != ""  # type: ignore[union-attr]
+            elif kind is ToolUse and assistant:
+                ids.append(part.id)  # type: ignore[union-attr]
+            elif kind is ToolResult and caller and type(part.content) is not list:  # type: ignore[union-attr]
+                ids.append(part.tool_use_id)  # type: ignore[union-attr]
             else:
-                vouch = (reasoning and assistant) or (type(part) is Image and caller)
+                vouch = (reasoning and assistant) or (kind is Image and caller)
         if vouch and noted is not None:
             if assistant:
                 noted.append((own_role, ids))
