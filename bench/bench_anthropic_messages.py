@@ -5,8 +5,7 @@
   signed thinking blocks, an image), against ``orjson.loads(orjson.dumps(body))`` of the same
   body. Each function runs one batch per round and the ratios are medians of per-round ratios,
   so CPU load from other processes hits both sides of a ratio alike (memory contention does not:
-  see ``_timing``). Beside them: decode through the
-  general path alone (the fast readers of ``_fast.py`` declining), and the core's ``maker`` (one
+  see ``_timing``). Beside them: the core's ``maker`` (one
   per shape, made beforehand) building the same IR objects with nothing else (decode's floor, and
   its share of decode), and the core's check of the turn rules from the turns encode's writer
   noted (``turns_keep_rules``), with the walk of the IR it replaced (``normalize_request``).
@@ -29,7 +28,7 @@ from pydantic import BaseModel
 import interlingua as il
 from interlingua.kit import Turn, maker, normalize_request, turns_keep_rules
 from interlingua.testing import load_body, real_fixtures, real_fixtures_dir
-from interlingua_anthropic import AnthropicMessagesCodec, _fast, _request
+from interlingua_anthropic import AnthropicMessagesCodec, _request
 
 CODEC = AnthropicMessagesCodec()
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -86,16 +85,6 @@ def transcript() -> dict[str, Any]:
     }
 
 
-def careful_decode(body: dict[str, Any]) -> il.Request:
-    """decode_request with the fast readers of ``_fast.py`` declining everything: the general path."""
-    saved = _fast.decode_message, _fast.decode_blocks
-    _fast.decode_message = _fast.decode_blocks = lambda *args: None  # type: ignore[assignment]  # bench only
-    try:
-        return CODEC.decode_request(body)
-    finally:
-        _fast.decode_message, _fast.decode_blocks = saved
-
-
 def constructions(value: Any) -> list[tuple[type[BaseModel], dict[str, Any]]]:
     """Every IR instance in ``value`` (innermost first) with the fields it was given: what decode
     builds, to be built again with nothing else (the core's ``maker``, the floor)."""
@@ -123,7 +112,6 @@ def main() -> None:
     body = transcript()
     request = CODEC.decode_request(body)
     assert CODEC.encode_request(request).body == body
-    assert careful_decode(body) == request
     built = constructions(request)
     size = len(orjson.dumps(body))
 
@@ -145,7 +133,6 @@ def main() -> None:
                 request, CODEC.rules, codec=CODEC.name, reasoning="drop"
             ),
             "decode_request": lambda: CODEC.decode_request(body),
-            "decode_request, general path": lambda: careful_decode(body),
             f"makers alone ({len(built)} objects)": construct_only,
             "decode + encode": lambda: CODEC.encode_request(CODEC.decode_request(body)),
         }

@@ -23,7 +23,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import Passes, ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns
+from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns
 
 from . import _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -80,17 +80,8 @@ class AnthropicMessagesCodec:
         return encode_noting_turns(
             request,
             self.rules,
-            Passes(
-                lambda ready, turns, written, kept: _request.encode_request(
-                    ready,
-                    self.name,
-                    self.default_max_tokens,
-                    strict=False,
-                    budgets=self.budgets,
-                    turns=turns,
-                    written=written,
-                    kept=kept,
-                )
+            lambda ready, turns: _request.encode_request(
+                ready, self.name, self.default_max_tokens, strict=False, budgets=self.budgets, turns=turns
             ),
             codec=self.name,
             strict=strict,

@@ -37,7 +37,18 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import ToolIds, article, construct, dumps, expect, join, optional, require, unresolved_handle
+from interlingua.kit import (
+    ToolIds,
+    article,
+    construct,
+    dumps,
+    expect,
+    join,
+    maker,
+    optional,
+    require,
+    unresolved_handle,
+)
 
 PROVIDER = "anthropic"
 Block = dict[str, Any]
@@ -71,39 +82,86 @@ def _drop(out: WarningSink, at: str, part_type: str, why: str, *, action: Any = 
 # --- decoding ----------------------------------------------------------------------------------
 
 
+# The shapes decoded most, each a constructor made once (``maker``): a third cheaper than
+# ``construct``, with the same fields set.
+_echo = maker(ProviderEcho, "provider", "data", "model")
+_make_native = maker(Native, "provider", "data")
+_make_mark = maker(CacheControl, "ttl")
+_make_text = maker(Text, "text", "citations", "cache_control", "provider_echoes")
+_make_image = maker(Image, "source", "cache_control", "provider_echoes")
+_make_thinking = maker(Thinking, "text", "cache_control", "provider_echoes")
+_make_redacted = maker(RedactedThinking, "provider_echoes")
+_make_tool_use = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
+_make_tool_result = maker(ToolResult, "tool_use_id", "name", "content", "is_error", "cache_control", "provider_echoes")
+_make_base64 = maker(Base64Source, "media_type", "data")
+_make_url = maker(UrlSource, "url", "media_type")
+_TTLS = frozenset({"5m", "1h"})
+
+
+def decode_blocks(items: list[Any], at: str, ctx: Context) -> list[ContentPart]:
+    """A content list; each block's path is spelled out only for an error."""
+    decoders = _DECODERS
+    parts: list[ContentPart] = []
+    for i, block in enumerate(items):
+        kind = block.get("type") if type(block) is dict else None
+        decoder = decoders.get(kind) if type(kind) is str else None
+        if decoder is None:  # an unknown type (kept), or a block to refuse at its path
+            parts.append(decode_block(block, f"{at}[{i}]", ctx))
+            continue
+        part = decoder(block, at, i, ctx)
+        parts.append(_native(block) if part is None else part)
+    return parts
+
+
 def decode_block(block: Any, at: str, ctx: Context) -> ContentPart:
     """One wire block -> one part; an unknown ``type`` is kept verbatim as ``Native`` (a block
     with no string ``type`` is refused: the encoder's turn checks dispatch on it)."""
     block = expect(block, dict, at)
-    decoder = _DECODERS.get(require(block, "type", str, at))
+    kind = require(block, "type", str, at)
+    decoder = _DECODERS.get(kind)
     if decoder is None:
         return _native(block)
-    part = decoder(block, at, ctx)
+    part = decoder(block, at, None, ctx)
     return _native(block) if part is None else part
 
 
+def _path(at: str, i: int | None) -> str:
+    """A block's path: ``at`` itself, or its ``i``-th item (decoders get both, to build it only
+    when a field needs reading through the path-aware readers)."""
+    return at if i is None else f"{at}[{i}]"
+
+
 def _native(block: Mapping[str, Any]) -> Native:
-    return construct(Native, provider=PROVIDER, data=dict(block))
+    return _make_native(provider=PROVIDER, data=dict(block))
 
 
 def _extras(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
     return {k: v for k, v in block.items() if k not in known and v is not None}
 
 
+def _echoes_of(block: Mapping[str, Any], known: frozenset[str], model: str | None = None) -> list[ProviderEcho]:
+    """The echo of the block's fields beyond ``known`` (none, for nearly every block)."""
+    if block.keys() <= known:
+        return []
+    return _echoes(_extras(block, known), model)
+
+
 def _echoes(extra: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
     if not extra:
         return []
-    return [construct(ProviderEcho, provider=PROVIDER, data=extra, model=model)]
+    return [_echo(provider=PROVIDER, data=extra, model=model)]
 
 
 def decode_cache_control(block: Mapping[str, Any], at: str) -> CacheControl | None:
-    mark = optional(block, "cache_control", dict, at)
+    mark = block.get("cache_control")
     if mark is None:
         return None
+    if type(mark) is not dict:
+        mark = expect(mark, dict, join(at, "cache_control"))
     ttl = mark.get("ttl")
-    if ttl not in (None, "5m", "1h"):
+    if ttl is not None and (type(ttl) is not str or ttl not in _TTLS):
         raise _bad(join(at, "cache_control.ttl"), f"unknown ttl {ttl!r}")
-    return construct(CacheControl, ttl=ttl)
+    return _make_mark(ttl=ttl)
 
 
 def _bad(at: str, reason: str) -> Exception:
@@ -112,23 +170,31 @@ def _bad(at: str, reason: str) -> Exception:
     return DecodeError("", at, reason)
 
 
+def _text_field(block: Block, key: str, at: str, i: int | None) -> Any:
+    """``block[key]`` as a string (the common case read once; anything else through ``require``)."""
+    value = block.get(key)
+    return value if type(value) is str else require(block, key, str, _path(at, i))
+
+
 _TEXT_KEYS = frozenset({"type", "text", "citations", "cache_control"})
 
 
-def _decode_text(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    extra = _extras(block, _TEXT_KEYS)
+def _decode_text(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
+    extra = {} if block.keys() <= _TEXT_KEYS else _extras(block, _TEXT_KEYS)
     raw_citations = block.get("citations")
     citations: list[Citation] = []
     if raw_citations == []:
         extra["citations"] = []  # a stream's text block opens with an empty list: keep it exact
     elif raw_citations is not None:
-        where = join(at, "citations")
-        citations = [decode_citation(c, f"{where}[{i}]") for i, c in enumerate(expect(raw_citations, list, where))]
-    return construct(
-        Text,
-        text=require(block, "text", str, at),
+        where = join(_path(at, i), "citations")
+        citations = [decode_citation(c, f"{where}[{n}]") for n, c in enumerate(expect(raw_citations, list, where))]
+    text = block.get("text")
+    if type(text) is not str:
+        text = require(block, "text", str, _path(at, i))
+    return _make_text(
+        text=text,
         citations=citations,
-        cache_control=decode_cache_control(block, at),
+        cache_control=None if "cache_control" not in block else decode_cache_control(block, _path(at, i)),
         provider_echoes=_echoes(extra),
     )
 
@@ -144,16 +210,16 @@ _SOURCE_KEYS: dict[str, frozenset[str]] = {
 def _decode_source(block: Block, at: str) -> Base64Source | UrlSource | FileSource | TextSource | None:
     """None for a source the IR cannot hold exactly (content sources, unknown kinds or keys)."""
     source = require(block, "source", dict, at)
-    where = join(at, "source")
     kind = source.get("type")
-    if kind not in _SOURCE_KEYS or not source.keys() <= _SOURCE_KEYS[kind]:
+    if type(kind) is not str or kind not in _SOURCE_KEYS or not source.keys() <= _SOURCE_KEYS[kind]:
         return None
+    where = join(at, "source")
     if kind == "base64":
-        return construct(
-            Base64Source, media_type=require(source, "media_type", str, where), data=require(source, "data", str, where)
+        return _make_base64(
+            media_type=require(source, "media_type", str, where), data=require(source, "data", str, where)
         )
     if kind == "url":
-        return construct(UrlSource, url=require(source, "url", str, where), media_type=None)
+        return _make_url(url=require(source, "url", str, where), media_type=None)
     if kind == "file":
         return construct(FileSource, file_id=require(source, "file_id", str, where), provider=PROVIDER)
     return construct(
@@ -166,95 +232,104 @@ def _decode_source(block: Block, at: str) -> Base64Source | UrlSource | FileSour
 _IMAGE_KEYS = frozenset({"type", "source", "cache_control"})
 
 
-def _decode_image(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    source = _decode_source(block, at)
+def _decode_image(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
+    where = _path(at, i)
+    source = _decode_source(block, where)
     if source is None or isinstance(source, TextSource):
         return None
-    return construct(
-        Image,
+    return _make_image(
         source=source,
-        cache_control=decode_cache_control(block, at),
-        provider_echoes=_echoes(_extras(block, _IMAGE_KEYS)),
+        cache_control=None if "cache_control" not in block else decode_cache_control(block, where),
+        provider_echoes=_echoes_of(block, _IMAGE_KEYS),
     )
 
 
 _DOCUMENT_KEYS = frozenset({"type", "source", "cache_control", "title"})
 
 
-def _decode_document(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    source = _decode_source(block, at)
+def _decode_document(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
+    where = _path(at, i)
+    source = _decode_source(block, where)
     if source is None:
         return None
     return construct(
         Document,
         source=source,
-        name=optional(block, "title", str, at),
-        cache_control=decode_cache_control(block, at),
-        provider_echoes=_echoes(_extras(block, _DOCUMENT_KEYS)),
+        name=optional(block, "title", str, where),
+        cache_control=decode_cache_control(block, where),
+        provider_echoes=_echoes_of(block, _DOCUMENT_KEYS),
     )
 
 
 _THINKING_KEYS = frozenset({"type", "thinking", "cache_control"})
 
 
-def _decode_thinking(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    return construct(
-        Thinking,
-        text=require(block, "thinking", str, at),
-        cache_control=decode_cache_control(block, at),
-        provider_echoes=_echoes(_extras(block, _THINKING_KEYS), ctx.model),
+def _decode_thinking(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
+    return _make_thinking(
+        text=_text_field(block, "thinking", at, i),
+        cache_control=None if "cache_control" not in block else decode_cache_control(block, _path(at, i)),
+        provider_echoes=_echoes_of(block, _THINKING_KEYS, ctx.model),
     )
 
 
-def _decode_redacted(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    require(block, "data", str, at)
-    return construct(RedactedThinking, provider_echoes=_echoes(_extras(block, frozenset({"type"})), ctx.model))
+_REDACTED_KEYS = frozenset({"type"})
+
+
+def _decode_redacted(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
+    _text_field(block, "data", at, i)
+    return _make_redacted(provider_echoes=_echoes_of(block, _REDACTED_KEYS, ctx.model))
 
 
 _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 
 
-def _decode_tool_use(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    call_id, name = ctx.tool_id(require(block, "id", str, at)), require(block, "name", str, at)
+def _decode_tool_use(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
+    wire_id, name = block.get("id"), block.get("name")
+    if type(wire_id) is not str or type(name) is not str:  # read through the readers, for the path
+        wire_id, name = _text_field(block, "id", at, i), _text_field(block, "name", at, i)
+    call_id = ctx.tool_id(wire_id)
     ctx.tool_names[call_id] = name
-    return construct(
-        ToolUse,
-        id=call_id,
-        name=name,
-        input=optional(block, "input", dict, at, {}),
-        raw_input=None,
-        provider_echoes=_echoes(_extras(block, _TOOL_USE_KEYS)),
+    tool_input = block.get("input")
+    if type(tool_input) is not dict:
+        tool_input = optional(block, "input", dict, _path(at, i), {})
+    return _make_tool_use(
+        id=call_id, name=name, input=tool_input, raw_input=None, provider_echoes=_echoes_of(block, _TOOL_USE_KEYS)
     )
 
 
 _TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "cache_control"})
+_RESULT_KEYS = _TOOL_RESULT_KEYS | {"is_error"}
 
 
-def _decode_tool_result(block: Block, at: str, ctx: Context) -> ContentPart | None:
-    call_id = ctx.tool_id(require(block, "tool_use_id", str, at))
-    extra = _extras(block, _TOOL_RESULT_KEYS)
-    is_error = optional(block, "is_error", bool, at, False)
+def _decode_tool_result(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
+    """An explicit ``is_error: false`` (what the SDKs send) rides in the echo, so it re-encodes
+    exactly; ``true`` is the IR's flag."""
+    wire_id = block.get("tool_use_id")
+    call_id = ctx.tool_id(wire_id if type(wire_id) is str else _text_field(block, "tool_use_id", at, i))
+    extra = {} if block.keys() <= _TOOL_RESULT_KEYS else _extras(block, _TOOL_RESULT_KEYS)
+    is_error = block.get("is_error", False)
+    if type(is_error) is not bool:
+        is_error = optional(block, "is_error", bool, _path(at, i), False)
     if is_error:
-        del extra["is_error"]  # an explicit ``false`` stays in the echo, so it re-encodes exactly
+        del extra["is_error"]
     raw = block.get("content", "")
     content: str | list[ContentPart]
-    if isinstance(raw, str):
+    if type(raw) is str:
         content = raw
     else:
-        where = join(at, "content")
-        content = [decode_block(item, f"{where}[{i}]", ctx) for i, item in enumerate(expect(raw, list, where))]
-    return construct(
-        ToolResult,
+        where = join(_path(at, i), "content")
+        content = decode_blocks(expect(raw, list, where), where, ctx)  # lists of text and images
+    return _make_tool_result(
         tool_use_id=call_id,
         name=ctx.tool_names.get(call_id, ""),
         content=content,
         is_error=is_error,
-        cache_control=decode_cache_control(block, at),
+        cache_control=None if "cache_control" not in block else decode_cache_control(block, _path(at, i)),
         provider_echoes=_echoes(extra),
     )
 
 
-_DECODERS: dict[str, Callable[[Block, str, Context], ContentPart | None]] = {
+_DECODERS: dict[str, Callable[[Block, str, int | None, Context], ContentPart | None]] = {
     "text": _decode_text,
     "image": _decode_image,
     "document": _decode_document,
@@ -368,59 +443,65 @@ class Encoder:
         self.cache_marks: list[tuple[Block, str]] = []
         self.ids: dict[str, str] = {}
 
-    def part(self, part: ContentPart, at: str) -> Block | None:
-        out = self.out
+    def part(self, part: ContentPart, at: str, j: int | None = None) -> Block | None:
+        """``part`` as a block; its path is ``at``, or the ``j``-th item of the list ``at`` (spelled
+        out only for a warning, a cache mark or a rewritten id)."""
         match part:  # the commonest types first: each arm is one isinstance check
             case Text():
-                return self._text(part, at)
+                return self._text(part, at, j)
             case ToolUse():
-                return self._tool_use(part, at)
+                return self._tool_use(part, at, j)
             case ToolResult():
-                return self._tool_result(part, at)
+                return self._tool_result(part, at, j)
             case Thinking():
-                return self._thinking(part, at)
+                return self._thinking(part, at, j)
             case Image():
-                return self._media(part, at, "image")
+                return self._media(part, _path(at, j), "image")
             case Document():
-                return self._media(part, at, "document")
+                return self._media(part, _path(at, j), "document")
             case RedactedThinking():
-                return self._redacted(part, at)
+                return self._redacted(part, _path(at, j))
             case Native():
-                return self._native(part, at)
+                return self._native(part, _path(at, j))
             case Audio():
-                return _drop(out, at, "audio", "the Messages API takes no audio input")
+                return _drop(self.out, _path(at, j), "audio", "the Messages API takes no audio input")
             case Video():
-                return _drop(out, at, "video", "the Messages API takes no video input")
+                return _drop(self.out, _path(at, j), "video", "the Messages API takes no video input")
             case ImageOutput():
-                return _drop(out, at, "image_output", "Claude does not produce images")
+                return _drop(self.out, _path(at, j), "image_output", "Claude does not produce images")
             case AudioOutput():
-                return _drop(out, at, "audio_output", "Claude does not produce audio")
+                return _drop(self.out, _path(at, j), "audio_output", "Claude does not produce audio")
             case _:
                 assert_never(part)
 
-    def _finish(self, block: Block, part: Text | Image | Document | ToolResult, at: str) -> Block:
+    def _finish(self, block: Block, part: Text | Image | Document | ToolResult, at: str, j: int | None = None) -> Block:
         """Merge the part's echo back in, then its cache mark."""
-        echo = part.echo(PROVIDER) if part.provider_echoes else None
-        if echo is not None:
-            for key, value in echo.data.items():
-                block.setdefault(key, value)
+        if part.provider_echoes:
+            echo = part.echo(PROVIDER)
+            if echo is not None:
+                for key, value in echo.data.items():
+                    block.setdefault(key, value)
         if part.cache_control is not None:
             if self.response:
-                self.out.lossy(join(at, "cache_control"), "cache_control", "a response block has no cache mark")
+                self.out.lossy(
+                    join(_path(at, j), "cache_control"), "cache_control", "a response block has no cache mark"
+                )
             else:
                 block["cache_control"] = encode_cache_control(part.cache_control)
-                self.cache_marks.append((block, at))
+                self.cache_marks.append((block, _path(at, j)))
         return block
 
-    def _text(self, part: Text, at: str) -> Block:
+    def _text(self, part: Text, at: str, j: int | None) -> Block:
         block: Block = {"type": "text", "text": part.text}
         if part.citations:
-            where = join(at, "citations")
+            where = join(_path(at, j), "citations")
             cited = [encode_citation(c, f"{where}[{i}]", self.out) for i, c in enumerate(part.citations)]
             kept = [c for c in cited if c is not None]
             if kept:
                 block["citations"] = kept
-        return self._finish(block, part, at)
+        if not part.provider_echoes and part.cache_control is None:
+            return block  # a plain text block: nothing to merge
+        return self._finish(block, part, at, j)
 
     def _media(self, part: Image | Document, at: str, kind: str) -> Block | None:
         if self.response:
@@ -464,7 +545,7 @@ class Encoder:
             case _:
                 assert_never(source)
 
-    def _thinking(self, part: Thinking, at: str) -> Block | None:
+    def _thinking(self, part: Thinking, at: str, j: int | None) -> Block | None:
         """Only a thinking block Anthropic signed can be sent back: the API checks the signature.
 
         Signatures are replayed to any Claude model: Anthropic validates them server-side and
@@ -473,12 +554,13 @@ class Encoder:
         """
         echo = part.echo(PROVIDER)
         if echo is None or not isinstance(echo.data.get("signature"), str):
-            return _drop(self.out, at, "thinking", "unsigned thinking (not from Claude) cannot be replayed")
+            return _drop(self.out, _path(at, j), "thinking", "unsigned thinking (not from Claude) cannot be replayed")
         block: Block = {"type": "thinking", "thinking": part.text}
         for key, value in echo.data.items():
             block.setdefault(key, value)
         if part.cache_control is not None:
-            self.out.lossy(join(at, "cache_control"), "cache_control", "a thinking block takes no cache mark")
+            where = join(_path(at, j), "cache_control")
+            self.out.lossy(where, "cache_control", "a thinking block takes no cache mark")
         return block
 
     def _redacted(self, part: RedactedThinking, at: str) -> Block | None:
@@ -487,18 +569,21 @@ class Encoder:
             return _drop(self.out, at, "redacted_thinking", "redacted thinking without Anthropic's data")
         return {"type": "redacted_thinking", **echo.data}
 
-    def _tool_use(self, part: ToolUse, at: str) -> Block:
+    def _tool_use(self, part: ToolUse, at: str, j: int | None) -> Block:
         tool_input = part.input
         if part.raw_input is not None:
-            self.out.lossy(at, "tool_use", "arguments that are not a JSON object are sent as {}", action="converted")
-        block: Block = {"type": "tool_use", "id": self.tool_id(part.id, at), "name": part.name, "input": tool_input}
-        echo = part.echo(PROVIDER) if part.provider_echoes else None
-        if echo is not None:
-            for key, value in echo.data.items():
-                block.setdefault(key, value)
+            self.out.lossy(
+                _path(at, j), "tool_use", "arguments that are not a JSON object are sent as {}", action="converted"
+            )
+        block: Block = {"type": "tool_use", "id": self.tool_id(part.id, at, j), "name": part.name, "input": tool_input}
+        if part.provider_echoes:
+            echo = part.echo(PROVIDER)
+            if echo is not None:
+                for key, value in echo.data.items():
+                    block.setdefault(key, value)
         return block
 
-    def tool_id(self, call_id: str, at: str) -> str:
+    def tool_id(self, call_id: str, at: str, j: int | None = None) -> str:
         """Ids must match ``[a-zA-Z0-9_-]+``; a foreign id that does not is rewritten, the same
         way for its call and its result."""
         known = self.ids.get(call_id)
@@ -509,32 +594,36 @@ class Encoder:
             return call_id
         fixed = "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in call_id) or "call"
         if fixed != call_id:
-            self.out.lossy(at, "tool_use", f"tool id {call_id!r} sent as {fixed!r}", action="converted")
+            self.out.lossy(_path(at, j), "tool_use", f"tool id {call_id!r} sent as {fixed!r}", action="converted")
         self.ids[call_id] = fixed
         return fixed
 
-    def _tool_result(self, part: ToolResult, at: str) -> Block | None:
+    def _tool_result(self, part: ToolResult, at: str, j: int | None) -> Block | None:
         if self.response:
-            return _drop(self.out, at, "tool_result", "a response holds no tool_result blocks")
-        block: Block = {"type": "tool_result", "tool_use_id": self.tool_id(part.tool_use_id, at)}
+            return _drop(self.out, _path(at, j), "tool_result", "a response holds no tool_result blocks")
+        block: Block = {"type": "tool_result", "tool_use_id": self.tool_id(part.tool_use_id, at, j)}
         content = part.content
         if isinstance(content, str):
             if content:
                 block["content"] = content
         elif isinstance(content, list):
-            where = join(at, "content")
-            block["content"] = [b for i, p in enumerate(content) if (b := self._result_item(p, f"{where}[{i}]"))]
+            where = join(_path(at, j), "content")
+            block["content"] = [b for i, p in enumerate(content) if (b := self._result_item(p, where, i))]
         else:
-            self.out.lossy(join(at, "content"), "tool_result", "a JSON result is sent as its text", action="converted")
+            self.out.lossy(
+                join(_path(at, j), "content"), "tool_result", "a JSON result is sent as its text", action="converted"
+            )
             block["content"] = dumps(content)
         if part.is_error:
             block["is_error"] = True
-        return self._finish(block, part, at)
+        if not part.provider_echoes and part.cache_control is None:
+            return block  # nothing to merge
+        return self._finish(block, part, at, j)
 
-    def _result_item(self, part: ContentPart, at: str) -> Block | None:
+    def _result_item(self, part: ContentPart, at: str, i: int) -> Block | None:
         if isinstance(part, Text | Image | Document) or (isinstance(part, Native) and part.provider == PROVIDER):
-            return self.part(part, at)
-        return _drop(self.out, at, part.type, "a tool result holds only text, images and documents")
+            return self.part(part, at, i)
+        return _drop(self.out, _path(at, i), part.type, "a tool result holds only text, images and documents")
 
     def _native(self, part: Native, at: str) -> Block | None:
         if part.provider != PROVIDER:

@@ -35,17 +35,22 @@ from interlingua import (
     CacheControl,
     ContentPart,
     Encoded,
+    Image,
     Message,
     NativeTool,
     ProviderEcho,
+    RedactedThinking,
     Request,
     ResponseFormat,
     Role,
     Text,
+    Thinking,
     ThinkingBudgets,
     ThinkingConfig,
     Tool,
     ToolChoice,
+    ToolResult,
+    ToolUse,
     WarningSink,
 )
 from interlingua.kit import (
@@ -60,6 +65,7 @@ from interlingua.kit import (
     join,
     keep_sampling,
     lookup,
+    maker,
     optional,
     require,
 )
@@ -67,8 +73,7 @@ from interlingua.kit import (
 if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
 
-from . import _fast
-from ._parts import PROVIDER, Block, Context, Encoder, decode_block, decode_cache_control, encode_cache_control
+from ._parts import PROVIDER, Block, Context, Encoder, decode_blocks, decode_cache_control, encode_cache_control
 
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
 BUDGETS = ThinkingBudgets.model_construct(minimal=1024, low=2048, medium=8192, high=16384, xhigh=32768)
@@ -78,7 +83,7 @@ passed as ``budgets=`` replaces it."""
 MIN_BUDGET = 1024
 _PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort (the SDK's OutputConfigParam)
-_STRING = _fast.STRING  # message echo: the wire sent ``content`` as a bare string
+_STRING = "content_string"  # message echo: the wire sent ``content`` as a bare string
 _THINKING_TYPES = ("thinking", "redacted_thinking")
 
 # --- decoding ----------------------------------------------------------------------------------
@@ -90,10 +95,7 @@ _MAPPED = frozenset(
 
 
 def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Request:
-    """Every field without an IR home goes to ``provider_options["anthropic"]`` verbatim.
-
-    Common messages take ``_fast.decode_message``; the rest (and anything malformed, for its
-    DecodeError path) the careful ``_decode_message``."""
+    """Every field without an IR home goes to ``provider_options["anthropic"]`` verbatim."""
     model = optional(body, "model", str, "")
     ctx = Context(model, ids)
     options = {k: v for k, v in body.items() if k not in _MAPPED}
@@ -118,45 +120,58 @@ def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Reque
     return construct(Request, **fields)
 
 
-def _message_echo(extra: dict[str, Any]) -> list[ProviderEcho]:
-    return [construct(ProviderEcho, provider=PROVIDER, data=extra, model=None)] if extra else []
+_echo = maker(ProviderEcho, "provider", "data", "model")
+_make_message = maker(Message, "role", "parts", "id", "name", "provider_echoes")
+_make_text = maker(Text, "text", "citations", "cache_control", "provider_echoes")
+_STRING_ECHO = {_STRING: True}
 
 
-def _decode_content(raw: Any, at: str, ctx: Context) -> tuple[list[ContentPart], dict[str, Any]]:
+def _decode_content(raw: Any, at: str, ctx: Context) -> tuple[list[ContentPart], list[ProviderEcho]]:
+    """The parts, and the message echo saying the content came as a bare string."""
+    if type(raw) is list:
+        return decode_blocks(raw, at, ctx), []
     if isinstance(raw, str):
-        text = construct(Text, text=raw, citations=[], cache_control=None, provider_echoes=[])
-        return [text], {_STRING: True}
-    items = expect(raw, list, at)
-    parts = _fast.decode_blocks(items, ctx)
-    if parts is None:
-        parts = [decode_block(block, f"{at}[{i}]", ctx) for i, block in enumerate(items)]
-    return parts, {}
+        text = _make_text(text=raw, citations=[], cache_control=None, provider_echoes=[])
+        return [text], [_echo(provider=PROVIDER, data=dict(_STRING_ECHO), model=None)]
+    return decode_blocks(expect(raw, list, at), at, ctx), []
 
 
 def _decode_messages(body: Mapping[str, Any], ctx: Context) -> list[Message]:
-    fast = _fast.decode_message
     items = require(body, "messages", list, "")
-    return [fast(m, ctx) or _decode_message(m, f"messages[{i}]", ctx) for i, m in enumerate(items)]
+    return [_decode_message(m, i, ctx) for i, m in enumerate(items)]
 
 
 def _decode_system(body: Mapping[str, Any]) -> list[Message]:
     raw = body.get("system")
     if raw is None:
         return []
-    parts, extra = _decode_content(raw, "system", Context(None))
-    return [construct(Message, role="system", parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))]
+    parts, echoes = _decode_content(raw, "system", Context(None))
+    return [_make_message(role="system", parts=parts, id=None, name=None, provider_echoes=echoes)]
 
 
-def _decode_message(raw: Any, at: str, ctx: Context) -> Message:
-    message = expect(raw, dict, at)
+def _decode_message(raw: Any, i: int, ctx: Context) -> Message:
+    """A wire message; keys beside ``role`` and ``content`` ride in its echo. Its path is built
+    only for the readers that may need it (a message of the two keys needs none)."""
+    message = raw if type(raw) is dict else expect(raw, dict, f"messages[{i}]")
+    role = message.get("role")
+    if type(role) is not str or role not in _ROLES:
+        role = _role(message, f"messages[{i}]")
+    parts, echoes = _decode_content(message.get("content"), f"messages[{i}].content", ctx)
+    if len(message) > 2:
+        extra = {k: v for k, v in message.items() if k not in ("role", "content") and v is not None}
+        if echoes:
+            extra = {**echoes[0].data, **extra}
+        echoes = [_echo(provider=PROVIDER, data=extra, model=None)] if extra else []
+    return _make_message(role=role, parts=parts, id=None, name=None, provider_echoes=echoes)
+
+
+def _role(message: Mapping[str, Any], at: str) -> Role:
     role = _ROLES.get(require(message, "role", str, at))
     if role is None:
         from interlingua import DecodeError
 
         raise DecodeError("", join(at, "role"), f"unknown role {message['role']!r}")
-    parts, extra = _decode_content(message.get("content"), join(at, "content"), ctx)
-    extra.update({k: v for k, v in message.items() if k not in ("role", "content") and v is not None})
-    return construct(Message, role=role, parts=parts, id=None, name=None, provider_echoes=_message_echo(extra))
+    return role
 
 
 _ROLES: dict[str, Role] = {"user": "user", "assistant": "assistant", "system": "system"}
@@ -250,16 +265,14 @@ def encode_request(
     strict: bool,
     budgets: ThinkingBudgets = BUDGETS,
     turns: list[Turn] | None = None,
-    written: list[Any] | None = None,
-    kept: dict[int, Any] | None = None,
 ) -> Encoded:
     """IR -> a ``POST /v1/messages`` body; ``turns`` notes the messages of a common shape (see
-    ``encode_noting_turns``), ``written`` and ``kept`` their blocks (see ``Passes``)."""
+    ``encode_noting_turns``)."""
     out = WarningSink(codec)
     encoder = Encoder(out)
     body: dict[str, Any] = {"model": request.model}
     tools = _encode_tools(request, encoder)
-    system, messages = _encode_messages(_without_prefill(request, out), encoder, turns, written, kept)
+    system, messages = _encode_messages(_without_prefill(request, out), encoder, turns)
     if system is not None:
         body["system"] = system
     body["messages"] = messages
@@ -303,8 +316,8 @@ def _encode_tools(request: Request, encoder: Encoder) -> list[Block]:
 
 class _Turn:
     """One wire message being built: its blocks, and the IR messages they came from, each as its
-    index and the part index of each of its blocks in order (a count ``n`` when they are parts
-    ``0..n-1``, as from the fast writer): paths are spelled out only for a warning."""
+    index and the part index of each of its blocks in order: paths are spelled out only for a
+    warning."""
 
     __slots__ = ("blocks", "last", "role", "sources", "string")
 
@@ -312,16 +325,12 @@ class _Turn:
         self.role = role
         self.last = last  # the IR role of the last message written into it
         self.blocks: list[Block] = []
-        self.sources: list[tuple[int, int | list[int]]] = []
+        self.sources: list[tuple[int, list[int]]] = []
         self.string = string
 
     def paths(self) -> list[str]:
         """The IR path of each block, in order."""
-        return [
-            f"messages[{i}].parts[{j}]"
-            for i, parts in self.sources
-            for j in (range(parts) if isinstance(parts, int) else parts)
-        ]
+        return [f"messages[{i}].parts[{j}]" for i, parts in self.sources for j in parts]
 
 
 class _Turns:
@@ -365,63 +374,79 @@ class _Turns:
 _OWN_TURNS = frozenset({"user", "assistant"})
 
 
-def _holds_thinking(message: Message) -> bool:
-    return message.role == "assistant" and any(part.type in _THINKING_TYPES for part in message.parts)
-
-
 _WIRE_ROLES = {"tool": "user", "developer": "system"}
 _PLAIN_TEXT = frozenset({"type", "text"})
+_REASONING = (Thinking, RedactedThinking)
 
 
 def _encode_messages(
-    messages: list[Message],
-    encoder: Encoder,
-    noted: list[Turn] | None = None,
-    written: list[Any] | None = None,
-    kept: dict[int, Any] | None = None,
+    messages: list[Message], encoder: Encoder, noted: list[Turn] | None = None
 ) -> tuple[Any, list[Block]]:
-    """The system prompt and the wire messages. A message of a common shape is written by
-    ``_fast.encode_message``, which notes its ``Turn`` in ``noted`` (see ``encode_noting_turns``);
-    any other, part by part here, warnings at their paths.
+    """The system prompt and the wire messages, part by part, warnings at their paths.
 
-    ``written`` lists what the fast writer gave for each message (for ``Passes``), but None for
-    a message with a cache mark: ``_keep_cache_limits`` may change its blocks; ``kept`` gives
-    that back for the messages a fix kept."""
+    Each message whose parts the core's turn check can vouch for as written is noted in
+    ``noted`` as its ``Turn`` (role, and the IR ids of its calls or results), so a transcript
+    that keeps the rules is walked once (``interlingua.kit.turns_keep_rules``). Vouched for: every
+    part written; non-empty text (the rules drop empty text); thinking in an assistant turn (the
+    encoder writes only what Claude signed, the rules' ``accepts_thinking``); calls; images and
+    results (not block lists) from a user or tool message. A message of results only is a ``tool``
+    turn; results beside other blocks, a tool message without results, and anything else are left
+    to the full walk, as is every message after one left to it."""
     turns = _Turns()
-    noted = [] if noted is None else noted
-    marks = encoder.cache_marks
+    out = encoder.out
+    encode_part = encoder.part
     for i, message in enumerate(messages):
-        common = kept.get(id(message)) if kept else None
-        if common is None:
-            before = len(marks)
-            common = _fast.encode_message(message, i, noted, marks)
-            if written is not None:
-                written.append(common if len(marks) == before else None)
+        listed = f"messages[{i}].parts"
         own_role = message.role
         role = _WIRE_ROLES.get(own_role, own_role)
-        if common is not None:
-            string, blocks = common
-            turn = turns.open(role, string, own_role, _holds_thinking(message))
-            turn.blocks += blocks
-            turn.sources.append((i, len(blocks)))
-            continue
-        at = f"messages[{i}]"
-        echo = message.echo(PROVIDER) if message.provider_echoes else None
         if own_role == "developer":
-            encoder.out.unsupported(at, "developer", "Anthropic has no developer role: sent as system")
-        encoder.out.unsent_message_fields(message, at)
-        string = bool(echo and echo.data.get(_STRING))
-        turn = turns.open(role, string, own_role, _holds_thinking(message))
+            out.unsupported(f"messages[{i}]", "developer", "Anthropic has no developer role: sent as system")
+        if message.name is not None or message.id is not None:
+            out.unsent_message_fields(message, f"messages[{i}]")
+        parts = message.parts
+        assistant = own_role == "assistant"
+        caller = own_role == "user" or own_role == "tool"
+        vouch = noted is not None and len(noted) == i and bool(parts) and own_role != "developer"
+        ids: list[str] = []
+        blocks: list[Block] = []
         taken: list[int] = []
-        for j, part in enumerate(message.parts):
-            where = f"{at}.parts[{j}]"
+        thinking = False
+        for j, part in enumerate(parts):
+            kind = type(part)
+            reasoning = kind in _REASONING
+            thinking = thinking or reasoning  # written or not: see ``_Turns``
             if role == "system" and not isinstance(part, Text):
-                encoder.out.lossy(where, part.type, "a system prompt holds only text")
+                out.lossy(f"{listed}[{j}]", part.type, "a system prompt holds only text")
+                vouch = False
                 continue
-            block = encoder.part(part, where)
-            if block is not None:
-                turn.blocks.append(block)
-                taken.append(j)
+            block = encode_part(part, listed, j)
+            if block is None:
+                vouch = False
+                continue
+            blocks.append(block)
+            taken.append(j)
+            if not vouch:
+                continue
+            # ``kind`` is the part's class (one call, not one per test): the attributes read are its own
+            if kind is Text:
+                vouch = part.text != ""  # type: ignore[union-attr]
+            elif kind is ToolUse and assistant:
+                ids.append(part.id)  # type: ignore[union-attr]
+            elif kind is ToolResult and caller and type(part.content) is not list:  # type: ignore[union-attr]
+                ids.append(part.tool_use_id)  # type: ignore[union-attr]
+            else:
+                vouch = (reasoning and assistant) or (kind is Image and caller)
+        if vouch and noted is not None:
+            if assistant:
+                noted.append((own_role, ids))
+            elif ids:
+                if len(ids) == len(parts):
+                    noted.append(("tool", ids))
+            elif own_role != "tool":
+                noted.append((own_role, ids))
+        echo = message.echo(PROVIDER) if message.provider_echoes else None
+        turn = turns.open(role, bool(echo and echo.data.get(_STRING)), own_role, thinking and assistant)
+        turn.blocks += blocks
         turn.sources.append((i, taken))
     for turn in turns.wire:
         if not turn.blocks:

@@ -1,15 +1,12 @@
-"""anthropic-messages: the writer of common messages (``_fast.encode_message``) against the careful
-one, and the turn rules checked from the turns it notes. Wherever the fast writer answers, a
-request encodes to the same body (keys in the same order) with the same warnings; and the codec,
-which writes first and checks the rules from the noted turns, gives the same body, warnings or
-error as checking the rules first. Checked on the real corpus, the golden fixtures, the
-benchmark transcript and generated IR; and the common shapes of real traffic do take the fast
-path."""
+"""anthropic-messages: the message writer (``_request._encode_messages``) and the turns it notes
+for the core's turn check. The codec writes first and checks the rules from the noted turns; it
+gives the same body (keys in the same order), warnings or error as checking the rules first
+(``encode_with_rules``). Checked on the real corpus, the golden fixtures, the benchmark
+transcript and generated IR; and the common shapes of real traffic are noted."""
 
 from __future__ import annotations
 
 import json
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +31,9 @@ from interlingua import (
     ToolResult,
     ToolUse,
     UrlSource,
-    WarningSink,
 )
-from interlingua.kit import ToolIds, Turn, encode_with_rules, turns_keep_rules
+from interlingua.kit import ToolIds, Turn, encode_with_rules
 from interlingua.testing import (
-    declining,
     encode_outcome,
     load_body,
     load_script,
@@ -46,8 +41,7 @@ from interlingua.testing import (
     skip_without_corpus,
     strategies,
 )
-from interlingua_anthropic import AnthropicMessagesCodec, _fast, _request
-from interlingua_anthropic._parts import Encoder
+from interlingua_anthropic import AnthropicMessagesCodec, _request
 
 CODEC = AnthropicMessagesCodec()
 RULES = CODEC.rules
@@ -55,11 +49,6 @@ IDS: ToolIds = RULES.tool_ids  # type: ignore[assignment]  # this codec has an i
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = sorted(p for p in (ROOT / "fixtures/anthropic-messages/request").glob("*.json") if ".ir." not in p.name)
 REQUESTS = [*real_fixtures("anthropic-messages", "request"), *GOLDEN]
-
-
-def careful_only() -> AbstractContextManager[None]:
-    """The fast writer declines, so every message is written part by part."""
-    return declining(_fast, "encode_message")
 
 
 def _bench_transcript() -> dict[str, Any]:
@@ -70,30 +59,37 @@ def _bench_transcript() -> dict[str, Any]:
 
 
 def _assert_encodes_alike(request: Request, strict: bool = False) -> tuple[Any, ...]:
-    fast = encode_outcome(lambda: CODEC.encode_request(request, strict=strict))
-    with careful_only():
-        careful = encode_outcome(lambda: CODEC.encode_request(request, strict=strict))
-    assert fast == careful
-    return fast
+    """The codec's outcome, which equals checking the rules first."""
+    noted = encode_outcome(lambda: CODEC.encode_request(request, strict=strict))
+    assert noted == encode_outcome(lambda: _checking_first(AnthropicMessagesCodec(), request, strict))
+    return noted
+
+
+def _noted(request: Request) -> list[Turn]:
+    """The turns the writer notes for a request's messages (it stops at the first it leaves)."""
+    turns: list[Turn] = []
+    _request.encode_request(request, CODEC.name, CODEC.default_max_tokens, strict=False, turns=turns)
+    return turns
 
 
 def _taken(request: Request) -> list[bool]:
-    """Which messages of a request the fast writer takes."""
-    return [_fast.encode_message(m, i, [], []) is not None for i, m in enumerate(request.messages)]
+    """Which messages of a request the writer notes."""
+    turns = _noted(request)
+    return [i < len(turns) for i in range(len(request.messages))]
 
 
 # --- the recorded traffic and the benchmark ------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", REQUESTS, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
-def test_fast_and_careful_writers_agree_on_every_recorded_request(path: Path) -> None:
+def test_every_recorded_request_encodes_as_it_came_and_as_checking_the_rules_first(path: Path) -> None:
     body = load_body(path)
     request = CODEC.decode_request(body)
     _assert_encodes_alike(request)
     assert CODEC.encode_request(request).body == body
 
 
-def test_every_message_of_the_benchmark_takes_the_fast_writer_and_encodes_as_it_came() -> None:
+def test_every_message_of_the_benchmark_is_noted_and_encodes_as_it_came() -> None:
     body = _bench_transcript()
     request = CODEC.decode_request(body)
     assert _taken(request) == [True] * 42  # the system prompt (with its cache mark), then 41
@@ -101,9 +97,9 @@ def test_every_message_of_the_benchmark_takes_the_fast_writer_and_encodes_as_it_
     assert (json.loads(text), warnings) == (body, [])
 
 
-def test_the_common_shapes_of_real_traffic_take_the_fast_writer() -> None:
-    """Only the messages holding a document (one as a result's content) are declined: the
-    careful writer takes those, as the careful reader reads them."""
+def test_the_common_shapes_of_real_traffic_are_noted() -> None:
+    """Only the messages holding a document (one as a result's content) are left to the full
+    walk of the turn rules."""
     skip_without_corpus()
     declined: list[str] = []
     for path in real_fixtures("anthropic-messages", "request"):
@@ -117,9 +113,9 @@ def test_the_common_shapes_of_real_traffic_take_the_fast_writer() -> None:
 _SIGNED = [ProviderEcho(provider="anthropic", data={"signature": "c2ln"})]
 
 
-def test_a_cache_mark_the_fast_writer_wrote_is_held_to_the_wires_limits_at_its_path() -> None:
+def test_a_cache_mark_of_a_noted_message_is_held_to_the_wires_limits_at_its_path() -> None:
     """Five marks: the earliest is dropped, reported at the path of its part, as the careful
-    writer reports it; a 1h mark after a 5m one is shortened."""
+    turn rules' walk would; a 1h mark after a 5m one is shortened."""
     texts = [Text(f"t{i}", cache_control=CacheControl(ttl="1h" if i == 4 else None)) for i in range(5)]
     messages = [Message.user(*texts[:2]), Message.assistant("ok"), Message.user(*texts[2:])]
     request = Request(model="claude-sonnet-4-5", max_tokens=64, messages=messages)
@@ -143,15 +139,14 @@ def test_thinking_after_text_in_one_wire_turn_is_reported_at_its_own_path() -> N
     assert [w.path for w in warnings] == ["messages[2].parts[0]"]
 
 
-def test_a_user_message_of_results_is_noted_as_a_tool_turn_and_mixed_ones_are_declined() -> None:
-    turns: list[Turn] = []
+def test_a_user_message_of_results_is_noted_as_a_tool_turn_and_mixed_ones_are_left() -> None:
+    call = Message.assistant(ToolUse("toolu_1", "f", {}), ToolUse("toolu_2", "f", {}))
     results = Message.user(ToolResult("toolu_1", "f", "ok"), ToolResult("toolu_2", "f", ""))
-    assert _fast.encode_message(results, 0, turns, []) is not None
-    assert turns == [("tool", ["toolu_1", "toolu_2"])]
+    request = Request(model="claude-sonnet-4-5", messages=[call, results])
+    assert _noted(request) == [("assistant", ["toolu_1", "toolu_2"]), ("tool", ["toolu_1", "toolu_2"])]
     mixed = Message.user(ToolResult("toolu_1", "f", "ok"), Text("and then"))
-    assert _fast.encode_message(mixed, 0, turns, []) is None
-    assert _fast.encode_message(Message.tool(), 0, turns, []) is None
-    assert len(turns) == 1
+    assert _noted(request.model_copy(update={"messages": [call, mixed]})) == [("assistant", ["toolu_1", "toolu_2"])]
+    assert _noted(request.model_copy(update={"messages": [Message.tool()]})) == []
 
 
 def test_an_error_result_keeps_its_flag_over_an_echo_of_is_error_false() -> None:
@@ -163,14 +158,6 @@ def test_an_error_result_keeps_its_flag_over_an_echo_of_is_error_false() -> None
     ]
     body, _ = _assert_encodes_alike(Request(model="claude-sonnet-4-5", max_tokens=64, messages=messages))
     assert json.loads(body)["messages"][1]["content"][0]["is_error"] is True
-
-
-def test_a_declined_message_leaves_no_cache_mark_behind() -> None:
-    marks: list[tuple[Any, str]] = []
-    empty = Message.user(Text("marked", cache_control=CacheControl()), Text(""))  # empty text: the rules' say
-    mixed = Message.user(ToolResult("toolu_1", "f", "ok", cache_control=CacheControl()), Text("and"))
-    assert _fast.encode_message(empty, 0, [], marks) is None and _fast.encode_message(mixed, 0, [], marks) is None
-    assert marks == []
 
 
 # --- generated IR --------------------------------------------------------------------------------
@@ -222,7 +209,7 @@ _RESULT = st.one_of(
     ),
 )
 _STRING = [ProviderEcho(provider="anthropic", data={"content_string": True})]
-_COMMON = st.one_of(  # the shapes the fast writer takes, for each role
+_COMMON = st.one_of(  # the shapes the writer notes, for each role
     st.builds(Message, role=st.just("system"), parts=st.lists(_TEXT, min_size=1, max_size=2)),
     st.builds(Message, role=st.just("user"), parts=st.lists(_TEXT | _IMAGE, min_size=1, max_size=3)),
     st.builds(Message, role=st.sampled_from(["user", "tool"]), parts=st.lists(_RESULT, min_size=1, max_size=3)),
@@ -242,7 +229,7 @@ _COMMON = st.one_of(  # the shapes the fast writer takes, for each role
         ),
     ),
 )
-_PARTS = st.one_of(  # and near misses, for the careful one
+_PARTS = st.one_of(  # and near misses, left to the full walk
     st.builds(Text, text=strategies.texts, provider_echoes=_ECHOES, cache_control=_MARK),
     st.builds(Text, text=strategies.texts, citations=st.just([_CITATION])),
     st.builds(Image, source=_SOURCES, provider_echoes=_ECHOES, cache_control=_MARK),
@@ -275,36 +262,6 @@ _REQUESTS = st.one_of(
 )
 
 
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_REQUESTS, st.booleans())
-def test_fast_and_careful_writers_agree_on_generated_ir(request: Request, strict: bool) -> None:
-    _assert_encodes_alike(request, strict)
-
-
-@given(_MESSAGES)
-def test_the_fast_writer_answers_only_with_what_the_careful_one_writes_without_a_warning(message: Message) -> None:
-    turns: list[Turn] = []
-    marks: list[tuple[Any, str]] = []
-    common = _fast.encode_message(message, 3, turns, marks)
-    encoder = Encoder(WarningSink(CODEC.name))
-    blocks = [encoder.part(part, f"messages[3].parts[{j}]") for j, part in enumerate(message.parts)]
-    if common is None:
-        assert turns == [] and marks == []
-        return
-    ids = [
-        p.id if isinstance(p, ToolUse) else p.tool_use_id for p in message.parts if isinstance(p, ToolUse | ToolResult)
-    ]
-    role = "tool" if message.role == "user" and ids else message.role
-    assert turns == [(role, ids)]
-    if not all(map(IDS.accepts, ids)):  # written as they are: the turn check turns them down
-        assert not turns_keep_rules(turns, RULES)
-        return
-    string, written = common
-    assert json.dumps(written) == json.dumps(blocks) and encoder.out.warnings == []
-    assert marks == encoder.cache_marks
-    assert string == (message.provider_echoes == _STRING)
-
-
 def _checking_first(codec: AnthropicMessagesCodec, request: Request, strict: bool) -> Encoded:
     """How the codec encoded before it noted turns: the turn rules first, then the writer."""
     return encode_with_rules(
@@ -331,30 +288,16 @@ def test_checking_the_rules_from_the_turns_written_encodes_as_checking_them_firs
     assert encode_outcome(lambda: codec.encode_request(request, strict=strict)) == expected
 
 
-def test_a_request_fixed_by_the_rules_writes_again_only_the_messages_the_fix_made() -> None:
-    """The messages a fix keeps are the same objects: their blocks come back from the first pass,
-    but for a message with a cache mark (the wire's limits may change its blocks)."""
+def test_a_request_fixed_by_the_rules_is_written_again_with_the_fixes_reported() -> None:
     request = CODEC.decode_request(_bench_transcript())
     results = [i for i, m in enumerate(request.messages) if m.role == "user" and isinstance(m.parts[0], ToolResult)]
     broken = request.model_copy(
         update={"messages": [m for i, m in enumerate(request.messages) if i not in results[:3]]}
     )
-    written: list[Message] = []
-    original = _fast.encode_message
-
-    def noting(message: Message, index: int, turns: list[Turn], marks: list[Any]) -> Any:
-        written.append(message)
-        return original(message, index, turns, marks)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_fast, "encode_message", noting)
-        encoded = CODEC.encode_request(broken)
+    encoded = CODEC.encode_request(broken)
     assert [w.path for w in encoded.warnings] == [
         "messages[4].parts[2]",  # the unanswered calls (the first after a thinking block)
         "messages[7].parts[1]",
         "messages[10].parts[1]",
     ]
-    system, *added = written[len(broken.messages) :]
-    assert system is broken.messages[0] and system.parts[0].cache_control is not None  # marked: written again
-    assert [m.role for m in added] == ["tool"] * 3 and not any(m is given for m in added for given in broken.messages)
     assert encoded == _checking_first(CODEC, broken, strict=False)
