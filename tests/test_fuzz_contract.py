@@ -116,14 +116,50 @@ def test_a_responses_native_item_whose_type_is_not_a_string_is_refused() -> None
     assert err.value.path == "input[0].type"
 
 
-def test_nesting_deeper_than_the_json_parser_allows_is_a_decode_error() -> None:
-    deep = "[" * 900 + "]" * 900
-    text = '{"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"x": ' + deep + "}}"
-    body = json.loads(text)  # the stdlib parser builds it; jiter would refuse it
-    for wire in ("gemini", "anthropic-messages", "openai-chat", "openai-responses"):
+_DEEP = "[" * 900 + "]" * 900  # the stdlib parser builds it; jiter would refuse it
+
+# Per wire: a body it takes, with ``DEEP`` where a decoder keeps a value verbatim (an unknown
+# setting, a tool input or native block inside the messages).
+_KEPT_DEEP = {
+    "gemini": [
+        '{"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {"x": DEEP}}',
+        '{"contents": [{"role": "model", "parts": [{"functionCall": {"name": "f", "args": {"a": DEEP}}}]}]}',
+    ],
+    "anthropic-messages": [
+        '{"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": "hi"}], "x": DEEP}',
+        '{"model": "m", "max_tokens": 1, "messages": [{"role": "assistant", "content": '
+        '[{"type": "tool_use", "id": "t", "name": "f", "input": {"a": DEEP}}]}]}',
+    ],
+    "openai-chat": [
+        '{"model": "m", "messages": [{"role": "user", "content": "hi"}], "x": DEEP}',
+        '{"model": "m", "messages": [{"role": "user", "content": [{"type": "x_block", "x": DEEP}]}]}',
+    ],
+    "openai-responses": [
+        '{"model": "m", "input": "hi", "x": DEEP}',
+        '{"model": "m", "input": [{"type": "x_item", "x": DEEP}]}',
+    ],
+}
+
+
+@pytest.mark.parametrize("wire", sorted(_KEPT_DEEP))
+def test_nesting_deeper_than_the_json_parser_allows_is_a_decode_error(wire: str) -> None:
+    for text in _KEPT_DEEP[wire]:
+        body = json.loads(text.replace("DEEP", _DEEP))
         with pytest.raises(DecodeError) as err:
             il.get_codec(wire).decode_request(body)
-        assert err.value.reason == f"nested more than {MAX_DEPTH} levels deep", wire
+        assert (err.value.codec, err.value.reason) == (wire, f"nested more than {MAX_DEPTH} levels deep"), text
+
+
+@pytest.mark.parametrize("wire", sorted(_KEPT_DEEP))
+def test_a_kept_value_within_the_limit_decodes_and_one_past_it_is_refused(wire: str) -> None:
+    codec = il.get_codec(wire)
+    for text in _KEPT_DEEP[wire]:
+        within = json.loads(text.replace("DEEP", "[" * (MAX_DEPTH - 10) + "]" * (MAX_DEPTH - 10)))
+        assert codec.decode_request(within) is not None
+        past = json.loads(text.replace("DEEP", "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)))
+        with pytest.raises(DecodeError) as err:
+            codec.decode_request(past)
+        assert err.value.reason == f"nested more than {MAX_DEPTH} levels deep", text
 
 
 def test_nesting_within_the_limit_still_decodes() -> None:
