@@ -58,9 +58,7 @@ class EncodedStream(_WarnedStream[SSEEvent]):
     __slots__ = ()
 
     def __init__(self, items: Iterator[SSEEvent], out: WarningSink, *, strict: bool = False) -> None:
-        self._items = _strict(items, out) if strict else items
-        self.codec = out.codec
-        self.warnings = out.warnings
+        super().__init__(_strict(items, out) if strict else items, out)
 
 
 class DecodedStream(_WarnedStream[StreamEvent]):
