@@ -158,6 +158,8 @@ PUBLIC = {
         "encode_with_rules",
         "error_body",
         "expect",
+        "event_frames",
+        "render_frames",
         "find_handles",
         "join",
         "keep_sampling",

@@ -17,6 +17,7 @@ from ._errors import (
     EncodeError,
     InterlinguaError,
     LossyEncodeError,
+    MissingAPIKeyError,
     NotFoundError,
     OverloadedError,
     PermissionDeniedError,
@@ -109,7 +110,6 @@ _LAZY = {
     "AsyncEventStream": "._client",
     "Client": "._client",
     "EventStream": "._client",
-    "MissingAPIKeyError": "._client",
     "RetryPolicy": "._client",
     "HostEntry": "._transcript",
     "Transcript": "._transcript",
@@ -139,7 +139,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from ._budgets import ThinkingBudgets
-    from ._client import AsyncClient, AsyncEventStream, Client, EventStream, MissingAPIKeyError, RetryPolicy
+    from ._client import AsyncClient, AsyncEventStream, Client, EventStream, RetryPolicy
     from ._transcript import HostEntry, Transcript
 
 __all__ = [

@@ -25,7 +25,14 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ._codec import Codec, Endpoint, HttpRequest
-from ._errors import DecodeError, InterlinguaError, ProviderError, StreamError, TimeoutError, TransportError
+from ._errors import (
+    DecodeError,
+    MissingAPIKeyError,
+    ProviderError,
+    StreamError,
+    TimeoutError,
+    TransportError,
+)
 from ._handles import AsyncResolver, Resolver, aresolve_handles, resolve_handles
 from ._request import Request
 from ._response import Response
@@ -36,14 +43,11 @@ from ._wire import body_bytes, loads, retry_after
 if TYPE_CHECKING:
     import httpx2
 
+# MissingAPIKeyError lives in _errors (a codec raises it without loading the transport); kept importable here.
 __all__ = ["AsyncClient", "AsyncEventStream", "Client", "EventStream", "MissingAPIKeyError", "RetryPolicy"]
 
 DEFAULT_TIMEOUT = 600.0
 _RETRY_STATUSES = frozenset({408, 409, 429})
-
-
-class MissingAPIKeyError(InterlinguaError):
-    """No key was given and none of the codec's environment variables is set."""
 
 
 @dataclass(frozen=True)
@@ -83,10 +87,19 @@ def _resolve(codec: Codec | str, options: Mapping[str, Any]) -> Codec:
     return codec
 
 
-def _api_key(codec: Codec, given: str | None) -> str | None:
+def _api_key(codec: Codec, given: str | None, settings: Mapping[str, str]) -> str | None:
+    """The key given, else the first of the codec's variables that is set. A codec serving a
+    cloud door may name other variables for it (``api_key_env_for(settings)``), or None where the
+    door authenticates otherwise (request signing, cloud credentials): a key is then optional."""
     if given is not None:
         return given
-    names = tuple(getattr(codec, "api_key_env", ()))
+    names: tuple[str, ...] | None = tuple(getattr(codec, "api_key_env", ()))
+    door = getattr(codec, "api_key_env_for", None)
+    if door is not None:
+        names = door(settings)
+        if names is None:
+            return None
+    assert names is not None
     for name in names:
         if value := os.environ.get(name):
             return value
@@ -124,6 +137,8 @@ def _retryable_exception(exc: BaseException) -> bool:
 class _Base:
     """What both clients share: the codec, the endpoint (key hidden) and the retry policy."""
 
+    _http: Any  # an httpx2.Client or AsyncClient: both build requests alike
+
     def __init__(
         self,
         codec: Codec | str,
@@ -144,7 +159,7 @@ class _Base:
         self._resolver = resolve
         self._endpoint = Endpoint(
             base_url=base_url,
-            api_key=_api_key(self.codec, api_key),
+            api_key=_api_key(self.codec, api_key, settings or {}),
             headers=dict(default_headers or {}),
             settings=dict(settings or {}),
         )
@@ -164,6 +179,16 @@ class _Base:
         except ValueError as exc:
             raise DecodeError(self.codec.name, "body", f"the {status} answer is not JSON ({exc})") from None
         return self.codec.decode_response(body)
+
+    def _build(self, prepared: HttpRequest, content: bytes) -> httpx2.Request:
+        """One attempt's request: signed afresh when the door signs (the signature holds the time)."""
+        headers = prepared.headers
+        if prepared.sign is not None:
+            headers = prepared.sign(prepared.method, prepared.url, headers, content)
+        request: httpx2.Request = self._http.build_request(
+            prepared.method, prepared.url, headers=dict(headers), content=content
+        )
+        return request
 
     def _error(self, status: int, content: bytes, headers: Mapping[str, str]) -> ProviderError:
         error = self.codec.decode_error(status, content, headers)
@@ -212,7 +237,7 @@ class Client(_Base):
         import httpx2
 
         self._owns_http = http_client is None
-        self._http = http_client or httpx2.Client(timeout=_timeout(timeout))
+        self._http: httpx2.Client = http_client or httpx2.Client(timeout=_timeout(timeout))
 
     @classmethod
     def for_codec(cls, name: str, **kwargs: Any) -> Client:
@@ -261,9 +286,7 @@ class Client(_Base):
         for attempt in range(self.retry.max_retries + 1):
             last = attempt == self.retry.max_retries
             try:
-                request = self._http.build_request(
-                    prepared.method, prepared.url, headers=dict(prepared.headers), content=content
-                )
+                request = self._build(prepared, content)
                 response = self._http.send(request, stream=True)
             except Exception as exc:
                 if not _retryable_exception(exc):
@@ -376,8 +399,12 @@ class EventStream(_StreamBase):
             import httpx2
 
             self._response = self._client._open(self._prepared)
-            source = httpx2.EventSource(self._response, max_event_size=self._client.max_event_size)
-            sse: Iterator[SSEEvent] = iter(source)
+            framing = self._prepared.events
+            sse: Iterator[SSEEvent]
+            if framing is None:
+                sse = iter(httpx2.EventSource(self._response, max_event_size=self._client.max_event_size))
+            else:
+                sse = framing(self._response.iter_bytes())
             self._events = iter(self._client.codec.decode_stream(sse))
         return self._events
 
@@ -454,7 +481,7 @@ class AsyncClient(_Base):
         import httpx2
 
         self._owns_http = http_client is None
-        self._http = http_client or httpx2.AsyncClient(timeout=_timeout(timeout))
+        self._http: httpx2.AsyncClient = http_client or httpx2.AsyncClient(timeout=_timeout(timeout))
 
     @classmethod
     def for_codec(cls, name: str, **kwargs: Any) -> AsyncClient:
@@ -498,9 +525,7 @@ class AsyncClient(_Base):
         for attempt in range(self.retry.max_retries + 1):
             last = attempt == self.retry.max_retries
             try:
-                request = self._http.build_request(
-                    prepared.method, prepared.url, headers=dict(prepared.headers), content=content
-                )
+                request = self._build(prepared, content)
                 response = await self._http.send(request, stream=True)
             except Exception as exc:
                 if not _retryable_exception(exc):
@@ -611,8 +636,15 @@ class AsyncEventStream(_StreamBase):
                 ready = await self._client._aready(self._request)
                 self._prepared = self._client._prepare(ready, stream=True)
             self._response = await self._client._open(self._prepared)
-            decoder = _ThreadedDecoder(self._client.codec.decode_stream)
-            source = httpx2.EventSource(self._response, max_event_size=self._client.max_event_size)
+            framing = self._prepared.events
+            source: Any
+            if framing is None:
+                decoder = _ThreadedDecoder(self._client.codec.decode_stream)
+                source = httpx2.EventSource(self._response, max_event_size=self._client.max_event_size)
+            else:  # the door's framing reads the raw bytes on the decoder's thread
+                decode = self._client.codec.decode_stream
+                decoder = _ThreadedDecoder(lambda chunks: decode(framing(chunks)))  # type: ignore[arg-type]
+                source = self._response.aiter_bytes()
             self._decoder = decoder
             self._feeder = asyncio.create_task(self._feed(source, decoder))
         return self._decoder

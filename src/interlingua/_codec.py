@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
@@ -124,15 +124,29 @@ class Endpoint:
 _SECRET_HEADERS = frozenset({"authorization", "x-api-key", "x-goog-api-key", "api-key"})
 
 
+Signer: TypeAlias = Callable[[str, str, Mapping[str, str], bytes], Mapping[str, str]]
+"""``(method, url, headers, body) -> headers to send``: a door that signs each request (a signature
+covers the body's bytes and the time, so the transport calls it again on every attempt)."""
+
+Framing: TypeAlias = Callable[[Iterator[bytes]], Iterator[SSEEvent]]
+"""The answer's bytes -> the wire's events, for a door whose streams are not SSE."""
+
+
 @dataclass(frozen=True)
 class HttpRequest:
-    """A request ready for the wire, built by a codec; its repr hides credential headers."""
+    """A request ready for the wire, built by a codec; its repr hides credential headers.
+
+    A cloud door (the same wire served by another host) may add ``sign``, which the transport
+    calls on each attempt with the final bytes, and ``events``, which reads a stream framed other
+    than as SSE into the events the codec's ``decode_stream`` reads."""
 
     method: str
     url: str
     headers: Mapping[str, str]
     json: Mapping[str, Any]
     stream: bool = False
+    sign: Signer | None = None
+    events: Framing | None = None
 
     def __repr__(self) -> str:
         shown = {k: ("<hidden>" if k.lower() in _SECRET_HEADERS else v) for k, v in self.headers.items()}

@@ -44,6 +44,11 @@ class LossyEncodeError(EncodeError):
         super().__init__(codec, first, f"{len(self.warnings)} lossy change(s): {lines}")
 
 
+class MissingAPIKeyError(InterlinguaError):
+    """No key was given and none of the codec's environment variables is set (or a cloud door
+    lacks what it authenticates with: a region, a project, credentials)."""
+
+
 class StreamError(InterlinguaError):
     """A stream that ended early or carried an error; ``partial`` is what arrived before it."""
 

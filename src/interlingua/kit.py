@@ -4,6 +4,7 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 from typing import TYPE_CHECKING
 
 from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
+from ._eventstream import event_frames, render_frames
 from ._handles import find_handles, unresolved_handle
 from ._model import construct, maker
 from ._normalize import (
@@ -56,6 +57,8 @@ __all__ = [
     "keep_sampling",
     "lookup",
     "nearest_level",
+    "event_frames",
+    "render_frames",
     "find_handles",
     "unresolved_handle",
     "REASONING_POLICIES",

@@ -26,6 +26,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: Any
+    raw: bytes = b""
 
 
 @dataclass
@@ -101,7 +102,7 @@ class VendorServer:
             body = raw
         with self._lock:
             self.received.append(
-                Received(handler.command, handler.path, {k.lower(): v for k, v in handler.headers.items()}, body)
+                Received(handler.command, handler.path, {k.lower(): v for k, v in handler.headers.items()}, body, raw)
             )
             fault = self.faults.popleft() if self.faults else None
         if fault is not None and fault.kind == "slow":

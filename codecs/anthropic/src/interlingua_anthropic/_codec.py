@@ -25,7 +25,7 @@ from interlingua import (
 )
 from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns
 
-from . import _errors, _request, _response, _sniff, _stream
+from . import _doors, _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import PROVIDER
 from ._sdk import plain
@@ -114,17 +114,27 @@ class AnthropicMessagesCodec:
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return _errors.decode_error(status, body, headers)
 
+    def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
+        """Where the key comes from for the door ``settings`` name (``_doors``): Anthropic's own API
+        takes ``ANTHROPIC_API_KEY``; Bedrock and Vertex AI authenticate with their clouds' credentials."""
+        return _doors.key_env(settings)
+
     def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         """``anthropic-beta`` comes from ``provider_options["anthropic"]["betas"]`` (a list, not
-        sent in the body) or from the endpoint's headers."""
+        sent in the body) or from the endpoint's headers. ``endpoint.settings["door"]`` sends the
+        same body to Claude on Amazon Bedrock or Google Vertex AI instead (see ``_doors``)."""
         body = dict(self.encode_request(request).body)
         betas = body.pop("betas", None)
         body["stream"] = stream
         headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
-        if endpoint.api_key:
-            headers["x-api-key"] = endpoint.api_key
         if isinstance(betas, list) and betas:
             headers["anthropic-beta"] = ",".join(str(b) for b in betas)
+        if _doors.door(endpoint.settings) is not None:
+            del headers["anthropic-version"]  # the body's anthropic_version says it on a door
+            merged = Endpoint(endpoint.base_url, endpoint.api_key, {**headers, **endpoint.headers}, endpoint.settings)
+            return _doors.http_request(body, request.model or "", stream=stream, endpoint=merged)
+        if endpoint.api_key:
+            headers["x-api-key"] = endpoint.api_key
         headers.update(endpoint.headers)
         base = (endpoint.base_url or DEFAULT_BASE_URL).rstrip("/")
         return HttpRequest(method="POST", url=f"{base}/v1/messages", headers=headers, json=body, stream=stream)

@@ -42,11 +42,14 @@ def decode_error(status: int | None, body: bytes | str, headers: Mapping[str, st
 
 def error_from_json(status: int | None, raw: Any, headers: Mapping[str, str]) -> ProviderError:
     detail = raw.get("error") if isinstance(raw, Mapping) else None
+    lowered = {k.lower(): v for k, v in headers.items()}
     if isinstance(detail, Mapping):
         message, kind = detail.get("message"), detail.get("type")
+    elif isinstance(raw, Mapping) and isinstance(raw.get("message"), str):
+        # Claude on Bedrock: {"message": ...}, the error's name in x-amzn-errortype ("Name:namespace")
+        message, kind = raw["message"], (lowered.get("x-amzn-errortype") or "").partition(":")[0] or None
     else:
         message, kind = (raw if isinstance(raw, str) and raw else None), None
-    lowered = {k.lower(): v for k, v in headers.items()}
     request_id = lowered.get("request-id")
     if request_id is None and isinstance(raw, Mapping) and isinstance(raw.get("request_id"), str):
         request_id = raw["request_id"]

@@ -110,6 +110,10 @@ class GeminiCodec:
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return _errors.decode_error(status, body, headers)
 
+    def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
+        """The Gemini API's key variables; on Vertex AI none (Google credentials, see ``_http``)."""
+        return _http.key_env(settings)
+
     def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         return _http.http_request(self.encode_request(request), request.model, stream=stream, endpoint=endpoint)
 

@@ -5,12 +5,17 @@
 - Vertex AI: set ``Endpoint.settings["vertex_project"]`` (and ``"vertex_location"``, default
   ``global``); the URL becomes ``{base}/v1/projects/{project}/locations/{location}/publishers/
   google/models/{model}:...`` and ``api_key`` is an OAuth access token sent as a Bearer token
-  (``gcloud auth print-access-token``). ``settings["api_version"]`` overrides ``v1beta`` / ``v1``.
+  (``gcloud auth print-access-token``); without one, google-auth's application default
+  credentials give it. ``settings["api_version"]`` overrides ``v1beta`` / ``v1``.
+  ``settings["door"] = "vertex"`` says the same as setting ``vertex_project``.
 """
 
 from __future__ import annotations
 
-from interlingua import Encoded, EncodeError, Endpoint, HttpRequest
+from collections.abc import Mapping
+from typing import Any
+
+from interlingua import Encoded, EncodeError, Endpoint, HttpRequest, MissingAPIKeyError
 
 from ._parts import NAME, bare_model
 
@@ -23,20 +28,33 @@ def _vertex_base(location: str) -> str:
     )
 
 
+def on_vertex(settings: Mapping[str, str]) -> bool:
+    door = settings.get("door")
+    if door not in (None, "vertex"):
+        raise ValueError(f"{NAME} has no door {door!r}; it has vertex")
+    return door == "vertex" or bool(settings.get("vertex_project"))
+
+
+def key_env(settings: Mapping[str, str]) -> tuple[str, ...] | None:
+    """The Gemini API's key variables; None on Vertex AI, which takes Google credentials."""
+    return None if on_vertex(settings) else ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+
+
 def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
     if not model:
         raise EncodeError(NAME, "model", "the Gemini URL names the model; Request.model is required")
     method = "streamGenerateContent?alt=sse" if stream else "generateContent"
     settings = endpoint.settings
     headers = {"content-type": "application/json"}
-    project = settings.get("vertex_project")
-    if project:
+    if on_vertex(settings):
+        project = settings.get("vertex_project")
+        if not project:
+            raise MissingAPIKeyError(f"{NAME} on Vertex AI: set settings['vertex_project']")
         location = settings.get("vertex_location", "global")
         version = settings.get("api_version", "v1")
         base = (endpoint.base_url or _vertex_base(location)).rstrip("/")
         path = f"projects/{project}/locations/{location}/publishers/google/models/{bare_model(model)}"
-        if endpoint.api_key:
-            headers["authorization"] = f"Bearer {endpoint.api_key}"
+        headers["authorization"] = f"Bearer {endpoint.api_key or _access_token()}"
     else:
         version = settings.get("api_version", "v1beta")
         base = (endpoint.base_url or GEMINI_BASE).rstrip("/")
@@ -47,3 +65,22 @@ def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint:
     return HttpRequest(
         method="POST", url=f"{base}/{version}/{path}:{method}", headers=headers, json=encoded.body, stream=stream
     )
+
+
+_CREDENTIALS: list[Any] = []
+"""google-auth's application default credentials, loaded once per process and refreshed when stale."""
+
+
+def _access_token() -> str:
+    """An OAuth access token from google-auth (``gcloud auth application-default login``, a service
+    account in ``GOOGLE_APPLICATION_CREDENTIALS``, or the metadata server)."""
+    import google.auth
+    import google.auth.transport.requests
+
+    if not _CREDENTIALS:
+        credentials, _ = google.auth.default(scopes=["https://www.googleapis.com/auth/cloud-platform"])
+        _CREDENTIALS.append(credentials)
+    credentials = _CREDENTIALS[0]
+    if not credentials.valid:
+        credentials.refresh(google.auth.transport.requests.Request())
+    return str(credentials.token)

@@ -23,6 +23,7 @@ from interlingua import (
 )
 from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules
 
+from .. import _azure
 from .._shared import bearer_headers
 from . import _request, _response, _sniff
 from ._capabilities import capabilities_for
@@ -119,6 +120,10 @@ class OpenAIChatCodec:
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return decode_error(self.name, status, body, headers)
 
+    def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
+        """The dialect's key variables; on Azure OpenAI (``settings["door"] = "azure"``) Azure's."""
+        return _azure.API_KEY_ENV if _azure.on_azure(settings, self.name) else tuple(self.api_key_env)
+
     def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         """``POST {base}/chat/completions`` with Bearer auth; streaming asks for the usage chunk
         where the server accepts ``stream_options``."""
@@ -128,6 +133,8 @@ class OpenAIChatCodec:
             body["stream_options"] = {**body.get("stream_options", {}), "include_usage": True}
         elif not stream:
             body.pop("stream_options", None)
+        if _azure.on_azure(endpoint.settings, self.name):
+            return _azure.http_request(body, wire="chat", stream=stream, endpoint=endpoint, codec=self.name)
         base = (endpoint.base_url or self.dialect.base_url).rstrip("/")
         return HttpRequest(
             "POST", f"{base}/chat/completions", bearer_headers(endpoint.api_key, endpoint.headers), body, stream

@@ -30,6 +30,7 @@ from interlingua.kit import (
     own_thinking,
 )
 
+from .. import _azure
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers
 from . import _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -116,12 +117,19 @@ class OpenAIResponsesCodec:
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return _errors.decode_error(status, body, headers)
 
+    def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
+        """``OPENAI_API_KEY``; on Azure OpenAI (``settings["door"] = "azure"``) Azure's."""
+        return _azure.API_KEY_ENV if _azure.on_azure(settings, self.name) else API_KEY_ENV
+
     def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+        """``POST {base}/responses`` with Bearer auth, or Azure OpenAI's (``_azure``)."""
         body = dict(self.encode_request(request).body)
         if stream:
             body["stream"] = True
         elif body.get("stream") is True:
             del body["stream"]
+        if _azure.on_azure(endpoint.settings, self.name):
+            return _azure.http_request(body, wire="responses", stream=stream, endpoint=endpoint, codec=self.name)
         base = (endpoint.base_url or DEFAULT_BASE_URL).rstrip("/")
         headers = bearer_headers(endpoint.api_key, endpoint.headers)
         return HttpRequest("POST", f"{base}/responses", headers, body, stream=stream)
