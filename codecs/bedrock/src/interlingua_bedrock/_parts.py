@@ -1,0 +1,426 @@
+"""Content blocks, both directions: a Converse ``ContentBlock`` is an object with one key naming
+its kind (``text``, ``image``, ``toolUse``, ``reasoningContent``, ``cachePoint``, ...).
+
+- ``cachePoint`` is a block of its own that marks the cache breakpoint after the block before
+  it: it becomes that part's ``cache_control`` (and is written after each part that has one).
+  A cache point with nothing before it that could carry one is kept as ``Native``.
+- Media carry a ``format`` (``png``, ``pdf``, ``mp4``, ...) where the IR has a MIME type; the
+  table below maps both ways, and a format the table spells differently (``mpg`` beside
+  ``mpeg``) rides in the part's ``bedrock`` echo, so the body comes back as it was. Bytes are
+  base64 text in the JSON wire (botocore's blob), kept as is; an ``s3Location`` is a URL
+  (``s3://``) with ``bucketOwner`` in the echo.
+- Reasoning (``reasoningContent``) is ``Thinking`` with its ``signature`` in the echo, or
+  ``RedactedThinking`` with ``redactedContent``; Bedrock's own thinking always carries a
+  ``bedrock`` echo (an empty one when unsigned), which is how the encoder tells it from another
+  vendor's.
+- A Nova system tool's call (``toolUse`` of ``type: server_tool_use``) and the result Bedrock
+  puts beside it in the assistant's message are the server's, not the caller's: ``Native``.
+- Anything else (``guardContent``, ``citationsContent``, ``searchResult``, a kind this codec does
+  not know, a block with more than one key) is ``Native`` and written back verbatim.
+
+Field names are botocore's ``bedrock-runtime`` service model (``ContentBlock`` and the shapes
+under it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, assert_never
+
+from interlingua import (
+    Audio,
+    AudioOutput,
+    Base64Source,
+    CacheControl,
+    ContentPart,
+    Document,
+    FileSource,
+    HandleSource,
+    Image,
+    ImageOutput,
+    Native,
+    ProviderEcho,
+    RedactedThinking,
+    Text,
+    TextSource,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    UrlSource,
+    Video,
+    WarningSink,
+)
+from interlingua.kit import article, expect, join, optional, require, unresolved_handle
+
+PROVIDER = "bedrock"
+NAME = "bedrock-converse"
+
+IMAGE_FORMATS = {"png": "image/png", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+DOCUMENT_FORMATS = {
+    "pdf": "application/pdf",
+    "csv": "text/csv",
+    "doc": "application/msword",
+    "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "xls": "application/vnd.ms-excel",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "html": "text/html",
+    "txt": "text/plain",
+    "md": "text/markdown",
+}
+VIDEO_FORMATS = {
+    "mp4": "video/mp4",
+    "mov": "video/quicktime",
+    "mkv": "video/x-matroska",
+    "webm": "video/webm",
+    "flv": "video/x-flv",
+    "mpeg": "video/mpeg",
+    "mpg": "video/mpeg",
+    "wmv": "video/x-ms-wmv",
+    "three_gp": "video/3gpp",
+}
+AUDIO_FORMATS = {
+    "mp3": "audio/mpeg",
+    "wav": "audio/wav",
+    "flac": "audio/flac",
+    "ogg": "audio/ogg",
+    "opus": "audio/opus",
+    "aac": "audio/aac",
+    "webm": "audio/webm",
+    "mp4": "audio/mp4",
+    "m4a": "audio/x-m4a",
+    "pcm": "audio/pcm",
+    "mpeg": "audio/mpeg",
+    "mpga": "audio/mpeg",
+    "mkv": "audio/x-matroska",
+    "mka": "audio/x-matroska",
+    "x-aac": "audio/x-aac",
+}
+"""botocore's format enums (``ImageFormat``, ``DocumentFormat``, ``VideoFormat``, ``AudioFormat``)
+and the MIME type each names; the first format listed for a MIME type is the one written."""
+
+
+def _reverse(table: Mapping[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for fmt, mime in table.items():
+        out.setdefault(mime, fmt)
+    return out
+
+
+_FORMAT_OF = {
+    "image": _reverse(IMAGE_FORMATS),
+    "document": _reverse(DOCUMENT_FORMATS),
+    "video": _reverse(VIDEO_FORMATS),
+    "audio": _reverse(AUDIO_FORMATS),
+}
+_MIME_OF = {"image": IMAGE_FORMATS, "document": DOCUMENT_FORMATS, "video": VIDEO_FORMATS, "audio": AUDIO_FORMATS}
+
+
+def echo(data: dict[str, Any]) -> list[ProviderEcho]:
+    return [ProviderEcho(provider=PROVIDER, data=data)]
+
+
+def native(block: dict[str, Any]) -> Native:
+    return Native(provider=PROVIDER, data=block)
+
+
+# --- decoding ----------------------------------------------------------------------------------
+
+
+class Decoding:
+    """One body's state: the name of each call by id (a ``toolResult`` names only its call's id,
+    the IR's ToolResult the tool too)."""
+
+    __slots__ = ("names",)
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+
+def decode_blocks(blocks: Any, at: str, ctx: Decoding, *, role: str) -> list[ContentPart]:
+    """A message's ``content`` array -> IR parts, cache points folded into the part before."""
+    parts: list[ContentPart] = []
+    for index, block in enumerate(expect(blocks, list, at)):
+        where = join(at, index)
+        block = expect(block, dict, where)
+        if len(block) == 1 and "cachePoint" in block and parts and _takes_cache(parts[-1]):
+            try:
+                parts[-1] = parts[-1].model_copy(update={"cache_control": cache_control(block["cachePoint"], where)})
+                continue
+            except _Keep:
+                pass
+        parts.append(decode_block(block, where, ctx, role=role))
+    return parts
+
+
+def _takes_cache(part: ContentPart) -> bool:
+    return getattr(part, "cache_control", "absent") is None
+
+
+def cache_control(point: Any, at: str) -> CacheControl:
+    point = expect(point, dict, join(at, "cachePoint"))
+    if set(point) - {"type", "ttl"} or point.get("type") != "default" or point.get("ttl") not in (None, "5m", "1h"):
+        raise _Keep
+    return CacheControl(ttl=point.get("ttl"))
+
+
+class _Keep(Exception):
+    """A block this codec keeps whole (as Native) rather than read."""
+
+
+def decode_block(block: dict[str, Any], at: str, ctx: Decoding, *, role: str) -> ContentPart:
+    if len(block) != 1:
+        return native(block)
+    ((kind, value),) = block.items()
+    try:
+        match kind:
+            case "text":
+                return Text(text=expect(value, str, join(at, "text")))
+            case "image" | "document" | "video" | "audio":
+                return _media(kind, expect(value, dict, join(at, kind)), join(at, kind))
+            case "toolUse":
+                return _tool_use(expect(value, dict, join(at, kind)), join(at, kind), ctx)
+            case "toolResult":
+                if role == "assistant":  # a system tool's result, the server's own
+                    return native(block)
+                return _tool_result(expect(value, dict, join(at, kind)), join(at, kind), ctx)
+            case "reasoningContent":
+                return _reasoning(expect(value, dict, join(at, kind)), join(at, kind))
+            case _:
+                return native(block)
+    except _Keep:
+        return native(block)
+
+
+def _media(kind: str, value: dict[str, Any], at: str) -> ContentPart:
+    fmt = optional(value, "format", str, at)
+    source = expect(value.get("source"), dict, join(at, "source"))
+    extras: dict[str, Any] = {k: v for k, v in value.items() if k not in ("format", "source", "name")}
+    mime = _MIME_OF[kind].get(fmt) if fmt is not None else None
+    if fmt is not None and (mime is None or _FORMAT_OF[kind][mime] != fmt):
+        extras["format"] = fmt
+    if fmt is None:
+        extras["formatAbsent"] = True
+    if mime is None:
+        mime = f"{kind}/{fmt}" if fmt else "application/octet-stream"
+    if len(source) != 1:
+        raise _Keep
+    ((how, where),) = source.items()
+    src: Base64Source | UrlSource | TextSource
+    if how == "bytes":
+        src = Base64Source(media_type=mime, data=expect(where, str, join(at, "source.bytes")))
+    elif how == "s3Location":
+        location = expect(where, dict, join(at, "source.s3Location"))
+        src = UrlSource(url=require(location, "uri", str, join(at, "source.s3Location")), media_type=mime)
+        if set(location) != {"uri"}:
+            extras["s3Location"] = {k: v for k, v in location.items() if k != "uri"}
+    elif how == "text" and kind == "document":
+        src = TextSource(text=expect(where, str, join(at, "source.text")), media_type=mime)
+    else:
+        raise _Keep
+    echoes = echo(extras) if extras else []
+    match kind:
+        case "image":
+            return Image(source=src, provider_echoes=echoes)
+        case "video":
+            return Video(source=src, provider_echoes=echoes)
+        case "audio":
+            return Audio(source=src, provider_echoes=echoes)
+        case _:
+            name = require(value, "name", str, at)
+            return Document(source=src, name=name, provider_echoes=echoes)
+
+
+def _tool_use(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
+    if value.get("type") == "server_tool_use" or not isinstance(value.get("input"), dict):
+        raise _Keep
+    call_id = require(value, "toolUseId", str, at)
+    name = require(value, "name", str, at)
+    ctx.names[call_id] = name
+    extras = {k: v for k, v in value.items() if k not in ("toolUseId", "name", "input")}
+    return ToolUse(id=call_id, name=name, input=value["input"], provider_echoes=echo(extras) if extras else [])
+
+
+def _tool_result(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
+    call_id = require(value, "toolUseId", str, at)
+    items = expect(value.get("content"), list, join(at, "content"))
+    status = optional(value, "status", str, at)
+    extras = {k: v for k, v in value.items() if k not in ("toolUseId", "content", "status")}
+    if status == "success":
+        extras["status"] = status
+    elif status not in (None, "error"):
+        raise _Keep
+    content: str | list[ContentPart] | dict[str, Any]
+    if (
+        len(items) == 1
+        and isinstance(items[0], dict)
+        and set(items[0]) == {"text"}
+        and isinstance(items[0]["text"], str)
+    ):
+        content = items[0]["text"]
+    elif (
+        len(items) == 1
+        and isinstance(items[0], dict)
+        and set(items[0]) == {"json"}
+        and isinstance(items[0]["json"], dict)
+    ):
+        content = items[0]["json"]
+    else:
+        content = []
+        for index, item in enumerate(items):
+            where = join(join(at, "content"), index)
+            item = expect(item, dict, where)
+            content.append(native(item) if "json" in item else decode_block(item, where, ctx, role="user"))
+    return ToolResult(
+        tool_use_id=call_id,
+        name=ctx.names.get(call_id, ""),
+        content=content,
+        is_error=status == "error",
+        provider_echoes=echo(extras) if extras else [],
+    )
+
+
+def _reasoning(value: dict[str, Any], at: str) -> ContentPart:
+    if len(value) != 1:
+        raise _Keep
+    ((kind, inner),) = value.items()
+    if kind == "redactedContent":
+        return RedactedThinking(provider_echoes=echo({"redactedContent": expect(inner, str, join(at, kind))}))
+    if kind != "reasoningText":
+        raise _Keep
+    inner = expect(inner, dict, join(at, kind))
+    text = require(inner, "text", str, join(at, kind))
+    return Thinking(text=text, provider_echoes=echo({k: v for k, v in inner.items() if k != "text"}))
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def encode_parts(parts: list[ContentPart], at: str, out: WarningSink, *, answer: bool = False) -> list[dict[str, Any]]:
+    """IR parts -> Converse content blocks. ``answer``: the blocks of a response, where another
+    vendor's reasoning is shown as text (an answer's reasoning is read, never checked); in a
+    request it could not be replayed."""
+    blocks: list[dict[str, Any]] = []
+    for index, part in enumerate(parts):
+        blocks.extend(encode_with_cache(part, f"{at}[{index}]", out, answer=answer))
+    return blocks
+
+
+def encode_with_cache(part: ContentPart, at: str, out: WarningSink, *, answer: bool = False) -> list[dict[str, Any]]:
+    """One part's block, and the ``cachePoint`` after it when the part has a breakpoint."""
+    block = encode_part(part, at, out, answer=answer)
+    if block is None:
+        return []
+    cache = getattr(part, "cache_control", None)
+    return [block, {"cachePoint": cache_point(cache)}] if cache is not None else [block]
+
+
+def cache_point(cache: CacheControl) -> dict[str, Any]:
+    return {"type": "default", "ttl": cache.ttl} if cache.ttl else {"type": "default"}
+
+
+def own(part: Any) -> dict[str, Any] | None:
+    found = part.echo(PROVIDER)
+    return dict(found.data) if found is not None else None
+
+
+def encode_part(part: ContentPart, at: str, out: WarningSink, *, answer: bool = False) -> dict[str, Any] | None:
+    match part:
+        case Text():
+            if part.citations:
+                out.lossy(f"{at}.citations", "text", "Converse takes no citations on a text block; the text is sent")
+            return {"text": part.text}
+        case Image() | Video() | Audio() | Document():
+            return _encode_media(part, at, out)
+        case Thinking():
+            data = own(part)
+            if data is None and answer:
+                return {"reasoningContent": {"reasoningText": {"text": part.text}}}
+            if data is None:
+                out.lossy(at, "thinking", "reasoning Bedrock did not produce cannot be replayed to it")
+                return None
+            return {"reasoningContent": {"reasoningText": {"text": part.text, **data}}}
+        case RedactedThinking():
+            data = own(part)
+            if data is None or "redactedContent" not in data:
+                out.lossy(at, "redacted_thinking", "another vendor's redacted reasoning cannot be sent")
+                return None
+            return {"reasoningContent": {"redactedContent": data["redactedContent"]}}
+        case ToolUse():
+            if part.raw_input is not None:
+                out.lossy(at, "tool_use", "a call whose arguments are not a JSON object cannot be sent")
+                return None
+            call_id = part.id
+            if not call_id:  # ToolUseId: 1-64 characters; a call that came without one gets one
+                call_id = "tooluse_" + "".join(ch for ch in at if ch.isdigit())
+                out.lossy(f"{at}.id", "tool_use", f"the call had no id; sent as {call_id}", action="converted")
+            return {"toolUse": {"toolUseId": call_id, "name": part.name, "input": part.input, **(own(part) or {})}}
+        case ToolResult():
+            return _encode_result(part, at, out)
+        case Native():
+            if part.provider != PROVIDER:
+                out.lossy(at, "native", f"{article(part.provider)} block has no place on Converse")
+                return None
+            return dict(part.data)
+        case ImageOutput() | AudioOutput():
+            out.lossy(at, part.type, "Converse messages carry no model-made media")
+            return None
+        case _:
+            assert_never(part)
+
+
+_STANDARD = str.maketrans("-_", "+/")
+
+
+def _encode_media(part: Image | Video | Audio | Document, at: str, out: WarningSink) -> dict[str, Any] | None:
+    kind = part.type
+    data = own(part) or {}
+    source = part.source
+    match source:
+        case Base64Source():
+            # The JSON wire's blob is standard base64; Gemini's URL-safe spelling is the same bytes.
+            wire_source: dict[str, Any] = {"bytes": source.data.translate(_STANDARD)}
+        case UrlSource() if source.url.startswith("s3://"):
+            wire_source = {"s3Location": {"uri": source.url, **data.pop("s3Location", {})}}
+        case TextSource() if kind == "document":
+            wire_source = {"text": source.text}
+        case HandleSource():
+            raise unresolved_handle(NAME, at, source)
+        case UrlSource() | FileSource() | TextSource():
+            out.lossy(at, kind, f"Converse takes {kind} bytes or an s3:// location, not this source")
+            return None
+        case _:
+            assert_never(source)
+    mime = source.media_type or ""
+    fmt = data.pop("format", None) or _FORMAT_OF[kind].get(mime)
+    if fmt is None and not data.get("formatAbsent"):
+        out.lossy(at, kind, f"Converse takes no {kind} of type {mime or 'unknown'}")
+        return None
+    absent = data.pop("formatAbsent", False)
+    block: dict[str, Any] = {} if absent else {"format": fmt}
+    if isinstance(part, Document):
+        block["name"] = part.name if part.name is not None else "document"
+    block["source"] = wire_source
+    block.update(data)
+    return {kind: block}
+
+
+def _encode_result(part: ToolResult, at: str, out: WarningSink) -> dict[str, Any]:
+    content = part.content
+    items: list[dict[str, Any]]
+    if isinstance(content, str):
+        items = [{"text": content}]
+    elif isinstance(content, dict):
+        items = [{"json": content}]
+    else:
+        items = []
+        for index, inner in enumerate(content):
+            written = encode_part(inner, f"{at}.content[{index}]", out)
+            if written is not None:
+                items.append(written)
+    data = own(part) or {}
+    result: dict[str, Any] = {"toolUseId": part.tool_use_id, "content": items}
+    if part.is_error:
+        result["status"] = "error"
+        data.pop("status", None)
+    result.update(data)
+    return {"toolResult": result}

@@ -1,0 +1,326 @@
+"""Converse requests, both directions (botocore's ``ConverseRequest``).
+
+The model is in the URL (``/model/{modelId}/converse``), not in the body: ``decode_request``
+takes it as ``model=`` (a body that carries ``modelId``, as a boto3 call's keyword arguments
+do, gives it too and gets it back).
+
+- ``system`` (text blocks, cache points, guard content) is the first system message;
+- ``inferenceConfig``: ``maxTokens``, ``temperature``, ``topP``, ``stopSequences``;
+- ``toolConfig``: ``toolSpec`` tools (``inputSchema.json``), a ``cachePoint`` after a tool as that
+  tool's ``cache_control``, ``systemTool`` and other tools as ``NativeTool``; ``toolChoice``
+  ``auto`` / ``any`` (``required``) / ``tool``;
+- ``additionalModelRequestFields``: the model's own fields. Claude's ``thinking``
+  (``{"type": "enabled", "budget_tokens": n}``) and ``top_k`` are read into the IR's settings
+  (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html);
+  the rest stays in ``provider_options["bedrock"]["additionalModelRequestFields"]``.
+- every other field (``guardrailConfig``, ``promptVariables``, ``requestMetadata``,
+  ``performanceConfig``, ``serviceTier``, ``outputConfig``, ...) is kept in
+  ``provider_options["bedrock"]`` and written back as it came.
+
+A field that arrived empty (``"system": []``, ``"inferenceConfig": {}``) is recorded in
+``provider_options["bedrock"]["_empty"]`` and written back empty.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interlingua import (
+    ContentPart,
+    Message,
+    NativeTool,
+    Request,
+    ResponseFormat,
+    Text,
+    ThinkingConfig,
+    Tool,
+    ToolChoice,
+    WarningSink,
+)
+from interlingua.kit import article, construct, expect, join, optional
+
+from ._parts import PROVIDER, Decoding, cache_control, cache_point, decode_blocks, encode_parts, encode_with_cache
+
+BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
+"""A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum)."""
+
+_MAPPED = frozenset({"modelId", "messages", "system", "inferenceConfig", "toolConfig", "additionalModelRequestFields"})
+_INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p", "stopSequences": "stop"}
+_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "temperature": (0, 1),
+    "top_p": (0, 1),
+    "max_tokens": (1, None),
+}
+"""botocore's bounds on InferenceConfiguration (``min``/``max`` of its member shapes)."""
+
+
+def decode_request(body: dict[str, Any], model: str | None) -> Request:
+    ctx = Decoding()
+    options: dict[str, Any] = {key: value for key, value in body.items() if key not in _MAPPED}
+    empty: list[str] = []
+    messages: list[Message] = []
+    system = body.get("system")
+    if system is not None:
+        blocks = expect(system, list, "system")
+        if blocks:
+            messages.append(Message(role="system", parts=decode_blocks(blocks, "system", ctx, role="system")))
+        else:
+            empty.append("system")
+    for index, message in enumerate(expect(body.get("messages", []), list, "messages")):
+        at = f"messages[{index}]"
+        message = expect(message, dict, at)
+        role = expect(message.get("role"), str, join(at, "role"))
+        if role not in ("user", "assistant", "system") or set(message) - {"role", "content"}:
+            options.setdefault("_messages", {})[str(index)] = {k: v for k, v in message.items() if k != "content"}
+        ir_role = role if role in ("user", "assistant", "system") else "user"
+        parts = decode_blocks(message.get("content", []), join(at, "content"), ctx, role=role)
+        messages.append(Message(role=ir_role, parts=parts))
+    settings: dict[str, Any] = {}
+    inference = optional(body, "inferenceConfig", dict, "")
+    if inference is not None:
+        if not inference:
+            empty.append("inferenceConfig")
+        rest = {}
+        for key, value in inference.items():
+            if key in _INFERENCE:
+                settings[_INFERENCE[key]] = value
+            else:
+                rest[key] = value
+        if rest:
+            options["_inferenceConfig"] = rest
+    tools, choice = _decode_tools(body.get("toolConfig"), options, empty)
+    extra = optional(body, "additionalModelRequestFields", dict, "")
+    thinking: ThinkingConfig | None = None
+    if extra is not None:
+        extra = dict(extra)
+        if not extra:
+            empty.append("additionalModelRequestFields")
+        thinking = _decode_thinking(extra)
+        if isinstance(extra.get("top_k"), int):
+            settings["top_k"] = extra.pop("top_k")
+        if extra:
+            options["additionalModelRequestFields"] = extra
+    if empty:
+        options["_empty"] = empty
+    if "modelId" in body:
+        options["_modelId"] = True
+        model = expect(body["modelId"], str, "modelId")
+    # construct: the values are read and checked here; a number keeps its JSON spelling (1 stays 1)
+    return construct(
+        Request,
+        model=model,
+        messages=messages,
+        tools=tools,
+        tool_choice=choice,
+        thinking=thinking,
+        provider_options={PROVIDER: options} if options else {},
+        **settings,
+    )
+
+
+def _decode_tools(config: Any, options: dict[str, Any], empty: list[str]) -> tuple[list[Tool | NativeTool], Any]:
+    if config is None:
+        return [], None
+    config = expect(config, dict, "toolConfig")
+    tools: list[Tool | NativeTool] = []
+    for index, item in enumerate(expect(config.get("tools", []), list, "toolConfig.tools")):
+        at = f"toolConfig.tools[{index}]"
+        item = expect(item, dict, at)
+        if set(item) == {"cachePoint"} and tools and isinstance(tools[-1], Tool) and tools[-1].cache_control is None:
+            tools[-1] = tools[-1].model_copy(update={"cache_control": cache_control(item["cachePoint"], at)})
+            continue
+        spec = item.get("toolSpec")
+        schema = spec.get("inputSchema") if isinstance(spec, dict) else None
+        if (
+            len(item) == 1
+            and isinstance(spec, dict)
+            and isinstance(spec.get("name"), str)
+            and isinstance(schema, dict)
+            and set(schema) == {"json"}
+            and isinstance(schema["json"], dict)
+            and set(spec) <= {"name", "description", "inputSchema", "strict"}
+        ):
+            tools.append(
+                Tool(
+                    name=spec["name"],
+                    description=spec.get("description"),
+                    input_schema=schema["json"],
+                    strict=spec.get("strict"),
+                )
+            )
+        else:
+            tools.append(NativeTool(provider=PROVIDER, data=item))
+    if not config.get("tools"):
+        empty.append("toolConfig")
+    if set(config) - {"tools", "toolChoice"}:
+        options["_toolConfig"] = {k: v for k, v in config.items() if k not in ("tools", "toolChoice")}
+    choice = config.get("toolChoice")
+    if choice is None:
+        return tools, None
+    choice = expect(choice, dict, "toolConfig.toolChoice")
+    if choice == {"auto": {}}:
+        return tools, "auto"
+    if choice == {"any": {}}:
+        return tools, "required"
+    named = choice.get("tool")
+    if (
+        set(choice) == {"tool"}
+        and isinstance(named, dict)
+        and set(named) == {"name"}
+        and isinstance(named["name"], str)
+    ):
+        return tools, ToolChoice(name=named["name"])
+    options["_toolChoice"] = choice
+    return tools, None
+
+
+def _decode_thinking(extra: dict[str, Any]) -> ThinkingConfig | None:
+    thinking = extra.get("thinking")
+    if not isinstance(thinking, dict):
+        return None
+    if thinking == {"type": "disabled"}:
+        del extra["thinking"]
+        return ThinkingConfig(level="off")
+    budget = thinking.get("budget_tokens")
+    if set(thinking) == {"type", "budget_tokens"} and thinking["type"] == "enabled" and isinstance(budget, int):
+        del extra["thinking"]
+        return ThinkingConfig(budget_tokens=budget)
+    return None
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
+    options = dict(request.provider_options.get(PROVIDER, {}))
+    out.foreign_options(request.provider_options, own=PROVIDER)
+    empty = set(options.pop("_empty", ()))
+    message_extras: dict[str, Any] = options.pop("_messages", {})
+    body: dict[str, Any] = {}
+    if options.pop("_modelId", False) and request.model:
+        body["modelId"] = request.model
+    system: list[dict[str, Any]] = []
+    messages: list[dict[str, Any]] = []
+    for index, message in enumerate(request.messages):
+        at = f"messages[{index}]"
+        out.unsent_message_fields(message, at)
+        if message.role in ("system", "developer"):
+            if messages:
+                out.lossy(at, "text", "Converse takes system blocks only before the conversation; sent as a user turn")
+                messages.append({"role": "user", "content": encode_parts(message.parts, f"{at}.parts", out)})
+            else:
+                system.extend(_system_blocks(message.parts, at, out))
+            continue
+        role = "user" if message.role == "tool" else message.role
+        wire: dict[str, Any] = {"role": role, "content": encode_parts(message.parts, f"{at}.parts", out)}
+        wire.update(message_extras.get(str(len(messages)), {}))
+        messages.append(wire)
+    if system or "system" in empty:
+        body["system"] = system
+    body["messages"] = messages
+    inference: dict[str, Any] = dict(options.pop("_inferenceConfig", {}))
+    for wire_key, field in _INFERENCE.items():
+        value = getattr(request, field)
+        if value is None:
+            continue
+        low, high = _RANGES.get(field, (None, None))
+        if (low is not None and value < low) or (high is not None and value > high):
+            out.unsupported(
+                field, field, f"Converse takes {field} from {low} to {high or 'any'}, not {value}; not sent"
+            )
+            continue
+        inference[wire_key] = value
+    if inference or "inferenceConfig" in empty:
+        body["inferenceConfig"] = inference
+    tool_config = _encode_tools(request, options, empty, out)
+    if tool_config is not None:
+        body["toolConfig"] = tool_config
+    extra = dict(options.pop("additionalModelRequestFields", {}))
+    if request.top_k is not None:
+        extra["top_k"] = request.top_k
+    thinking = _encode_thinking(request, out)
+    if thinking is not None:
+        extra["thinking"] = thinking
+    if extra or "additionalModelRequestFields" in empty:
+        body["additionalModelRequestFields"] = extra
+    for field in ("seed", "presence_penalty", "frequency_penalty", "parallel_tool_calls"):
+        if getattr(request, field) is not None:
+            out.unsupported(field, field, f"Converse has no {field}; not sent")
+    if request.response_format is not None and request.response_format.type != "text":
+        out.unsupported("response_format", "response_format", _format_why(request.response_format))
+    body.update(options)
+    return body
+
+
+def _system_blocks(parts: list[ContentPart], at: str, out: WarningSink) -> list[dict[str, Any]]:
+    """A system message's blocks; SystemContentBlock.text is a NonEmptyString, so an empty text
+    part is left out (reported)."""
+    blocks: list[dict[str, Any]] = []
+    for index, part in enumerate(parts):
+        if isinstance(part, Text) and part.text == "" and part.cache_control is None:
+            out.lossy(f"{at}.parts[{index}]", "text", "Converse takes no empty system text; left out")
+            continue
+        blocks.extend(encode_with_cache(part, f"{at}.parts[{index}]", out))
+    return blocks
+
+
+def _format_why(fmt: ResponseFormat) -> str:
+    return f"Converse has no {fmt.type} response format in this codec; ask for JSON in the prompt or use a tool"
+
+
+def _encode_tools(
+    request: Request, options: dict[str, Any], empty: set[str], out: WarningSink
+) -> dict[str, Any] | None:
+    tools: list[dict[str, Any]] = []
+    for index, tool in enumerate(request.tools):
+        at = f"tools[{index}]"
+        if isinstance(tool, NativeTool):
+            if tool.provider == PROVIDER:
+                tools.append(dict(tool.data))
+            else:
+                out.lossy(at, "native", f"{article(tool.provider)} tool has no place on Converse")
+            continue
+        spec: dict[str, Any] = {"name": tool.name}
+        if tool.description:  # NonEmptyString: an empty description is no description
+            spec["description"] = tool.description
+        spec["inputSchema"] = {"json": tool.input_schema}
+        if tool.strict is not None:
+            spec["strict"] = tool.strict
+        tools.append({"toolSpec": spec})
+        if tool.cache_control is not None:
+            tools.append({"cachePoint": cache_point(tool.cache_control)})
+    config: dict[str, Any] = dict(options.pop("_toolConfig", {}))
+    choice = options.pop("_toolChoice", None)
+    match request.tool_choice:
+        case None:
+            pass
+        case "auto":
+            choice = {"auto": {}}
+        case "required":
+            choice = {"any": {}}
+        case "none":
+            out.unsupported("tool_choice", "tool_choice", "Converse has no tool_choice none; the tools are sent")
+        case ToolChoice(name=name):
+            choice = {"tool": {"name": name}}
+    if not tools and "toolConfig" not in empty and not config:
+        return None
+    config = {"tools": tools, **config}
+    if choice is not None:
+        config["toolChoice"] = choice
+    return config
+
+
+def _encode_thinking(request: Request, out: WarningSink) -> dict[str, Any] | None:
+    thinking = request.thinking
+    if thinking is None:
+        return None
+    if thinking.level == "off":
+        return {"type": "disabled"}
+    budget = thinking.budget_tokens
+    if budget is None and thinking.level is not None:
+        budget = BUDGETS[thinking.level]
+    if budget is None:
+        return None
+    if thinking.summary is not None:
+        out.unsupported("thinking.summary", "thinking.summary", "Claude on Bedrock takes no summary setting")
+    return {"type": "enabled", "budget_tokens": budget}

@@ -1,0 +1,210 @@
+"""bedrock-converse: the real recorded Converse traffic round-trips exactly, our goldens decode to
+their recorded IR, and bodies crossing from and to the other wires pass each wire's oracle
+(botocore's service model here, the vendor SDK types there)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from interlingua_bedrock import BedrockConverseCodec
+from interlingua_bedrock._oracle import validate
+
+import interlingua as il
+from interlingua.testing import (
+    assert_request_round_trip,
+    assert_response_round_trip,
+    load_body,
+    real_fixture,
+    real_fixtures,
+    validate_wire,
+)
+
+CODEC = BedrockConverseCodec()
+GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "bedrock-converse"
+OTHERS = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
+
+
+def _own(kind: str) -> list[Path]:
+    return sorted(p for p in (GOLDEN / kind).glob("*.json") if not p.name.endswith(".ir.json"))
+
+
+@pytest.mark.parametrize("path", real_fixtures("bedrock-converse", "request"), ids=lambda p: p.stem)
+def test_real_request_round_trips_exactly_and_passes_botocore(path: Path) -> None:
+    body = load_body(path)
+    assert_request_round_trip(CODEC, body)
+    assert validate("request", body) == []
+
+
+@pytest.mark.parametrize("path", real_fixtures("bedrock-converse", "response"), ids=lambda p: p.stem)
+def test_real_response_round_trips_exactly(path: Path) -> None:
+    assert_response_round_trip(CODEC, load_body(path))
+
+
+@pytest.mark.parametrize("path", _own("request"), ids=lambda p: p.stem)
+def test_golden_request_decodes_to_its_recorded_ir_and_back(path: Path) -> None:
+    body = load_body(path)
+    assert CODEC.decode_request(body).to_json_dict() == json.loads(path.with_name(path.stem + ".ir.json").read_text())
+    assert_request_round_trip(CODEC, body)
+    assert validate("request", body) == []
+
+
+@pytest.mark.parametrize("path", _own("response"), ids=lambda p: p.stem)
+def test_golden_response_decodes_to_its_recorded_ir_and_back(path: Path) -> None:
+    body = load_body(path)
+    assert CODEC.decode_response(body).to_json_dict() == json.loads(path.with_name(path.stem + ".ir.json").read_text())
+    assert_response_round_trip(CODEC, body)
+    assert validate("response", body) == []
+
+
+def _crossing(kind: str) -> list[tuple[str, Path]]:
+    return [(wire, path) for wire in OTHERS for path in real_fixtures(wire, kind)]
+
+
+@pytest.mark.parametrize(("wire", "path"), _crossing("request"), ids=lambda v: v if isinstance(v, str) else v.stem)
+def test_every_real_request_of_another_wire_encodes_to_a_body_botocore_accepts(wire: str, path: Path) -> None:
+    request = il.get_codec(wire).decode_request(load_body(path))
+    assert validate("request", CODEC.encode_request(request).body) == []
+
+
+@pytest.mark.parametrize(("wire", "path"), _crossing("response"), ids=lambda v: v if isinstance(v, str) else v.stem)
+def test_every_real_answer_of_another_wire_encodes_to_a_body_botocore_accepts(wire: str, path: Path) -> None:
+    response = il.get_codec(wire).decode_response(load_body(path))
+    assert validate("response", CODEC.encode_response(response).body) == []
+
+
+@pytest.mark.parametrize("wire", OTHERS)
+@pytest.mark.parametrize(
+    "path", [*real_fixtures("bedrock-converse", "request"), *_own("request")], ids=lambda p: p.stem
+)
+def test_every_converse_request_crosses_to_the_other_wires(wire: str, path: Path) -> None:
+    request = CODEC.decode_request(load_body(path), model="claude-sonnet-4-5")
+    assert validate_wire(wire, "request", il.get_codec(wire).encode_request(request).body) == []
+
+
+@pytest.mark.parametrize("wire", OTHERS)
+@pytest.mark.parametrize(
+    "path", [*real_fixtures("bedrock-converse", "response"), *_own("response")], ids=lambda p: p.stem
+)
+def test_every_converse_answer_crosses_to_the_other_wires(wire: str, path: Path) -> None:
+    response = CODEC.decode_response(load_body(path))
+    assert validate_wire(wire, "response", il.get_codec(wire).encode_response(response).body) == []
+
+
+# --- what the codec reads, writes and reports -----------------------------------------------------
+
+
+def _golden(kind: str, name: str) -> Any:
+    return load_body(GOLDEN / kind / f"{name}.json")
+
+
+def test_cache_points_become_the_breakpoint_of_the_block_before() -> None:
+    request = CODEC.decode_request(_golden("request", "media-cache-points-and-tools"))
+    system, user = request.messages
+    assert system.parts[0].cache_control == il.CacheControl(ttl="1h")
+    assert [getattr(p, "cache_control", None) is not None for p in user.parts] == [False, False, True, False, False]
+    assert request.tools[0].cache_control == il.CacheControl()  # type: ignore[union-attr]
+
+
+def test_claude_thinking_and_top_k_are_settings_and_the_rest_stays_with_the_model() -> None:
+    request = CODEC.decode_request(_golden("request", "media-cache-points-and-tools"))
+    assert request.thinking == il.ThinkingConfig(budget_tokens=1024) and request.top_k == 40
+    options = request.provider_options["bedrock"]
+    assert options["additionalModelRequestFields"] == {"anthropic_beta": ["interleaved-thinking-2025-05-14"]}
+    assert options["guardrailConfig"]["guardrailIdentifier"] == "gr-1"
+
+
+def test_a_tool_result_gets_its_call_name_and_keeps_status_and_mixed_content() -> None:
+    request = CODEC.decode_request(_golden("request", "parallel-tool-results"))
+    paris, lyon, search = request.messages[2].parts
+    assert isinstance(paris, il.ToolResult) and isinstance(lyon, il.ToolResult)
+    assert (paris.name, paris.content, paris.is_error) == ("get_weather", {"temp_c": 18, "sky": "clear"}, False)
+    assert lyon.is_error and [type(p) for p in lyon.content] == [il.Text, il.Image]  # type: ignore[union-attr]
+    assert isinstance(search, il.Native) and search.provider == "bedrock"
+
+
+def test_another_vendors_request_reports_what_converse_cannot_take() -> None:
+    request = il.Request(
+        model="anthropic.claude-sonnet-4-5",
+        temperature=1.5,
+        seed=7,
+        tool_choice="none",
+        tools=[il.Tool(name="f", description="")],
+        messages=[
+            il.Message(
+                role="user",
+                parts=[il.Image(il.MediaSource.from_url("https://example.com/a.png", "image/png")), il.Text("hi")],
+            )
+        ],
+        provider_options={"openai": {"store": True}},
+    )
+    encoded = CODEC.encode_request(request)
+    assert sorted((w.kind, w.path) for w in encoded.warnings) == [
+        ("foreign_option", "provider_options.openai.store"),
+        ("lossy_encode", "messages[0].parts[0]"),
+        ("unsupported_setting", "seed"),
+        ("unsupported_setting", "temperature"),
+        ("unsupported_setting", "tool_choice"),
+    ]
+    assert encoded.body["messages"] == [{"role": "user", "content": [{"text": "hi"}]}]
+    assert encoded.body["toolConfig"] == {
+        "tools": [{"toolSpec": {"name": "f", "inputSchema": {"json": {"type": "object", "properties": {}}}}}]
+    }
+    assert validate("request", encoded.body) == []
+
+
+def test_another_vendors_thinking_is_not_replayed_but_shows_in_an_answer() -> None:
+    thought = il.Thinking("weighing options").with_echo("anthropic", {"signature": "sig"})
+    request = il.Request(
+        model="m",
+        messages=[
+            il.Message(role="user", parts=[il.Text("q")]),
+            il.Message(role="assistant", parts=[thought, il.Text("a")]),
+            il.Message(role="user", parts=[il.Text("q2")]),
+        ],
+    )
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["messages"][1] == {"role": "assistant", "content": [{"text": "a"}]}
+    assert [w.kind for w in encoded.warnings] == ["lossy_encode"]
+    answer = CODEC.encode_response(il.Response(message=il.Message(role="assistant", parts=[thought])))
+    assert answer.body["output"]["message"]["content"] == [
+        {"reasoningContent": {"reasoningText": {"text": "weighing options"}}}
+    ]
+
+
+def test_usage_counts_cache_reads_in_the_prompt_as_the_ir_does() -> None:
+    response = CODEC.decode_response(_golden("response", "signed-reasoning-then-tool-use"))
+    assert (response.usage.input_tokens, response.usage.cache_read_tokens, response.usage.output_tokens) == (
+        1334,
+        1322,
+        85,
+    )
+    assert response.stop_reason == "tool_use"
+    thinking, redacted, _, call = response.message.parts
+    assert isinstance(thinking, il.Thinking) and thinking.echo("bedrock") is not None
+    assert isinstance(redacted, il.RedactedThinking) and isinstance(call, il.ToolUse)
+
+
+def test_the_recorded_error_reads_with_its_amazon_error_type() -> None:
+    error = CODEC.decode_error(
+        400,
+        json.dumps(load_body(real_fixture("bedrock-converse", "error", "invalid-model-identifier.json"))).encode(),
+        {"x-amzn-errortype": "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/"},
+    )
+    assert isinstance(error, il.BadRequestError)
+    assert (error.type, error.message) == ("ValidationException", "The provided model identifier is invalid.")
+
+
+def test_the_oracle_finds_what_botocore_refuses() -> None:
+    body = {"messages": [{"role": "user", "content": [{"image": {"format": "png", "source": {"bytes": "%%%"}}}]}]}
+    assert any("not base64" in p for p in validate("request", body))
+    assert validate("request", {"messages": [], "bogus": 1}) != []
+    assert validate("request", {"messages": [{"role": "user", "content": "hi"}]}) != []
+
+
+def test_malformed_input_is_a_decode_error_with_its_path() -> None:
+    with pytest.raises(il.DecodeError) as caught:
+        CODEC.decode_request({"messages": [{"role": "user", "content": [{"text": 3}]}]})
+    assert caught.value.path == "messages[0].content[0].text"
