@@ -160,6 +160,7 @@ PUBLIC = {
         "expect",
         "event_frames",
         "render_frames",
+        "sigv4",
         "find_handles",
         "join",
         "keep_sampling",

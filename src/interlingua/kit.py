@@ -34,6 +34,7 @@ from ._read import (
     optional,
     require,
 )
+from ._sigv4 import sigv4
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
@@ -59,6 +60,7 @@ __all__ = [
     "nearest_level",
     "event_frames",
     "render_frames",
+    "sigv4",
     "find_handles",
     "unresolved_handle",
     "REASONING_POLICIES",

@@ -215,9 +215,12 @@ def test_bedrock_without_credentials_or_region_says_what_is_missing(monkeypatch:
         pytest.raises(il.MissingAPIKeyError, match="region"),
     ):
         client.send(_request())
-    with il.Client(
-        "anthropic-messages", base_url="http://127.0.0.1:9", settings={"door": "bedrock", "aws_region": REGION}
-    ) as client, pytest.raises(il.MissingAPIKeyError, match="AWS credentials"):
+    with (
+        il.Client(
+            "anthropic-messages", base_url="http://127.0.0.1:9", settings={"door": "bedrock", "aws_region": REGION}
+        ) as client,
+        pytest.raises(il.MissingAPIKeyError, match="AWS credentials"),
+    ):
         client.send(_request())
 
 
@@ -398,3 +401,37 @@ def test_the_recorded_bedrock_stream_frames_parse(tmp_path: Path) -> None:
     assert [(e.event, json.loads(e.data)) for e in events] == [
         (d["headers"][":event-type"], d["payload"]) for d in decoded
     ]
+
+
+# --- Bedrock Converse through the transport ------------------------------------------------------------
+
+
+def test_converse_send_and_stream_are_signed_and_read(vendor: VendorServer, aws: None) -> None:
+    pytest.importorskip("interlingua_bedrock")
+    answer = load_body(FIXTURES / "bedrock-converse/response/signed-reasoning-then-tool-use.json")
+    vendor.answer = Answer(json=answer)
+    settings = {"aws_region": REGION}
+    with il.Client("bedrock-converse", base_url=vendor.url, settings=settings) as client:
+        response = client.send(_request())
+    assert response == il.get_codec("bedrock-converse").decode_response(answer)
+    (sent,) = vendor.received
+    assert sent.path == "/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/converse"
+    assert sent.body["messages"] == [{"role": "user", "content": [{"text": "Hello"}]}]
+    assert _signature_holds(vendor, sent)
+
+    frames = b"".join(
+        render_frames(
+            [
+                ("messageStart", b'{"role":"assistant"}'),
+                ("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"Hi there"}}'),
+                ("contentBlockStop", b'{"contentBlockIndex":0}'),
+                ("messageStop", b'{"stopReason":"end_turn"}'),
+                ("metadata", b'{"usage":{"inputTokens":5,"outputTokens":2,"totalTokens":7},"metrics":{"latencyMs":9}}'),
+            ]
+        )
+    )
+    vendor.answer = Answer(sse=frames, chunk=17)
+    with il.Client("bedrock-converse", base_url=vendor.url, settings=settings) as client:
+        streamed = client.stream(_request()).response()
+    assert streamed.message.parts == [il.Text("Hi there")] and streamed.usage.output_tokens == 2
+    assert vendor.received[-1].path.endswith("/converse-stream") and _signature_holds(vendor, vendor.received[-1])

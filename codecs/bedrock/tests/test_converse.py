@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from interlingua_bedrock import BedrockConverseCodec
-from interlingua_bedrock._oracle import validate
 
 import interlingua as il
 from interlingua.testing import (
@@ -21,6 +19,8 @@ from interlingua.testing import (
     real_fixtures,
     validate_wire,
 )
+from interlingua_bedrock import BedrockConverseCodec
+from interlingua_bedrock._oracle import validate
 
 CODEC = BedrockConverseCodec()
 GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "bedrock-converse"
@@ -208,3 +208,91 @@ def test_malformed_input_is_a_decode_error_with_its_path() -> None:
     with pytest.raises(il.DecodeError) as caught:
         CODEC.decode_request({"messages": [{"role": "user", "content": [{"text": 3}]}]})
     assert caught.value.path == "messages[0].content[0].text"
+
+
+# --- streams --------------------------------------------------------------------------------------
+
+STREAMS = real_fixtures("bedrock-converse", "stream", "*.eventstream.bin")
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=lambda p: p.name.split(".")[0])
+def test_real_stream_frames_decode_and_agree_with_their_decoded_record(path: Path) -> None:
+    raw = path.read_bytes()
+    events = list(CODEC.decode_event_stream([raw[i : i + 61] for i in range(0, len(raw), 61)]))
+    response = il.accumulate(events)
+    recorded = [
+        json.loads(line) for line in path.with_name(path.name.replace(".bin", ".jsonl")).read_text().splitlines()
+    ]
+    final = recorded[-1]["payload"]
+    assert response.usage.output_tokens == final["usage"]["outputTokens"]
+    stop = next(r["payload"]["stopReason"] for r in recorded if r["headers"][":event-type"] == "messageStop")
+    assert response.raw_stop_reason == stop
+    texts = "".join(
+        r["payload"]["delta"].get("text", "") for r in recorded if r["headers"][":event-type"] == "contentBlockDelta"
+    )
+    assert "".join(p.text for p in response.message.parts if isinstance(p, il.Text)) == texts
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=lambda p: p.name.split(".")[0])
+def test_a_stream_written_back_reads_as_the_same_answer_and_frames_parse(path: Path) -> None:
+    from interlingua.kit import event_frames, render_frames
+
+    events = list(CODEC.decode_event_stream([path.read_bytes()]))
+    written = CODEC.encode_stream(events)
+    frames = b"".join(render_frames((e.event, e.data.encode()) for e in written))
+    assert written.warnings == []
+    again = il.accumulate(CODEC.decode_stream(event_frames([frames], codec="t")))
+    assert again == il.accumulate(events)
+
+
+def test_signed_reasoning_in_a_stream_carries_its_signature() -> None:
+    path = real_fixture("bedrock-converse", "stream", "reasoning-stream.eventstream.bin")
+    response = il.accumulate(CODEC.decode_event_stream([path.read_bytes()]))
+    thinking = response.message.parts[0]
+    assert isinstance(thinking, il.Thinking) and thinking.text.startswith("The user has greeted me")
+    assert (thinking.echo("bedrock") or il.ProviderEcho(provider="x", data={})).data["signature"].startswith("Eu0C")
+
+
+def test_another_wires_stream_becomes_converse_events_and_an_exception_ends_it() -> None:
+    events = [
+        il.MessageStart(id="msg_1", model="m"),
+        il.PartStart(0, il.Text("")),
+        il.TextDelta(0, "Hi"),
+        il.PartEnd(0),
+        il.PartStart(1, il.ImageOutput(source=il.MediaSource.from_base64("image/png", "AAAA"))),
+        il.PartEnd(1),
+        il.MessageEnd("end_turn", None, il.Usage(input_tokens=3, output_tokens=1)),
+    ]
+    written = CODEC.encode_stream(events)
+    names = [(e.event, json.loads(e.data)) for e in written]
+    assert names == [
+        ("messageStart", {"role": "assistant"}),
+        ("contentBlockDelta", {"delta": {"text": "Hi"}, "contentBlockIndex": 0}),
+        ("contentBlockStop", {"contentBlockIndex": 0}),
+        ("messageStop", {"stopReason": "end_turn"}),
+        ("metadata", {"usage": {"inputTokens": 3, "outputTokens": 1, "totalTokens": 4}, "metrics": {"latencyMs": 0}}),
+    ]
+    assert [(w.kind, w.path) for w in written.warnings] == [("lossy_encode", "events[4].part")]
+    failing = [*events[:3], il.ErrorEvent(il.RateLimitError("slow down", status=429, type="throttlingException"))]
+    decoded = list(CODEC.decode_stream(CODEC.encode_stream(failing)))
+    assert isinstance(decoded[-1], il.ErrorEvent) and decoded[-1].error.status == 429
+
+
+def test_capabilities_hold() -> None:
+    from interlingua.testing import assert_capabilities_hold
+
+    samples = {
+        "native": il.Native("bedrock", {"guardContent": {"text": {"text": "x"}}}),
+        "native_tools": il.NativeTool(provider="bedrock", data={"systemTool": {"name": "nova_grounding"}}),
+        "thinking": il.Thinking("t").with_echo("bedrock", {"signature": "s"}),
+        "redacted_thinking": il.RedactedThinking().with_echo("bedrock", {"redactedContent": "YQ=="}),
+        "video": il.Video(il.MediaSource.from_base64("video/mp4", "AAAA")),
+    }
+    checked = assert_capabilities_hold(CODEC, samples)
+    assert checked["cache_control"] == "native" and checked["seed"] == "lossy"
+
+
+def test_the_codec_is_installed_and_detected() -> None:
+    assert "bedrock-converse" in il.codecs()
+    body = load_body(real_fixture("bedrock-converse", "request", "text-basic-nova.json"))
+    assert CODEC.sniff(body) is not None and CODEC.sniff({"contents": [], "toolConfig": {}}) is None

@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import quote
 
 from interlingua import EncodeError, Endpoint, HttpRequest, MissingAPIKeyError, ServerSentEvent
-from interlingua.kit import dumps, event_frames, loads
+from interlingua.kit import dumps, event_frames, loads, sigv4
 
 DOORS = ("bedrock", "vertex")
 BEDROCK_VERSION = "bedrock-2023-05-31"
@@ -90,28 +90,9 @@ def _bedrock(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoi
     if token:
         headers["authorization"] = f"Bearer {token}"
     else:
-        sign = partial(_sigv4, region=region, profile=settings.get("aws_profile"))
+        sign = sigv4("bedrock", region, profile=settings.get("aws_profile"), who=f"{NAME} on Bedrock")
     events = partial(bedrock_events, codec=NAME) if stream else None
     return HttpRequest("POST", url, headers, body, stream=stream, sign=sign, events=events)
-
-
-def _sigv4(
-    method: str, url: str, headers: Mapping[str, str], content: bytes, *, region: str, profile: str | None
-) -> dict[str, str]:
-    """The headers with a SigV4 signature over this attempt's bytes (botocore's signer)."""
-    from botocore.auth import SigV4Auth
-    from botocore.awsrequest import AWSRequest
-    from botocore.session import Session
-
-    credentials = Session(profile=profile).get_credentials()
-    if credentials is None:
-        raise MissingAPIKeyError(
-            f"{NAME} on Bedrock: no AWS credentials (set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, a profile, "
-            "or a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK)"
-        )
-    signed = AWSRequest(method=method, url=url, data=content, headers=dict(headers))
-    SigV4Auth(credentials.get_frozen_credentials(), "bedrock", region).add_auth(signed)
-    return dict(signed.headers.items())
 
 
 def bedrock_events(chunks: Iterator[bytes], *, codec: str) -> Iterator[ServerSentEvent]:

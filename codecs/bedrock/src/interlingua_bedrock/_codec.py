@@ -2,34 +2,61 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from functools import partial
 from typing import Any
+from urllib.parse import quote
 
 from interlingua import (
+    Capabilities,
+    DecodedStream,
     Encoded,
+    EncodedStream,
     EncodeError,
     Endpoint,
     HttpRequest,
+    MissingAPIKeyError,
     ProviderError,
     Request,
     Resolver,
     Response,
+    SSEEvent,
+    StreamEvent,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, as_object, decoding, encode_with_rules, own_thinking
+from interlingua.kit import (
+    ReasoningPolicy,
+    ToolIds,
+    TurnRules,
+    as_object,
+    decoding,
+    encode_with_rules,
+    event_frames,
+    own_thinking,
+    sigv4,
+)
 
-from . import _errors, _request, _response
+from . import _errors, _request, _response, _sniff, _stream
+from ._capabilities import CAPABILITIES
 from ._parts import NAME, PROVIDER
 
 
 class BedrockConverseCodec:
-    """Amazon Bedrock's Converse API (``POST /model/{modelId}/converse``), requests and responses
-    both ways. Not yet registered as an installed codec: streams (``ConverseStream``) and the
-    cross-wire conformance come next (issue 30); use it directly meanwhile."""
+    """Amazon Bedrock's Converse API (``POST /model/{modelId}/converse``, streaming
+    ``/converse-stream``), both directions.
+
+    The model is in the URL: ``decode_request(body, model=...)`` takes it. Sending: the region
+    from ``Endpoint.settings["aws_region"]`` or ``AWS_REGION`` / ``AWS_DEFAULT_REGION``;
+    authentication with a Bedrock API key (``api_key=`` or ``AWS_BEARER_TOKEN_BEDROCK``) as a
+    Bearer token, else SigV4 with the AWS credential chain (``settings["aws_profile"]``).
+    Streams arrive as binary event-stream frames (``decode_event_stream`` reads the bytes).
+    """
 
     name = NAME
     provider = PROVIDER
-    api_key_env = ("AWS_BEARER_TOKEN_BEDROCK",)
+    api_key_env: tuple[str, ...] = ()  # optional: a Bedrock API key, else SigV4 (see http_request)
+    capabilities: Capabilities = CAPABILITIES
 
     def __init__(self) -> None:
         # Bedrock's own reasoning always carries a bedrock echo; ids and tool names per botocore's
@@ -72,11 +99,51 @@ class BedrockConverseCodec:
         out = WarningSink(NAME)
         return out.finish(_response.encode_response(response, out), strict=strict)
 
+    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
+        """ConverseStream events (frames read by ``interlingua.kit.event_frames``) -> IR events."""
+        out = WarningSink(NAME)
+        return DecodedStream(_decoded(events, out), out)
+
+    def decode_event_stream(self, chunks: Iterable[bytes]) -> DecodedStream:
+        """The raw bytes of a ConverseStream answer (binary event-stream frames) -> IR events."""
+        return self.decode_stream(event_frames(chunks, codec=NAME))
+
+    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
+        """IR events -> ConverseStream events (``interlingua.kit.render_frames`` frames them)."""
+        out = WarningSink(NAME)
+        return EncodedStream(_stream.encode_stream(events, out), out, strict=strict)
+
+    # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
+    sniff = staticmethod(_sniff.sniff)
+    sniff_stream = staticmethod(_sniff.sniff_stream)
+
     def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
         return _errors.decode_error(status, body, headers)
 
     def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
-        raise EncodeError(NAME, "stream" if stream else "model", "the Converse transport comes with its streams")
+        if not request.model:
+            raise EncodeError(NAME, "model", "the Converse URL names the model; Request.model is required")
+        settings = endpoint.settings
+        region = settings.get("aws_region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+        if not region:
+            raise MissingAPIKeyError(f"{NAME}: no region; set settings['aws_region'] or AWS_REGION")
+        base = (endpoint.base_url or f"https://bedrock-runtime.{region}.amazonaws.com").rstrip("/")
+        url = f"{base}/model/{quote(request.model, safe='')}/{'converse-stream' if stream else 'converse'}"
+        headers = {"content-type": "application/json", **endpoint.headers}
+        token = endpoint.api_key or os.environ.get("AWS_BEARER_TOKEN_BEDROCK")
+        sign = None
+        if token:
+            headers["authorization"] = f"Bearer {token}"
+        else:
+            sign = sigv4("bedrock", region, profile=settings.get("aws_profile"), who=NAME)
+        events = partial(event_frames, codec=NAME) if stream else None
+        body = self.encode_request(request).body
+        return HttpRequest("POST", url, headers, body, stream=stream, sign=sign, events=events)
 
     def __repr__(self) -> str:
         return "BedrockConverseCodec()"
+
+
+def _decoded(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
+    with decoding(NAME):
+        yield from _stream.decode_stream(events, out)

@@ -327,7 +327,9 @@ def encode_part(part: ContentPart, at: str, out: WarningSink, *, answer: bool = 
     match part:
         case Text():
             if part.citations:
-                out.lossy(f"{at}.citations", "text", "Converse takes no citations on a text block; the text is sent")
+                out.lossy(
+                    f"{at}.citations", "citations", "Converse takes no citations on a text block; the text is sent"
+                )
             return {"text": part.text}
         case Image() | Video() | Audio() | Document():
             return _encode_media(part, at, out)

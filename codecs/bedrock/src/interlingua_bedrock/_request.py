@@ -206,10 +206,13 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
         out.unsent_message_fields(message, at)
         if message.role in ("system", "developer"):
             if messages:
-                out.lossy(at, "text", "Converse takes system blocks only before the conversation; sent as a user turn")
+                why = "Converse takes system blocks only before the conversation; sent as a user turn"
+                out.unsupported(at, "mid_conversation_system", why)
                 messages.append({"role": "user", "content": encode_parts(message.parts, f"{at}.parts", out)})
-            else:
-                system.extend(_system_blocks(message.parts, at, out))
+                continue
+            if message.role == "developer":
+                out.unsupported(f"{at}.role", "developer", "Converse has no developer role; sent as system blocks")
+            system.extend(_system_blocks(message.parts, at, out))
             continue
         role = "user" if message.role == "tool" else message.role
         wire: dict[str, Any] = {"role": role, "content": encode_parts(message.parts, f"{at}.parts", out)}
