@@ -84,6 +84,8 @@ def _thinking(spec: ModelSpec, view: RuleView) -> list[str]:
     rules = spec.thinking
     if rules is None:
         return []
+    if rules.supported is False:
+        return [f"thinking: {spec.id} takes no thinking configuration" for _ in view.forms[:1]]
     problems = [f"thinking: {spec.id} takes no {form!r} thinking" for form in view.forms if form not in rules.modes]
     if len(view.forms) > 1:  # a wire that takes a budget or a level takes one of them (the entry's thinking source)
         problems.append(f"thinking: {' and '.join(view.forms)} at once")
