@@ -389,3 +389,32 @@ def test_the_core_judge_reads_a_decoded_request_as_inspect_does() -> None:
         "temperature: claude-opus-4-7 does not take it",
         "messages: claude-opus-4-7 takes no prefilled final assistant turn",
     ]
+
+
+def test_lifecycle_notes_and_thinking_facts_read_from_a_file_and_reset_on_extends() -> None:
+    import tomllib
+
+    text = """
+provider = "acme"
+[[model]]
+id = "acme-old"
+status = "retired"
+retired = "2026-01-01"
+note = "kept for logged usage"
+[model.thinking]
+supported = false
+signatures = true
+[[model]]
+id = "acme-new"
+extends = "acme-old"
+"""
+    old, new = parse_file(tomllib.loads(text), "lifecycle.toml")
+    assert (old.status, old.retired, old.note, old.thinking) == (
+        "retired",
+        "2026-01-01",
+        "kept for logged usage",
+        ThinkingRules(supported=False, signatures=True),
+    )
+    assert (new.status, new.retired, new.note, new.thinking) == (None, None, None, old.thinking)
+    with pytest.raises(CatalogError, match="'gone' is not one of active, legacy, deprecated, retired"):
+        parse_file(tomllib.loads('provider = "acme"\n[[model]]\nid = "x"\nstatus = "gone"'), "bad.toml")

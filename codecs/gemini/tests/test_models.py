@@ -145,7 +145,9 @@ def test_the_signature_rule_is_the_catalog_entry_s_not_the_name_s(renamed: None,
 
 
 def test_a_model_that_takes_no_thinking_gets_no_thinking_config() -> None:
-    request = Request(model="gemini-2.0-flash-lite", messages=[Message.user("hi")], thinking=ThinkingConfig(level="low"))
+    request = Request(
+        model="gemini-2.0-flash-lite", messages=[Message.user("hi")], thinking=ThinkingConfig(level="low")
+    )
     encoded = CODEC.encode_request(request)
     assert "generationConfig" not in encoded.body
     assert [(type(w), w.path, w.message) for w in encoded.warnings] == [

@@ -152,9 +152,10 @@ def encode_messages(
 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """(systemInstruction, contents). Leading system/developer messages form the instruction;
     a current-turn model step whose first functionCall has no signature gets the placeholder
-    (on models that check: ``spec``, the target model's catalog entry, or its name). An assistant message with no parts is sent as an empty model turn:
-    Gemini accepts one (a truncated answer kept in history), so a body it took comes back as it
-    was; a message whose parts all failed to encode is left out (each part warned)."""
+    (on models that check: ``spec``, the target model's catalog entry, or its name). An assistant
+    message with no parts is sent as an empty model turn: Gemini accepts one (a truncated answer
+    kept in history), so a body it took comes back as it was; a message whose parts all failed to
+    encode is left out (each part warned)."""
     system: dict[str, Any] | None = None
     contents: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
