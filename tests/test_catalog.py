@@ -418,3 +418,10 @@ extends = "acme-old"
     assert (new.status, new.retired, new.note, new.thinking) == (None, None, None, old.thinking)
     with pytest.raises(CatalogError, match="'gone' is not one of active, legacy, deprecated, retired"):
         parse_file(tomllib.loads('provider = "acme"\n[[model]]\nid = "x"\nstatus = "gone"'), "bad.toml")
+
+
+def test_a_model_that_cannot_turn_thinking_off_thinks_whatever_it_is_sent() -> None:
+    always = ModelSpec(id="acme-deep", provider="acme", thinking=ThinkingRules(modes=("adaptive",), can_off=False))
+    optional = ModelSpec(id="acme-light", provider="acme", thinking=ThinkingRules(default="off"))
+    assert [always.thinks(level) for level in (None, "off", "low")] == [True, True, True]
+    assert [optional.thinks(level) for level in (None, "off", "low")] == [False, False, True]

@@ -78,9 +78,13 @@ class ModelSpec:
 
     def thinks(self, level: str | None) -> bool:
         """Whether the model reasons when sent ``level`` ("off": thinking off; any other word:
-        on), or, for None (the request leaves it to the model), by default."""
+        on), or, for None (the request leaves it to the model), by default. A model that cannot
+        turn thinking off reasons whatever it is sent."""
+        rules = self.thinking
+        if rules is not None and rules.can_off is False:
+            return True
         if level is None:
-            level = self.thinking.default if self.thinking else None
+            level = rules.default if rules else None
             return level is not None and level != "off"
         return level != "off"
 
