@@ -94,7 +94,7 @@ def _thinking(spec: ModelSpec) -> list[tuple[str, str]]:
             (f"thinking budget: {rules.budget[0]:,} to {rules.budget[1]:,} tokens (held to the range)", "thinking")
         )
     if rules.can_off is False:
-        found.append(("thinking cannot be turned off (off is sent as the lowest level or budget)", "thinking"))
+        found.append(("thinking cannot be turned off (off: its lowest level or budget, or no setting)", "thinking"))
     elif rules.can_off is True:
         found.append(("thinking can be turned off", "thinking"))
     if rules.default is not None:
