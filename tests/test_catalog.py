@@ -270,7 +270,9 @@ PRICE_GAPS = {
         "gpt-5.1-codex-max",
         "gpt-5.2",
     },
-    "gemini": {"gemini-3-pro-preview", "gemini-2.0-flash", "gemini-2.0-flash-lite"},  # 2.0: shut down 2026-06-01
+    # gemini: all three shut down (3 Pro Preview on 2026-03-09, 2.0 on 2026-06-01); no row for them was found
+    # on the pricing page
+    "gemini": {"gemini-3-pro-preview", "gemini-2.0-flash", "gemini-2.0-flash-lite"},
 }
 
 
