@@ -68,7 +68,7 @@ def _sampling(spec: ModelSpec, view: RuleView) -> list[str]:
         both = sorted(name for name in present if name in group)
         if len(both) > 1:
             problems.append(f"{' and '.join(both)}: {spec.id} takes only one of them")
-    thinks = spec.thinks(None) if view.thinks is None else view.thinks
+    thinks = spec.thinks(None) if view.thinks is None else view.thinks or spec.thinks("off")
     if not thinks:
         return problems
     for name, value in present.items():
@@ -84,12 +84,14 @@ def _thinking(spec: ModelSpec, view: RuleView) -> list[str]:
     rules = spec.thinking
     if rules is None:
         return []
+    if rules.supported is False:
+        return [f"thinking: {spec.id} takes no thinking configuration" for _ in view.forms[:1]]
     problems = [f"thinking: {spec.id} takes no {form!r} thinking" for form in view.forms if form not in rules.modes]
     if len(view.forms) > 1:  # a wire that takes a budget or a level takes one of them (the entry's thinking source)
         problems.append(f"thinking: {' and '.join(view.forms)} at once")
     if view.level is not None and rules.levels and view.level not in rules.levels:
         problems.append(f"thinking: {spec.id} takes no level (effort) {view.level!r}")
-    if view.level == "off" and rules.can_off is False:
+    if rules.can_off is False and (view.level == "off" or view.thinks is False):
         problems.append(f"thinking: {spec.id} cannot turn thinking off")
     budget = view.budget
     if budget is not None and rules.budget is not None and budget != -1:

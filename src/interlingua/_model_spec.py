@@ -24,13 +24,17 @@ class CatalogError(ValueError):
 class ThinkingRules:
     """How a model reasons: the wire forms it takes (``modes``, in its codec's words), the levels
     (efforts) it accepts, the budget range, whether it can be turned off (None: not known), and the
-    level in force when a request says nothing."""
+    level in force when a request says nothing. ``supported`` False: the model takes no thinking
+    configuration at all. ``signatures`` True: it refuses a current-turn tool call that does not
+    carry the reasoning signature its own answer gave (None: not known)."""
 
     modes: tuple[str, ...] = ()
     levels: tuple[str, ...] = ()
     budget: tuple[int, int] | None = None
     can_off: bool | None = None
     default: str | None = None
+    supported: bool | None = None
+    signatures: bool | None = None
 
     def nearest(self, level: str) -> str:
         """The accepted level closest to ``level`` (a tie goes to the higher one); ``level`` itself
@@ -47,7 +51,11 @@ class ModelSpec:
     takes one; ``thinking_rejects`` / ``thinking_ranges``: what it refuses, or takes only inside a
     range, while it reasons. ``wires``: the codecs that serve it (empty: all of its provider's).
     ``price``: its row in the core price table. ``prefill``: whether it takes a final assistant turn
-    to continue (None: not known). ``sources``: fact group -> the page that states it."""
+    to continue (None: not known). ``status``: the vendor's lifecycle word (``active``, ``legacy``,
+    ``deprecated``, ``retired``), ``retired``: the date requests began to fail, both informational
+    (the rule checker judges settings; a retired model is still encoded as asked). ``note``: what
+    a reader should know that is not a rule, such as a claim the vendor's pages do not state.
+    ``sources``: fact group -> the page that states it."""
 
     id: str
     provider: str
@@ -63,13 +71,20 @@ class ModelSpec:
     wires: tuple[str, ...] = ()
     price: str | None = None
     prefill: bool | None = None
+    status: str | None = None
+    retired: str | None = None
+    note: str | None = None
     sources: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def thinks(self, level: str | None) -> bool:
         """Whether the model reasons when sent ``level`` ("off": thinking off; any other word:
-        on), or, for None (the request leaves it to the model), by default."""
+        on), or, for None (the request leaves it to the model), by default. A model that cannot
+        turn thinking off reasons whatever it is sent."""
+        rules = self.thinking
+        if rules is not None and rules.can_off is False:
+            return True
         if level is None:
-            level = self.thinking.default if self.thinking else None
+            level = rules.default if rules else None
             return level is not None and level != "off"
         return level != "off"
 
@@ -96,12 +111,17 @@ class ModelSpec:
                 "budget": list(thinking.budget) if thinking.budget else None,
                 "can_off": thinking.can_off,
                 "default": thinking.default,
+                "supported": thinking.supported,
+                "signatures": thinking.signatures,
                 "rejects": sorted(self.thinking_rejects),
                 "ranges": {k: list(v) for k, v in self.thinking_ranges.items()},
             },
             "wires": list(self.wires),
             "price": self.price,
             "prefill": self.prefill,
+            "status": self.status,
+            "retired": self.retired,
+            "note": self.note,
             "sources": dict(self.sources),
         }
 
@@ -110,7 +130,10 @@ class ModelSpec:
 
 _TOP = frozenset(
     {"id", "aliases", "match", "context_window", "max_output_tokens", "wires", "price", "prefill", "extends"}
+    | {"status", "retired", "note"}
 )
+STATUSES = ("active", "legacy", "deprecated", "retired")
+"""The lifecycle words a ``status`` may take, the vendors' own (a model "shut down" is retired)."""
 _TABLES = frozenset({"sampling", "thinking", "sources"})
 
 
@@ -122,14 +145,20 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
     unknown = set(table) - _TOP - _TABLES - {"provider"}
     if unknown:
         raise CatalogError(f"{where}: {model}: unknown keys {sorted(unknown)}")
-    spec = replace(base, id=model, aliases=(), match=(), price=None) if base else ModelSpec(id=model, provider=provider)
+    spec = (
+        replace(base, id=model, aliases=(), match=(), price=None, status=None, retired=None, note=None)
+        if base
+        else ModelSpec(id=model, provider=provider)
+    )
     fields: dict[str, Any] = {"provider": table.get("provider", provider)}
     for key in ("aliases", "match", "wires"):
         if key in table:
             fields[key] = tuple(_strings(table[key], f"{where}: {model}.{key}"))
-    for key in ("context_window", "max_output_tokens", "price", "prefill"):
+    for key in ("context_window", "max_output_tokens", "price", "prefill", "status", "retired", "note"):
         if key in table:
             fields[key] = table[key]
+    if fields.get("status", STATUSES[0]) not in STATUSES:
+        raise CatalogError(f"{where}: {model}.status: {fields['status']!r} is not one of {', '.join(STATUSES)}")
     sampling = table.get("sampling", {})
     if "rejects" in sampling:
         fields["rejects"] = frozenset(_strings(sampling["rejects"], f"{where}: {model}.sampling.rejects"))
@@ -143,7 +172,7 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
 
 
 def _parse_thinking(table: Mapping[str, Any], base: ThinkingRules | None, where: str) -> dict[str, Any]:
-    known = {"modes", "levels", "budget", "can_off", "default", "rejects", "ranges"}
+    known = {"modes", "levels", "budget", "can_off", "default", "supported", "signatures", "rejects", "ranges"}
     if set(table) - known:
         raise CatalogError(f"{where}: unknown keys {sorted(set(table) - known)}")
     rules = base or ThinkingRules()
@@ -157,7 +186,7 @@ def _parse_thinking(table: Mapping[str, Any], base: ThinkingRules | None, where:
     if "budget" in table:
         low, high = table["budget"]
         changes["budget"] = (int(low), int(high))
-    for key in ("can_off", "default"):
+    for key in ("can_off", "default", "supported", "signatures"):
         if key in table:
             changes[key] = table[key]
     out: dict[str, Any] = {"thinking": replace(rules, **changes)}

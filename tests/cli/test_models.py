@@ -16,7 +16,9 @@ def test_models_lists_every_vendor_s_catalog_as_a_table() -> None:
     assert {"claude-opus-4-7", "gpt-5.1", "gemini-2.5-pro"} <= rows.keys()
     assert rows["claude-opus-4-7"].split()[1:5] == ["anthropic", "1,000,000", "128,000", "adaptive,"]
     assert rows["gemini-2.5-pro"].split()[4:] == ["budget", "128-32768,", "always", "on"]
-    assert rows["claude-opus-5"].split()[2:4] == ["?", "?"]  # limits not verified: unknown, not guessed
+    assert rows["claude-opus-5"].split()[2:4] == ["1,000,000", "128,000"]  # its row on Sonnet 5's model page
+    assert rows["claude-3-5-sonnet"].split()[2:4] == ["?", "?"]  # limits not read from a vendor page: unknown
+    assert rows["gemini-2.0-flash-lite"].split()[4:] == ["none"]  # takes no thinking configuration
 
 
 def test_models_filters_by_vendor_and_speaks_json_with_sources() -> None:

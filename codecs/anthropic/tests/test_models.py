@@ -24,6 +24,7 @@ CODEC = AnthropicMessagesCodec()
 MIGRATION_47 = "https://platform.claude.com/docs/en/about-claude/models/migration-guide#migrating-to-claude-opus-4-7"
 MIGRATION = "https://platform.claude.com/docs/en/about-claude/models/migration-guide"
 THINKING = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"
+SONNET_5 = "https://platform.claude.com/docs/zh-CN/models/sonnet-5/overview"  # Opus 5 extends Sonnet 5
 
 
 def _request(model: str, **settings: object) -> Request:
@@ -129,7 +130,7 @@ def test_a_budget_for_a_model_of_unknown_levels_is_an_effort_the_wire_takes() ->
     encoded = CODEC.encode_request(_request("claude-opus-5", thinking=ThinkingConfig(budget_tokens=1024)))
     assert (encoded.body["thinking"], encoded.body["output_config"]) == ({"type": "adaptive"}, {"effort": "low"})
     assert [w.message for w in encoded.warnings] == [
-        f"claude-opus-5 thinks only adaptively: budget sent as effort 'low' ({MIGRATION})"
+        f"claude-opus-5 thinks only adaptively: budget sent as effort 'low' ({SONNET_5})"
     ]  # one warning: the budget's level (minimal) has no effort, so its nearest, low
     both = CODEC.encode_request(_request("claude-opus-4-7", thinking=ThinkingConfig(level="high", budget_tokens=9000)))
     assert both.body["output_config"] == {"effort": "high"}
@@ -263,3 +264,35 @@ def test_the_checker_flags_a_prefill_only_for_a_model_that_refuses_it() -> None:
     }
     assert check_model_rules(WIRE, body) == ["messages: claude-opus-4-7 takes no prefilled final assistant turn"]
     assert check_model_rules(WIRE, body, model="claude-opus-4-5") == []
+
+
+SONNET_55 = "https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide"
+
+
+def test_off_on_a_model_that_cannot_turn_thinking_off_sends_no_thinking_block() -> None:
+    """Sonnet 5.5 answers thinking.disabled with 400: the block is left out (it thinks at its default)."""
+    encoded = CODEC.encode_request(_request("claude-sonnet-5-5", thinking=ThinkingConfig(level="off")))
+    assert "thinking" not in encoded.body
+    assert [(type(w), w.path, w.message) for w in encoded.warnings] == [
+        (
+            LossyEncode,
+            "thinking.level",
+            f"claude-sonnet-5-5 cannot turn thinking off: sent without a thinking block, at its default ({SONNET_55})",
+        )
+    ]
+    assert check_rules(WIRE, encoded.body) == []
+    assert check_model_rules(WIRE, {**encoded.body, "thinking": {"type": "disabled"}}) == [
+        "thinking: claude-sonnet-5-5 cannot turn thinking off"
+    ]
+
+
+def test_a_forced_tool_choice_is_refused_where_thinking_is_on_by_default_or_always() -> None:
+    tool = Tool(name="lookup", input_schema={"type": "object"})
+    for model, off in (("claude-sonnet-5-5", None), ("claude-sonnet-5-5", ThinkingConfig(level="off"))):
+        encoded = CODEC.encode_request(
+            _request(model, tools=[tool], tool_choice=ToolChoice(name="lookup"), thinking=off)
+        )
+        assert encoded.body["tool_choice"] == {"type": "auto"}
+        assert check_rules(WIRE, encoded.body) == []
+    kept = CODEC.encode_request(_request("claude-opus-4-5", tools=[tool], tool_choice=ToolChoice(name="lookup")))
+    assert kept.body["tool_choice"] == {"type": "tool", "name": "lookup"}  # thinking off by default there

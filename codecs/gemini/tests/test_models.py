@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
-from interlingua import LossyEncode, Message, Request, ThinkingConfig
+from interlingua import LossyEncode, Message, Request, ThinkingConfig, ToolUse, UnsupportedSetting
 from interlingua.testing import check_model_rules, check_rules, validate_wire
 from interlingua_gemini import GeminiCodec
 
@@ -98,3 +100,65 @@ def test_the_checker_refuses_a_budget_and_a_level_together_and_levels_a_model_la
 def test_a_request_without_a_model_is_encoded_as_asked_with_no_note() -> None:
     encoded = CODEC.encode_request(Request(messages=[Message.user("hi")], thinking=ThinkingConfig(level="off")))
     assert (encoded.body["generationConfig"], encoded.notes) == ({"thinkingConfig": {"thinkingBudget": 0}}, [])
+
+
+# --- the thinking form and the signature rule come from the catalog, the name only as fallback ---------
+
+
+@pytest.fixture
+def renamed() -> Iterator[None]:
+    """Two entries whose names say the opposite of their data: the data must win."""
+    from interlingua import models
+
+    models.register({"id": "gemini-3-budget-only", "extends": "gemini-2.5-flash"}, provider="gemini")
+    models.register({"id": "gemini-2.9-levels", "extends": "gemini-3-flash-preview"}, provider="gemini")
+    yield
+    models.forget("gemini", "gemini-3-budget-only")
+    models.forget("gemini", "gemini-2.9-levels")
+
+
+def test_the_thinking_form_is_the_catalog_entry_s_not_the_name_s(renamed: None) -> None:
+    budget_only, _ = _config("gemini-3-budget-only", ThinkingConfig(level="high"))
+    levels, _ = _config("gemini-2.9-levels", ThinkingConfig(level="high"))
+    by_name, _ = _config("gemini-2.9-unlisted", ThinkingConfig(level="high"))  # unknown: its name decides
+    assert (budget_only, levels, by_name) == (
+        {"thinkingConfig": {"thinkingBudget": 24576}},
+        {"thinkingConfig": {"thinkingLevel": "HIGH"}},
+        {"thinkingConfig": {"thinkingBudget": 24576}},
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "signed"),
+    [
+        ("gemini-3-budget-only", False),  # its entry (from gemini-2.5-flash): signatures = false
+        ("gemini-2.9-levels", True),  # its entry (from gemini-3-flash-preview): signatures = true
+        ("gemini-3.9-unlisted", True),  # unknown: Gemini 3 and later by name
+        ("gemini-2.0-flash", False),  # known, no signature fact: by name
+    ],
+)
+def test_the_signature_rule_is_the_catalog_entry_s_not_the_name_s(renamed: None, model: str, signed: bool) -> None:
+    call = ToolUse(id="c1", name="lookup", input={})
+    request = Request(model=model, messages=[Message.user("go"), Message(role="assistant", parts=[call])])
+    first = CODEC.encode_request(request).body["contents"][1]["parts"][0]
+    assert first.get("thoughtSignature") == ("skip_thought_signature_validator" if signed else None)
+
+
+def test_a_model_that_takes_no_thinking_gets_no_thinking_config() -> None:
+    request = Request(
+        model="gemini-2.0-flash-lite", messages=[Message.user("hi")], thinking=ThinkingConfig(level="low")
+    )
+    encoded = CODEC.encode_request(request)
+    assert "generationConfig" not in encoded.body
+    assert [(type(w), w.path, w.message) for w in encoded.warnings] == [
+        (
+            UnsupportedSetting,
+            "thinking",
+            "gemini-2.0-flash-lite takes no thinking configuration"
+            " (https://ai.google.dev/gemini-api/docs/models/gemini-2.0-flash-lite)",
+        )
+    ]
+    body = {**encoded.body, "generationConfig": {"thinkingConfig": {"thinkingBudget": 512}}}
+    assert check_model_rules(WIRE, body, "gemini-2.0-flash-lite") == [
+        "thinking: gemini-2.0-flash-lite takes no thinking configuration"
+    ]

@@ -56,6 +56,8 @@ def _thinking(spec: models.ModelSpec) -> str:
     rules = spec.thinking
     if rules is None:
         return "-"
+    if rules.supported is False:
+        return "none"
     budget = rules.budget
     words = [f"budget {budget[0]}-{budget[1]}" if mode == "budget" and budget else mode for mode in rules.modes]
     if rules.levels:

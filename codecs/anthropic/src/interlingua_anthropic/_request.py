@@ -532,12 +532,15 @@ def _without_prefill(request: Request, out: WarningSink) -> list[Message]:
 
 
 def _forcing_refused(request: Request, out: WarningSink) -> bool:
-    """With thinking on, a model whose catalog entry refuses a forced tool choice gets ``auto``."""
-    thinking = request.thinking
-    if thinking is None or thinking.level == "off" or request.model is None:
+    """With thinking on (asked, or the model's default, or a model that cannot turn it off), a
+    model whose catalog entry refuses a forced tool choice gets ``auto``."""
+    if request.model is None:
         return False
     spec = _catalog_entry(request, out)
     if spec is None or "forced_tool_choice" not in spec.thinking_rejects:
+        return False
+    thinking = request.thinking
+    if not spec.thinks(None if thinking is None else ("off" if thinking.level == "off" else "on")):
         return False
     why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({spec.cite('thinking')})"
     out.unsupported("tool_choice", "tool_choice", why)
@@ -570,7 +573,7 @@ def _encode_thinking(
     max_tokens = _max_tokens(request, spec, out)
     if thinking is None or thinking.level == "off":
         body["max_tokens"] = _default_max_tokens(default_max_tokens, spec) if max_tokens is None else max_tokens
-        if thinking is not None:
+        if thinking is not None and not _thinks_anyway(spec, out):
             body["thinking"] = {"type": "disabled"}
         return
     block: Block
@@ -606,6 +609,18 @@ def _encode_thinking(
     if thinking.summary is not None:
         block["display"] = "summarized" if thinking.summary else "omitted"
     body["thinking"] = block
+
+
+def _thinks_anyway(spec: ModelSpec | None, out: WarningSink) -> bool:
+    """A model that cannot turn thinking off answers ``thinking: {type: disabled}`` with 400
+    (its catalog entry's ``can_off = false``): the block is left out and the model thinks as it
+    does by default, with a warning."""
+    rules = spec.thinking if spec is not None else None
+    if spec is None or rules is None or rules.can_off is not False:
+        return False
+    why = f"{spec.id} cannot turn thinking off: sent without a thinking block, at its default ({spec.cite('thinking')})"
+    out.lossy("thinking.level", "thinking", why, action="converted")
+    return True
 
 
 def _max_tokens(request: Request, spec: ModelSpec | None, out: WarningSink) -> int | None:

@@ -121,7 +121,8 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
     options = dict(request.options(PROVIDER))
     wire = options.pop(WIRE, None)
     wire = wire if isinstance(wire, dict) else {}
-    system, contents = encode_messages(request.messages, ctx)
+    spec = lookup(PROVIDER, _PACKAGE, request.model, out) if request.model is not None else None
+    system, contents = encode_messages(request.messages, ctx, spec)
     body: dict[str, Any] = {"contents": contents}
     if system is not None and system.get("parts"):
         body["systemInstruction"] = system
@@ -134,7 +135,7 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
         out.unsupported(
             "parallel_tool_calls", "parallel_tool_calls", "Gemini cannot be told to call one tool at a time"
         )
-    generation = _encode_generation(request, options.pop("generationConfig", None), budgets, out, wire)
+    generation = _encode_generation(request, options.pop("generationConfig", None), budgets, spec, out, wire)
     if generation is not None:
         body["generationConfig"] = generation
     for key, value in options.items():
@@ -146,12 +147,15 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
     return out.finish(body, strict=strict)
 
 
-def encode_messages(messages: list[Message], ctx: Encoding) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+def encode_messages(
+    messages: list[Message], ctx: Encoding, spec: ModelSpec | None = None
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """(systemInstruction, contents). Leading system/developer messages form the instruction;
     a current-turn model step whose first functionCall has no signature gets the placeholder
-    (on models that check). An assistant message with no parts is sent as an empty model turn:
-    Gemini accepts one (a truncated answer kept in history), so a body it took comes back as it
-    was; a message whose parts all failed to encode is left out (each part warned)."""
+    (on models that check: ``spec``, the target model's catalog entry, or its name). An assistant
+    message with no parts is sent as an empty model turn: Gemini accepts one (a truncated answer
+    kept in history), so a body it took comes back as it was; a message whose parts all failed to
+    encode is left out (each part warned)."""
     system: dict[str, Any] | None = None
     contents: list[dict[str, Any]] = []
     for index, message in enumerate(messages):
@@ -185,7 +189,7 @@ def encode_messages(messages: list[Message], ctx: Encoding) -> tuple[dict[str, A
             else:
                 content = {"role": wire_role, "parts": parts}
             contents.append(content)
-    if checks_signatures(ctx.model):
+    if checks_signatures(spec, ctx.model):
         _sign_current_turn(contents)
     return system, contents
 
@@ -202,16 +206,20 @@ def _shell(message: Message, default: dict[str, Any]) -> dict[str, Any]:
     return dict(default)
 
 
-def checks_signatures(model: str | None) -> bool:
-    """Whether ``model`` refuses a current-turn function call without a thought signature:
-    Gemini 3 and later do ("When using Gemini 3 models, you must pass back thought signatures
-    during function calling, otherwise you will get a validation error",
-    https://ai.google.dev/gemini-api/docs/thought-signatures), except Gemini 3 Pro Image, which
-    "doesn't enforce this validation"
-    (https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures). Gemini 2.x
-    takes unsigned calls (lingua ``parallelToolCallsRequest``, answered by gemini-2.5-flash). An
-    unknown model (None: a body decoded without its URL) is not guessed at, so such a body
-    comes back as it was."""
+def checks_signatures(spec: ModelSpec | None, model: str | None) -> bool:
+    """Whether the target model refuses a current-turn function call without a thought signature:
+    its catalog entry says so (``thinking.signatures`` in models.toml, with the page). For a model
+    the catalog does not know, its name decides, by the same pages: Gemini 3 and later check
+    ("When using Gemini 3 models, you must pass back thought signatures during function calling,
+    otherwise you will get a validation error", https://ai.google.dev/gemini-api/docs/thought-signatures),
+    except Gemini 3 Pro Image, which "doesn't enforce this validation"
+    (https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures); Gemini 2.x
+    takes unsigned calls (lingua ``parallelToolCallsRequest``, answered by gemini-2.5-flash). No
+    model at all (None: a body decoded without its URL) is not guessed at, so such a body comes
+    back as it was."""
+    rules = spec.thinking if spec is not None else None
+    if rules is not None and rules.signatures is not None:
+        return rules.signatures
     name = bare_model(model)
     if name is None:
         return False
@@ -294,11 +302,15 @@ def _encode_tool_choice(request: Request, kept: Any) -> dict[str, Any] | None:
 
 
 def _encode_generation(
-    request: Request, kept: Any, budgets: ThinkingBudgets | None, out: WarningSink, wire: dict[str, Any]
+    request: Request,
+    kept: Any,
+    budgets: ThinkingBudgets | None,
+    spec: ModelSpec | None,
+    out: WarningSink,
+    wire: dict[str, Any],
 ) -> dict[str, Any] | None:
     config: dict[str, Any] | None = copy.deepcopy(kept) if isinstance(kept, dict) else None
     fields: dict[str, Any] = {}
-    spec = lookup(PROVIDER, _PACKAGE, request.model, out) if request.model is not None else None
     for wire_key, (ir_key, _) in _SCALARS.items():
         value = getattr(request, ir_key)
         if value is not None:
@@ -307,8 +319,11 @@ def _encode_generation(
         fields["stopSequences"] = list(request.stop)
     if request.response_format is not None:
         fields.update(_encode_format(request.response_format, out, wire.get(RESPONSE_SCHEMA)))
-    if request.thinking is not None:
-        if budgets is None and budget_only(request.model):
+    rules = spec.thinking if spec is not None else None
+    if request.thinking is not None and spec is not None and rules is not None and rules.supported is False:
+        out.unsupported("thinking", "thinking", f"{spec.id} takes no thinking configuration ({spec.cite('thinking')})")
+    elif request.thinking is not None:
+        if budgets is None and budget_only(spec, request.model):
             budgets = GEMINI_2_BUDGETS
         thinking = _encode_thinking(request.thinking, budgets, out, spec)
         fields["thinkingConfig"] = {**(config or {}).get("thinkingConfig", {}), **thinking}
@@ -347,9 +362,15 @@ here is inside every 2.5 model's range (Pro 128-32768, Flash 0-24576, Flash-Lite
 ``xhigh`` is sent as ``high`` with a warning."""
 
 
-def budget_only(model: str | None) -> bool:
-    """Whether ``model`` names a Gemini 2.x model, which rejects ``thinkingLevel``. An alias
-    such as ``gemini-flash-latest`` is not guessed at: its level goes by name."""
+def budget_only(spec: ModelSpec | None, model: str | None) -> bool:
+    """Whether the target model takes ``thinkingBudget`` and rejects ``thinkingLevel``: its catalog
+    entry's thinking forms say so (``thinking.modes`` in models.toml, with the page). For a model
+    the catalog does not know (or whose forms it does not record), the name decides: Gemini 2.x
+    takes budgets only. An alias such as ``gemini-flash-latest`` is not guessed at: its level goes
+    by name."""
+    rules = spec.thinking if spec is not None else None
+    if rules is not None and rules.modes:
+        return "level" not in rules.modes
     return model is not None and model.removeprefix("models/").startswith("gemini-2.")
 
 

@@ -1,0 +1,120 @@
+"""The model rules page, ``docs/guide/model-rules.md``, rendered from the shipped catalogs.
+
+Every rule an encoder or the rule checker applies for a model, one line each with the page that
+states it, so the page cannot drift from the data: ``python -m tests.conformance.catalog_doc >
+docs/guide/model-rules.md`` (``tests/test_catalog.py`` checks it is current).
+"""
+
+from __future__ import annotations
+
+from interlingua import models
+from interlingua.models import ModelSpec
+
+PROVIDERS = ("anthropic", "openai", "gemini")
+_HEAD = """# Model rules
+
+Generated from the shipped catalogs (each codec's `models.toml`) by
+`python -m tests.conformance.catalog_doc > docs/guide/model-rules.md`; a test fails when it is out of date.
+How the catalog is used and extended: [models.md](models.md). Each line is one rule an encoder
+applies (or the rule checker holds a body to) for that model, with the page that states it. A
+fact not listed is unknown, and nothing is changed on its account. Inherited facts (`extends`)
+are listed on each model, with the page of the entry that stated them.
+"""
+
+
+def markdown() -> str:
+    """The whole page."""
+    out = [_HEAD]
+    for provider in PROVIDERS:
+        specs = models.all_models(provider)
+        out.append(f"\n## {provider} ({len(specs)} models)\n")
+        for spec in specs:
+            out.append(_model(spec))
+    return "".join(out)
+
+
+def _model(spec: ModelSpec) -> str:
+    names = ", ".join(f"`{name}`" for name in (*spec.aliases, *(f"{p}*" for p in spec.match)))
+    lines = [f"\n### `{spec.id}`\n", f"Also found as {names}.\n" if names else ""]
+    lines += [f"- {rule} ({_link(spec, group)})\n" for rule, group in _rules(spec)]
+    if spec.price is not None:
+        lines.append(f"- prices: the `{spec.price}` row of the price table\n")
+    if spec.note:
+        lines.append(f"- note: {' '.join(spec.note.split())}\n")
+    return "".join(lines)
+
+
+def _link(spec: ModelSpec, group: str) -> str:
+    url = spec.sources.get(group)
+    if url is None and group == "thinking_rules":
+        url = spec.sources.get("thinking")
+    return f"[{group}]({url})" if url else "no source recorded"
+
+
+def _rules(spec: ModelSpec) -> list[tuple[str, str]]:
+    """(rule, source group) pairs, in the order a reader of the model's page meets them."""
+    rules: list[tuple[str, str]] = []
+    if spec.status is not None:
+        rules.append(
+            (
+                f"lifecycle: {spec.status}" + (f", requests fail from {spec.retired}" if spec.retired else ""),
+                "lifecycle",
+            )
+        )
+    if spec.wires:
+        rules.append((f"served only by {' and '.join(spec.wires)}", "wires"))
+    if spec.context_window is not None:
+        rules.append((f"context window: {spec.context_window:,} tokens", "limits"))
+    if spec.max_output_tokens is not None:
+        rules.append((f"output: at most {spec.max_output_tokens:,} tokens (a larger max_tokens is lowered)", "limits"))
+    if spec.rejects:
+        rules.append((f"never takes {_names(spec.rejects)} (dropped)", "sampling"))
+    rules += [(f"takes one of {_names(group)}, not both (the later dropped)", "sampling") for group in spec.exclusive]
+    if spec.prefill is False:
+        rules.append(("takes no prefilled final assistant turn (dropped)", "prefill"))
+    rules += _thinking(spec)
+    return rules
+
+
+def _thinking(spec: ModelSpec) -> list[tuple[str, str]]:
+    rules = spec.thinking
+    if rules is None:
+        return []
+    if rules.supported is False:
+        return [("takes no thinking configuration (dropped)", "thinking")]
+    found: list[tuple[str, str]] = []
+    if rules.modes:
+        found.append((f"thinking forms: {_names(rules.modes, ordered=True)}", "thinking"))
+    if rules.levels:
+        found.append(
+            (f"thinking levels (efforts): {_names(rules.levels, ordered=True)}; others go to the nearest", "thinking")
+        )
+    if rules.budget is not None:
+        found.append(
+            (f"thinking budget: {rules.budget[0]:,} to {rules.budget[1]:,} tokens (held to the range)", "thinking")
+        )
+    if rules.can_off is False:
+        found.append(("thinking cannot be turned off (off: its lowest level or budget, or no setting)", "thinking"))
+    elif rules.can_off is True:
+        found.append(("thinking can be turned off", "thinking"))
+    if rules.default is not None:
+        found.append((f"thinking when a request says nothing: {rules.default}", "thinking"))
+    if spec.thinking_rejects:
+        found.append((f"while thinking, never takes {_names(spec.thinking_rejects)} (dropped)", "thinking_rules"))
+    for name, (low, high) in sorted(spec.thinking_ranges.items()):
+        taken = f"only {low:g}" if low == high else f"{low:g} to {high:g}"
+        found.append((f"while thinking, takes {name} {taken} (moved into the range, or dropped)", "thinking_rules"))
+    if rules.signatures is not None:
+        verdict = "refuses" if rules.signatures else "takes"
+        found.append((f"{verdict} a current-turn tool call without its reasoning signature", "signatures"))
+    return found
+
+
+def _names(names: frozenset[str] | tuple[str, ...], *, ordered: bool = False) -> str:
+    return ", ".join(f"`{name}`" for name in (names if ordered else sorted(names)))
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.stdout.write(markdown())
