@@ -10,10 +10,10 @@ import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired
 
 import pytest
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 import interlingua as il
 from interlingua import _registry
@@ -256,8 +256,7 @@ def test_the_core_and_its_generic_kit_work_without_any_codec_or_sdk() -> None:
     out = subprocess.run([sys.executable, "-c", _CORE_ALONE], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == [
         "[] ('acme',)",
-        "no oracle for wire 'acme-chat': no codec named 'acme-chat'; installed codecs: none "
-        f"({_registry.NO_CODECS})",
+        f"no oracle for wire 'acme-chat': no codec named 'acme-chat'; installed codecs: none ({_registry.NO_CODECS})",
         "['tokens: unknown key (not in Reply)']",
         "['max: -1 is negative']",
         "[]",
