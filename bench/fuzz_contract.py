@@ -64,13 +64,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    codecs = {wire: il.get_codec(wire) for wire in mut.WIRES}
-    corpora = {wire: mut.load_corpus(wire, ROOT / "fixtures" / wire) for wire in mut.WIRES}
+    codecs = {wire: il.get_codec(wire) for wire in mut.wires()}
+    corpora = {wire: mut.load_corpus(wire, ROOT / "fixtures" / wire) for wire in mut.wires()}
     decoders: dict[str, Tally] = {}
     encoders: dict[str, Tally] = {}
     start = time.perf_counter()
     for i in range(args.n):
-        wire = rng.choice(mut.WIRES)
+        wire = rng.choice(mut.wires())
         kind = rng.choice(mut.KINDS)
         value = mut.mutated_input(corpora[wire], kind, rng)
         if value is None:

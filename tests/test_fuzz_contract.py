@@ -45,7 +45,7 @@ def _corpus(wire: str) -> mut.Corpus:
 
 
 def _contract_holds(wire: str, kind: str, value: Any) -> None:
-    codecs = [il.get_codec(name) for name in mut.WIRES]
+    codecs = [il.get_codec(name) for name in mut.wires()]
     try:
         decoded = mut.decode_mutated(il.get_codec(wire), kind, value)
     except InterlinguaError:
@@ -63,7 +63,7 @@ def _contract_holds(wire: str, kind: str, value: Any) -> None:
 
 
 @pytest.mark.parametrize("kind", mut.KINDS)
-@pytest.mark.parametrize("wire", mut.WIRES)
+@pytest.mark.parametrize("wire", mut.wires())
 @settings(derandomize=_CI, max_examples=int(os.environ.get("INTERLINGUA_FUZZ_EXAMPLES", 400 if _CI else 150)))
 @given(rng=st.randoms(use_true_random=False))
 def test_mutated_inputs_fail_only_with_typed_errors(wire: str, kind: str, rng: Any) -> None:
@@ -73,7 +73,7 @@ def test_mutated_inputs_fail_only_with_typed_errors(wire: str, kind: str, rng: A
 
 
 def test_the_corpus_has_every_kind_for_every_wire() -> None:
-    for wire in mut.WIRES:
+    for wire in mut.wires():
         corpus = _corpus(wire)
         assert corpus.requests and corpus.responses and corpus.streams and corpus.errors, wire
 
@@ -237,7 +237,7 @@ def test_a_decoded_nan_temperature_is_refused_by_every_encoder() -> None:
     body = json.loads('{"model": "gpt-4o", "temperature": NaN, "messages": [{"role": "user", "content": "hi"}]}')
     request: Request = il.get_codec("openai-chat").decode_request(body)
     assert math.isnan(request.temperature or 0.0)
-    for wire in mut.WIRES:
+    for wire in mut.wires():
         with pytest.raises(EncodeError) as err:
             il.get_codec(wire).encode_request(request)
         assert (err.value.codec, err.value.path, err.value.reason) == (wire, "temperature", "nan is not a JSON number")

@@ -156,7 +156,13 @@ class HttpRequest:
 @runtime_checkable
 class Codec(Protocol):
     """One wire format, both directions. Codecs work on plain JSON dicts; decode_* also accept
-    SDK objects (anything with ``model_dump``). docs/guide/codecs.md lists the invariants they keep."""
+    SDK objects (anything with ``model_dump``). docs/guide/codecs.md lists the invariants they keep.
+
+    Optional, looked up by the test kit: ``oracle: str``, ``"module:NAME"`` of the wire's
+    ``interlingua.testing.Oracle`` (its vendor SDK's types per kind, the vendor rules types miss,
+    each with its source, and the reader of its model-ruled settings), kept in the codec's own
+    package. Only ``interlingua.testing.validate_wire`` / ``check_rules`` import that module: it
+    reads the vendor SDK, a test dependency. A codec without one works everywhere but there."""
 
     name: str
     provider: str

@@ -44,7 +44,7 @@ def _params(module: str, name: str, **extra: Any) -> dict[str, Any]:
 
 def _anthropic_request() -> Any:
     # anthropic 2.12 dropped the sampling fields from its params; the API still takes them for
-    # earlier models (see interlingua.testing._oracle), so the walk lists them too.
+    # earlier models (see interlingua_anthropic._oracle), so the walk lists them too.
     fields = {"temperature": float, "top_p": float, "top_k": int, "stream": bool}
     return _params("anthropic.types.message_create_params", "MessageCreateParamsBase", **fields)
 

@@ -3,6 +3,9 @@
 - ``validate_wire`` / ``check_rules``: the SDK oracle (a body checked against the vendor SDK's own
   types, with lazy fields forced and unknown keys reported) and the vendor rules types miss;
   ``check_model_rules``: those of the target model, from the model catalog (in ``check_rules`` too).
+  Each wire's oracle lives in its codec package (the codec's ``oracle`` attribute names it); it is
+  built from ``Oracle``, ``Sendable``, ``RuleView`` and the SDK-type checks ``sdk_problems``,
+  ``sdk_type``, ``either`` and ``request_check`` (the SDK types load when a check first runs).
 - Round trips on fixture files (invariants 1 and 6), and the capabilities walk (invariant 2).
 - ``sdk_paths`` / ``coverage_problems``: the field-coverage walk of a vendor SDK's types against a
   codec's ``Declaration`` (every SDK key declared, no stale row); ``probe_outcome`` /
@@ -18,8 +21,7 @@
   typed-errors contract (invariant 5), driven by hypothesis or by a seeded ``random.Random``.
 """
 
-from typing import Any
-
+from .._model_check import RuleView
 from . import _mutations as mutations
 from ._capabilities import assert_capabilities_hold, probe_requests
 from ._coverage import (
@@ -52,23 +54,24 @@ from ._fixtures import (
     skip_without_corpus,
     strip_none,
 )
+from ._model_rules import check_model_rules
+from ._oracle import Kind, Oracle, Sendable, check_rules, dig, objects, oracle_for, validate_wire
+from ._sdk_check import Check, either, request_check, sdk_problems, sdk_type
 from ._streams import answer_events, stream_warnings
 
-
-def __getattr__(name: str) -> Any:
-    # The oracle pulls in the vendor SDKs' types; load it only when a test asks for it.
-    if name in ("validate_wire", "check_rules"):
-        from . import _oracle
-
-        return getattr(_oracle, name)
-    if name == "check_model_rules":
-        from ._model_rules import check_model_rules
-
-        return check_model_rules
-    raise AttributeError(name)
-
-
 __all__ = [
+    "Check",
+    "Kind",
+    "Oracle",
+    "RuleView",
+    "Sendable",
+    "dig",
+    "either",
+    "objects",
+    "oracle_for",
+    "request_check",
+    "sdk_problems",
+    "sdk_type",
     "answer_events",
     "stream_warnings",
     "WHERE",

@@ -300,8 +300,13 @@ def mutate_error(body: Any, rng: random.Random) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
-"""The wires the contract run covers."""
+def wires() -> tuple[str, ...]:
+    """The wires the contract run covers: every installed codec's (each with its corpus in
+    ``fixtures/<wire>``)."""
+    from .._registry import codecs
+
+    return tuple(codecs())
+
 
 KINDS = ("request", "response", "stream", "error")
 

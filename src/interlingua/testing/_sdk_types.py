@@ -16,7 +16,7 @@ from pydantic import BaseModel
 def sdk_fields(cls: type, *, by_name: bool = False) -> dict[str, Any]:
     """Wire key -> annotation: pydantic fields by alias (camelCase where the SDK generates one),
     TypedDict keys by the SDK's PropertyInfo alias where it has one. ``by_name`` adds the field
-    names of a model that validates by name too (google-genai: the REST API takes snake_case and
+    names of a model that validates by name too (an SDK whose REST API takes snake_case and
     camelCase alike)."""
     if isinstance(cls, type) and issubclass(cls, BaseModel):
         fields = {(info.alias or name): info.annotation for name, info in cls.model_fields.items()}

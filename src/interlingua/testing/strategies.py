@@ -41,8 +41,15 @@ from .._parts import (
 from .._request import NativeTool, Request, ResponseFormat, ThinkingConfig, Tool, ToolChoice
 from .._response import STOP_REASONS, Response, Usage
 
-PROVIDERS = ("acme", "anthropic", "openai", "gemini")
-"""Echo and native providers drawn: the real codecs' keys, and a stranger's."""
+
+def _providers() -> tuple[str, ...]:
+    from .._registry import codecs, get_codec
+
+    return ("acme", *dict.fromkeys(get_codec(name).provider for name in codecs()))
+
+
+PROVIDERS = _providers()
+"""Echo and native providers drawn: a stranger's key, and the installed codecs' keys."""
 
 _alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 names = st.text(alphabet=_alnum + "_", min_size=1, max_size=24).filter(lambda s: not s[0].isdigit())

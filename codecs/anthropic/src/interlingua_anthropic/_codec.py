@@ -47,6 +47,7 @@ class AnthropicMessagesCodec:
     provider: ClassVar[str] = PROVIDER
     api_key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
     capabilities: ClassVar[Capabilities] = CAPABILITIES
+    oracle: ClassVar[str] = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
 
     def __init__(self, *, default_max_tokens: int = 4096, budgets: ThinkingBudgets | None = None) -> None:
         self.default_max_tokens = default_max_tokens

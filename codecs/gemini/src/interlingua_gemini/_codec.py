@@ -45,6 +45,7 @@ class GeminiCodec:
     provider = PROVIDER
     api_key_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
     capabilities: Capabilities = CAPABILITIES
+    oracle = "interlingua_gemini._oracle:ORACLE"  # the test kit's SDK oracle and rules
     # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id;
     # it counts a turn's functionResponse parts against the functionCall parts before them.
     rules = TurnRules(

@@ -47,6 +47,7 @@ class OpenAIChatCodec:
     """
 
     name = "openai-chat"
+    oracle = "interlingua_openai.chat._oracle:ORACLE"  # the test kit's SDK oracle and rules
 
     def __init__(self, *, dialect: str | Dialect = "openai", budgets: ThinkingBudgets | None = None) -> None:
         self.dialect = dialect if isinstance(dialect, Dialect) else dialect_named(dialect)

@@ -53,6 +53,7 @@ class OpenAIResponsesCodec:
     provider = PROVIDER
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
+    oracle = "interlingua_openai.responses._oracle:ORACLE"  # the test kit's SDK oracle and rules
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = _request.BUDGETS if budgets is None else budgets
