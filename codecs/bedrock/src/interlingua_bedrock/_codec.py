@@ -57,6 +57,7 @@ class BedrockConverseCodec:
     provider = PROVIDER
     api_key_env: tuple[str, ...] = ()  # optional: a Bedrock API key, else SigV4 (see http_request)
     capabilities: Capabilities = CAPABILITIES
+    oracle = "interlingua_bedrock._oracle:ORACLE"  # the test kit's oracle: botocore's service model
 
     def __init__(self) -> None:
         # Bedrock's own reasoning always carries a bedrock echo; ids and tool names per botocore's

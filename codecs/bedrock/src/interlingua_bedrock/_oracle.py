@@ -1,4 +1,5 @@
-"""The wire's oracle: botocore's ``bedrock-runtime`` service model, the source of truth its SDKs are
+"""The wire's oracle, for tests (``BedrockConverseCodec.oracle`` names it): botocore's
+``bedrock-runtime`` service model, the source of truth its SDKs are
 generated from. A body is checked by botocore's own ``ParamValidator`` against the ``Converse``
 input or output shape (types, required members, unknown keys, union members); the JSON wire's
 base64 text is turned into bytes where the shape says blob first, as botocore's JSON parser does."""
@@ -7,8 +8,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+from collections.abc import Mapping
 from functools import cache
 from typing import Any, Literal
+
+from interlingua.testing import Oracle, RuleView, Sendable, dig
 
 Kind = Literal["request", "response"]
 
@@ -56,3 +61,115 @@ def _blobs(value: Any, shape: Any, at: str, problems: list[str]) -> Any:
     if kind == "map" and isinstance(value, dict):
         return {key: _blobs(item, shape.value, f"{at}.{key}", problems) for key, item in value.items()}
     return value
+
+
+# --- the test kit's seam (interlingua.testing.Oracle) ---------------------------------------------
+
+
+def _request(body: Mapping[str, Any]) -> list[str]:
+    return validate("request", body)
+
+
+def _response(body: Mapping[str, Any]) -> list[str]:
+    return validate("response", body)
+
+
+def _stream_event(payload: Mapping[str, Any]) -> list[str]:
+    """A ConverseStream event's payload: its type is the frame's name, not in the payload, so it
+    must fit one of the event shapes (``p`` is AWS's padding, in no shape)."""
+    from botocore.validate import ParamValidator
+
+    union = _shapes().service_model.operation_model("ConverseStream").output_shape.members["stream"]
+    payload = {k: v for k, v in payload.items() if k != "p"}
+    best: list[str] | None = None
+    for shape in union.members.values():
+        report = ParamValidator().validate(payload, shape)
+        found = [line.strip() for line in report.generate_report().splitlines() if line.strip()]
+        if not found:
+            return []
+        if best is None or len(found) < len(best):
+            best = found
+    return best or ["not a ConverseStream event"]
+
+
+def _error(body: Mapping[str, Any]) -> list[str]:
+    """An error answer: ``{"message": ...}`` (the error's name rides in ``x-amzn-errortype``)."""
+    problems = [f"{key}: unknown key" for key in body if key not in ("message", "Message", "__type")]
+    if not isinstance(body.get("message", body.get("Message")), str):
+        problems.append("message: missing")
+    return problems
+
+
+def _no_rules(body: Mapping[str, Any], model: str | None) -> list[str]:
+    """No Converse rule beyond its types is written down yet with a source to cite."""
+    return []
+
+
+def _tool_names(body: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    tools = dig(body, "toolConfig.tools")
+    return [
+        (f"toolConfig.tools[{i}].toolSpec.name", tool["toolSpec"].get("name"))
+        for i, tool in enumerate(tools if isinstance(tools, list) else [])
+        if isinstance(tool, Mapping) and isinstance(tool.get("toolSpec"), Mapping)
+    ]
+
+
+def _turn_call_ids(body: Mapping[str, Any]) -> list[tuple[str, list[tuple[int, Any]]]]:
+    found = []
+    messages = body.get("messages")
+    for i, message in enumerate(messages if isinstance(messages, list) else []):
+        if isinstance(message, Mapping) and message.get("role") == "assistant":
+            content = message.get("content")
+            blocks: list[Any] = content if isinstance(content, list) else []
+            ids = [
+                (j, block["toolUse"].get("toolUseId"))
+                for j, block in enumerate(blocks)
+                if isinstance(block, Mapping) and isinstance(block.get("toolUse"), Mapping)
+            ]
+            if ids:
+                found.append((f"messages[{i}].content", ids))
+    return found
+
+
+def _payload(value: Mapping[str, Any]) -> tuple[str, Any] | None:
+    source = value.get("source")
+    if isinstance(source, Mapping) and "bytes" in source:
+        return "source.bytes", source["bytes"]
+    return None
+
+
+def _rule_view(body: Mapping[str, Any]) -> RuleView:
+    found = body.get("inferenceConfig")
+    inference: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    extra = body.get("additionalModelRequestFields")
+    extra = extra if isinstance(extra, Mapping) else {}
+    names = {"temperature": "temperature", "topP": "top_p"}
+    view = RuleView({neutral: inference[key] for key, neutral in names.items() if inference.get(key) is not None})
+    if extra.get("top_k") is not None:
+        view.settings["top_k"] = extra["top_k"]
+    if isinstance(inference.get("maxTokens"), int):
+        view.max_output = inference["maxTokens"]
+    thinking = extra.get("thinking")
+    if isinstance(thinking, Mapping):
+        view.thinks = thinking.get("type") == "enabled"
+        if isinstance(thinking.get("budget_tokens"), int):
+            view.budget = thinking["budget_tokens"]
+            view.forms.append("budget")
+    return view
+
+
+ORACLE = Oracle(
+    checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
+    rules=_no_rules,
+    sendable=Sendable(
+        # botocore ToolName: [a-zA-Z0-9_-]+, 1-64 characters
+        tool_name=re.compile(r"[a-zA-Z0-9_-]{1,64}"),
+        max_tokens=("inferenceConfig.maxTokens",),
+        sampling=("inferenceConfig.temperature", "inferenceConfig.topP"),
+        turns=("messages", "system"),
+        tool_names=_tool_names,
+        turn_call_ids=_turn_call_ids,
+        payload=_payload,
+    ),
+    rule_view=_rule_view,
+)
