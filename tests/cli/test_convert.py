@@ -185,7 +185,7 @@ def test_version_names_the_package_and_the_installed_codecs() -> None:
     assert run.code == 0, run.stderr
     assert run.stdout.splitlines() == [
         f"interlingua {il.__version__}",
-        "codecs: anthropic-messages, bedrock-converse, gemini, openai-chat, openai-responses",
+        "codecs: anthropic-messages, bedrock-converse, cohere-chat, gemini, openai-chat, openai-responses",
     ]
 
 

@@ -146,7 +146,7 @@ def decode_blocks(blocks: Any, at: str, ctx: Decoding, *, role: str) -> list[Con
             try:
                 parts[-1] = parts[-1].model_copy(update={"cache_control": cache_control(block["cachePoint"], where)})
                 continue
-            except _Keep:
+            except Keep:
                 pass
         parts.append(decode_block(block, where, ctx, role=role))
     return parts
@@ -159,11 +159,11 @@ def _takes_cache(part: ContentPart) -> bool:
 def cache_control(point: Any, at: str) -> CacheControl:
     point = expect(point, dict, join(at, "cachePoint"))
     if set(point) - {"type", "ttl"} or point.get("type") != "default" or point.get("ttl") not in (None, "5m", "1h"):
-        raise _Keep
+        raise Keep
     return CacheControl(ttl=point.get("ttl"))
 
 
-class _Keep(Exception):
+class Keep(Exception):
     """A block this codec keeps whole (as Native) rather than read."""
 
 
@@ -187,7 +187,7 @@ def decode_block(block: dict[str, Any], at: str, ctx: Decoding, *, role: str) ->
                 return _reasoning(expect(value, dict, join(at, kind)), join(at, kind))
             case _:
                 return native(block)
-    except _Keep:
+    except Keep:
         return native(block)
 
 
@@ -203,7 +203,7 @@ def _media(kind: str, value: dict[str, Any], at: str) -> ContentPart:
     if mime is None:
         mime = f"{kind}/{fmt}" if fmt else "application/octet-stream"
     if len(source) != 1:
-        raise _Keep
+        raise Keep
     ((how, where),) = source.items()
     src: Base64Source | UrlSource | TextSource
     if how == "bytes":
@@ -216,7 +216,7 @@ def _media(kind: str, value: dict[str, Any], at: str) -> ContentPart:
     elif how == "text" and kind == "document":
         src = TextSource(text=expect(where, str, join(at, "source.text")), media_type=mime)
     else:
-        raise _Keep
+        raise Keep
     echoes = echo(extras) if extras else []
     match kind:
         case "image":
@@ -232,7 +232,7 @@ def _media(kind: str, value: dict[str, Any], at: str) -> ContentPart:
 
 def _tool_use(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
     if value.get("type") == "server_tool_use" or not isinstance(value.get("input"), dict):
-        raise _Keep
+        raise Keep
     call_id = require(value, "toolUseId", str, at)
     name = require(value, "name", str, at)
     ctx.names[call_id] = name
@@ -248,7 +248,7 @@ def _tool_result(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
     if status == "success":
         extras["status"] = status
     elif status not in (None, "error"):
-        raise _Keep
+        raise Keep
     content: str | list[ContentPart] | dict[str, Any]
     if (
         len(items) == 1
@@ -281,12 +281,12 @@ def _tool_result(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
 
 def _reasoning(value: dict[str, Any], at: str) -> ContentPart:
     if len(value) != 1:
-        raise _Keep
+        raise Keep
     ((kind, inner),) = value.items()
     if kind == "redactedContent":
         return RedactedThinking(provider_echoes=echo({"redactedContent": expect(inner, str, join(at, kind))}))
     if kind != "reasoningText":
-        raise _Keep
+        raise Keep
     inner = expect(inner, dict, join(at, kind))
     text = require(inner, "text", str, join(at, kind))
     return Thinking(text=text, provider_echoes=echo({k: v for k, v in inner.items() if k != "text"}))

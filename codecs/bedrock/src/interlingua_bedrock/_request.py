@@ -39,7 +39,7 @@ from interlingua import (
 )
 from interlingua.kit import article, construct, expect, join, optional
 
-from ._parts import PROVIDER, Decoding, cache_control, cache_point, decode_blocks, encode_parts, encode_with_cache
+from ._parts import PROVIDER, Decoding, Keep, cache_control, cache_point, decode_blocks, encode_parts, encode_with_cache
 
 BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
 """A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum)."""
@@ -82,8 +82,12 @@ def decode_request(body: dict[str, Any], model: str | None) -> Request:
             empty.append("inferenceConfig")
         rest = {}
         for key, value in inference.items():
-            if key in _INFERENCE:
-                settings[_INFERENCE[key]] = value
+            if key == "stopSequences":
+                stops = expect(value, list, "inferenceConfig.stopSequences")
+                settings["stop"] = [expect(s, str, f"inferenceConfig.stopSequences[{i}]") for i, s in enumerate(stops)]
+            elif key in _INFERENCE:
+                typ = int if key == "maxTokens" else float
+                settings[_INFERENCE[key]] = expect(value, typ, f"inferenceConfig.{key}")
             else:
                 rest[key] = value
         if rest:
@@ -127,8 +131,11 @@ def _decode_tools(config: Any, options: dict[str, Any], empty: list[str]) -> tup
         at = f"toolConfig.tools[{index}]"
         item = expect(item, dict, at)
         if set(item) == {"cachePoint"} and tools and isinstance(tools[-1], Tool) and tools[-1].cache_control is None:
-            tools[-1] = tools[-1].model_copy(update={"cache_control": cache_control(item["cachePoint"], at)})
-            continue
+            try:
+                tools[-1] = tools[-1].model_copy(update={"cache_control": cache_control(item["cachePoint"], at)})
+                continue
+            except Keep:  # a cache point this codec does not read: kept whole, below
+                pass
         spec = item.get("toolSpec")
         schema = spec.get("inputSchema") if isinstance(spec, dict) else None
         if (

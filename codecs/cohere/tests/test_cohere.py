@@ -1,0 +1,199 @@
+"""cohere-chat: the recorded Cohere v2 traffic round-trips exactly and passes the cohere SDK's types,
+our goldens decode to their recorded IR, streams accumulate and come back, and bodies cross from
+and to every other installed wire through each wire's oracle."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import interlingua as il
+from interlingua.testing import (
+    assert_capabilities_hold,
+    assert_request_round_trip,
+    assert_response_round_trip,
+    load_body,
+    real_fixture,
+    real_fixtures,
+    validate_wire,
+)
+
+CODEC = il.get_codec("cohere-chat")
+GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "cohere-chat"
+OTHERS = [name for name in il.codecs() if name != "cohere-chat"]
+
+
+def _own(kind: str) -> list[Path]:
+    return sorted(p for p in (GOLDEN / kind).glob("*.json") if not p.name.endswith(".ir.json"))
+
+
+@pytest.mark.parametrize("path", real_fixtures("cohere", "request"), ids=lambda p: p.stem)
+def test_real_request_round_trips_exactly_and_passes_the_sdk(path: Path) -> None:
+    body = load_body(path)
+    assert_request_round_trip(CODEC, body)
+    assert validate_wire("cohere-chat", "request", body) == []
+
+
+@pytest.mark.parametrize("path", real_fixtures("cohere", "response"), ids=lambda p: p.stem)
+def test_real_response_round_trips_exactly_and_passes_the_sdk(path: Path) -> None:
+    body = load_body(path)
+    assert_response_round_trip(CODEC, body)
+    assert validate_wire("cohere-chat", "response", body) == []
+
+
+@pytest.mark.parametrize("path", [*_own("request"), *_own("response")], ids=lambda p: p.stem)
+def test_golden_decodes_to_its_recorded_ir_and_back(path: Path) -> None:
+    body = load_body(path)
+    kind = path.parent.name
+    decoded = CODEC.decode_request(body) if kind == "request" else CODEC.decode_response(body)
+    assert decoded.to_json_dict() == json.loads(path.with_name(path.stem + ".ir.json").read_text())
+    (assert_request_round_trip if kind == "request" else assert_response_round_trip)(CODEC, body)
+    assert validate_wire("cohere-chat", kind, body) == []
+
+
+def _events(path: Path) -> list[il.ServerSentEvent]:
+    return [il.ServerSentEvent(data=line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("path", real_fixtures("cohere", "stream"), ids=lambda p: p.name.split(".")[0])
+def test_real_stream_accumulates_and_comes_back_through_the_encoder(path: Path) -> None:
+    decoded = CODEC.decode_stream(_events(path))
+    events = list(decoded)
+    response = il.accumulate(events)
+    assert decoded.warnings == [] and response.stop_reason in ("end_turn", "tool_use")
+    recorded = [json.loads(e.data) for e in _events(path)]
+    text = "".join(
+        r["delta"]["message"]["content"].get("text", "") for r in recorded if r.get("type") == "content-delta"
+    )
+    assert "".join(p.text for p in response.message.parts if isinstance(p, il.Text) and not p.echo("cohere")) == text
+    written = CODEC.encode_stream(events)
+    assert il.accumulate(CODEC.decode_stream(list(written))) == response and written.warnings == []
+    for event in CODEC.encode_stream(events):
+        assert validate_wire("cohere-chat", "stream_event", json.loads(event.data)) == []
+
+
+@pytest.mark.parametrize("wire", OTHERS)
+def test_every_real_body_of_another_wire_encodes_to_a_body_the_cohere_sdk_accepts(wire: str) -> None:
+    from interlingua.testing import skip_without_corpus
+
+    skip_without_corpus()
+    source = il.get_codec(wire)
+    for kind in ("request", "response"):
+        for path in real_fixtures(wire, kind):
+            body = load_body(path)
+            if kind == "request":
+                request = source.decode_request(body)
+                request = request if request.model else request.model_copy(update={"model": "command-a-03-2025"})
+                assert validate_wire("cohere-chat", kind, CODEC.encode_request(request).body) == [], path.name
+            else:
+                encoded = CODEC.encode_response(source.decode_response(body)).body
+                assert validate_wire("cohere-chat", kind, encoded) == [], path.name
+
+
+@pytest.mark.parametrize("wire", OTHERS)
+def test_every_cohere_body_crosses_to_the_other_wires(wire: str) -> None:
+    target = il.get_codec(wire)
+    for path in [*real_fixtures("cohere", "request"), *_own("request")]:
+        request = CODEC.decode_request(load_body(path))
+        assert validate_wire(wire, "request", target.encode_request(request).body) == [], path.name
+    for path in [*real_fixtures("cohere", "response"), *_own("response")]:
+        response = CODEC.decode_response(load_body(path))
+        assert validate_wire(wire, "response", target.encode_response(response).body) == [], path.name
+
+
+def test_tool_plan_calls_and_results_read_as_the_ir_has_them() -> None:
+    request = CODEC.decode_request(load_body(GOLDEN / "request" / "documents-tools-thinking.json"))
+    plan, call = request.messages[2].parts
+    assert isinstance(plan, il.Text) and plan.text == "I will look up the plans." and plan.echo("cohere") is not None
+    assert isinstance(call, il.ToolUse) and call.input == {"seats": 12}
+    (result,) = request.messages[3].parts
+    assert isinstance(result, il.ToolResult) and result.name == "lookup_plans"
+    assert request.thinking == il.ThinkingConfig(budget_tokens=2048) and request.tool_choice == "required"
+    assert (request.top_k, request.top_p, request.seed) == (40, 0.9, 7)
+    assert request.provider_options["cohere"]["citation_options"] == {"mode": "FAST"}
+
+
+def test_usage_counts_cached_tokens_as_cache_reads() -> None:
+    response = CODEC.decode_response(load_body(GOLDEN / "response" / "thinking-with-citations.json"))
+    assert (response.usage.input_tokens, response.usage.output_tokens, response.usage.cache_read_tokens) == (
+        612,
+        33,
+        512,
+    )
+    assert response.stop_reason == "end_turn"
+
+
+def test_another_vendors_request_reports_what_cohere_cannot_take() -> None:
+    request = il.Request(
+        model="command-a-03-2025",
+        tool_choice=il.ToolChoice(name="f"),
+        tools=[il.Tool(name="f")],
+        messages=[
+            il.Message(role="developer", parts=[il.Text("be brief")]),
+            il.Message(
+                role="user",
+                parts=[il.Text("hi").with_cache_control(), il.Audio(il.MediaSource.from_base64("audio/wav", "UklG"))],
+            ),
+        ],
+    )
+    encoded = CODEC.encode_request(request)
+    assert sorted((w.kind, w.path) for w in encoded.warnings) == [
+        ("lossy_encode", "messages[1].parts[0].cache_control"),
+        ("lossy_encode", "messages[1].parts[1]"),
+        ("unsupported_setting", "messages[0].role"),
+        ("unsupported_setting", "tool_choice"),
+    ]
+    assert validate_wire("cohere-chat", "request", encoded.body) == []
+
+
+def test_capabilities_hold() -> None:
+    samples = {
+        "native": il.Native("cohere", {"type": "x"}),
+        "native_tools": il.NativeTool(provider="cohere", data={"type": "web"}),
+        "thinking": il.Thinking("t").with_echo("cohere", {}),
+    }
+    assert assert_capabilities_hold(CODEC, samples)["thinking"] == "native"
+
+
+def test_http_request_and_errors() -> None:
+    request = il.Request(model="command-a-03-2025", messages=[il.Message.user("hi")])
+    sent = CODEC.http_request(request, stream=True, endpoint=il.Endpoint(api_key="co-key"))
+    assert (sent.url, sent.headers["authorization"], sent.json["stream"]) == (
+        "https://api.cohere.com/v2/chat",
+        "Bearer co-key",
+        True,
+    )
+    error = CODEC.decode_error(429, b'{"message": "too many requests"}', {"retry-after": "3"})
+    assert isinstance(error, il.RateLimitError) and (error.message, error.retry_after) == ("too many requests", 3.0)
+
+
+def test_the_recorded_answer_with_documents_keeps_its_citations() -> None:
+    response = CODEC.decode_response(load_body(real_fixture("cohere", "response", "citations-documents.json")))
+    (text,) = response.message.parts
+    assert (
+        isinstance(text, il.Text)
+        and len((text.echo("cohere") or il.ProviderEcho(provider="x", data={})).data["citations"]) >= 2
+    )
+
+
+def test_golden_stream_accumulates_to_its_recorded_ir() -> None:
+    path = GOLDEN / "stream" / "tool-plan-then-call.sse"
+    response = il.accumulate(CODEC.decode_stream(il.parse_sse([path.read_bytes()])))
+    assert response.to_json_dict() == json.loads(path.with_name(path.stem + ".ir.json").read_text())
+
+
+def test_golden_error_reads_with_its_status_and_retry_after() -> None:
+    path = GOLDEN / "error" / "rate-limit-429.json"
+    recorded = json.loads(path.read_text())
+    error = CODEC.decode_error(recorded["status"], json.dumps(recorded["body"]).encode(), recorded["headers"])
+    expected = json.loads(path.with_name(path.stem + ".ir.json").read_text())
+    assert {
+        "class": type(error).__name__,
+        "status": error.status,
+        "type": error.type,
+        "message": error.message,
+        "retry_after": error.retry_after,
+    } == expected
+    assert validate_wire("cohere-chat", "error", recorded["body"]) == []
