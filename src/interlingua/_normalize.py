@@ -79,6 +79,7 @@ class TurnRules:
         "result_names",
         "tool_ids",
         "tool_names",
+        "verdicts",
     )
 
     # Plain slots, not a dataclass: a dataclass costs milliseconds at import (PERF.md).
@@ -97,6 +98,8 @@ class TurnRules:
         self.drop_empty_text = drop_empty_text
         self.one_results_message = one_results_message
         self.tool_names = None if tool_names is None else re.compile(tool_names)
+        # Each part class's verdict under these rules, found once (see ``_verdict_of``).
+        self.verdicts: dict[type, _Verdict] = {}
 
 
 class own_thinking:  # used like a function: TurnRules(accepts_thinking=own_thinking("acme"))
@@ -229,10 +232,9 @@ def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
             if (answers != expected or one_message) and not _answers_calls(expected, answers, holders, one_message):
                 return False
             expected = None
-        if role == "assistant":
-            if ids:
-                calls += ids
-                expected, answers, holders = ids, [], 0
+        if role == "assistant" and ids:
+            calls += ids
+            expected, answers, holders = ids, [], 0
     if expected is not None and not _answers_calls(expected, answers, holders, one_message):
         return False
     return rules.tool_ids is None or rules.tool_ids.accepts_all(calls)
@@ -306,17 +308,16 @@ def keeps_rules(messages: Sequence[Message], rules: TurnRules) -> bool:
     answers: list[str] = []
     holders = 0
     for message in messages:
-        verdict = _calls_if_fits(message, rules)
-        if verdict is None:
-            return False
-        calls, results = verdict
         role = message.role
+        before = len(answers)
+        calls = _calls_if_fits(role, message.parts, rules, answers)
+        if calls is None:
+            return False
         if expected is not None:
             if role == "tool" or role == "user":
-                if results:
-                    answers += results
+                if len(answers) > before:
                     holders += 1
-                    if len(results) == len(message.parts):
+                    if len(answers) - before == len(message.parts):
                         continue  # results only: the run goes on
                 if not _answers_calls(expected, answers, holders, one_message):
                     return False
@@ -325,23 +326,25 @@ def keeps_rules(messages: Sequence[Message], rules: TurnRules) -> bool:
             if not _answers_calls(expected, answers, holders, one_message):
                 return False
             expected = None
-        elif results:
+        elif len(answers) > before:
             return False  # results after no calls: orphans
         if calls and role == "assistant":
             expected, answers, holders = calls, [], 0
     return expected is None or _answers_calls(expected, answers, holders, one_message)
 
 
-def _calls_if_fits(message: Message, rules: TurnRules) -> tuple[list[str], list[str]] | None:
-    """The ids of the calls in ``message`` and of the results that lead it, when every part can
-    go as it is (``_fits``) and every result leads a tool or user message (nowhere else can a
-    result follow its call); None when a part needs a fix. Whether those results answer the turn
-    before is the caller's to judge, from its run."""
+def _calls_if_fits(role: Role, parts: list[ContentPart], rules: TurnRules, results: list[str]) -> list[str] | None:
+    """The ids of the calls in a message (its ``role`` and ``parts``) when every part can go as
+    it is (``_fits``) and every result leads a tool or user message (nowhere else can a result
+    follow its call); None when a part needs a fix. The ids of the results that lead it are
+    added to ``results``: whether they answer the turn before is the caller's to judge, from its
+    run. The message is read as two values: an attribute of an IR model is a slow read."""
     calls: list[str] = []
-    results: list[str] = []
-    leading = message.role == "tool" or message.role == "user"
-    for part in message.parts:
-        if not _fits(part, rules):
+    leading = role == "tool" or role == "user"
+    verdicts = rules.verdicts
+    for part in parts:
+        verdict = verdicts.get(type(part)) or _verdict_of(part, rules)  # ``_fits``, written out
+        if verdict is not _always and not verdict(part, rules):
             return None
         if type(part) is ToolResult:
             if not leading:
@@ -351,31 +354,70 @@ def _calls_if_fits(message: Message, rules: TurnRules) -> tuple[list[str], list[
         if type(part) is ToolUse:
             calls.append(part.id)
         leading = False
-    return calls, results
+    return calls
 
 
 def _fits(part: ContentPart, rules: TurnRules) -> bool:
     """Whether ``part`` can go as it is, its place aside: the one verdict of a part, asked by
     the check and by the repair. An artifact handle never goes (``normalize_request`` reports
     it before any repair)."""
+    return (rules.verdicts.get(type(part)) or _verdict_of(part, rules))(part, rules)
+
+
+_Verdict: TypeAlias = Callable[[Any, TurnRules], bool]
+"""The verdict of one part class (``Any``: each takes the class it is found for)."""
+
+
+def _verdict_of(part: ContentPart, rules: TurnRules) -> _Verdict:
+    """The verdict function of ``part``'s class under ``rules``, found by one ``match`` once per
+    class (a class pattern that misses costs a metaclass ``__instancecheck__``, too much for
+    every part of every encode): ``_always`` where these rules turn no part of the class down,
+    so the walk need not call it."""
+    verdict: _Verdict
     match part:
         case Text():
-            return not (rules.drop_empty_text and _empty(part))
+            verdict = _text_fits if rules.drop_empty_text else _always
         case ToolUse():
-            return rules.tool_ids is None or rules.tool_ids.accepts(part.id)
+            verdict = _always if rules.tool_ids is None else _call_fits
         case ToolResult():
-            content = part.content
-            if type(content) is list and holds_handle(content):
-                return False
-            return rules.tool_ids is None or rules.tool_ids.accepts(part.tool_use_id)
+            verdict = _result_fits
         case Thinking() | RedactedThinking():
-            return rules.accepts_thinking(part)
+            verdict = _reasoning_fits
         case Image() | Audio() | Video() | Document() | ImageOutput() | AudioOutput():
-            return type(part.source) is not HandleSource
+            verdict = _media_fits
         case Native():
-            return True
+            verdict = _always  # carried verbatim; whether it goes is its codec's to say
         case _:
             assert_never(part)
+    rules.verdicts[type(part)] = verdict
+    return verdict
+
+
+def _always(part: ContentPart, rules: TurnRules) -> bool:
+    return True
+
+
+def _text_fits(part: Text, rules: TurnRules) -> bool:
+    return not _empty(part)
+
+
+def _call_fits(part: ToolUse, rules: TurnRules) -> bool:
+    return rules.tool_ids is None or rules.tool_ids.accepts(part.id)
+
+
+def _result_fits(part: ToolResult, rules: TurnRules) -> bool:
+    content = part.content
+    if type(content) is list and holds_handle(content):
+        return False
+    return rules.tool_ids is None or rules.tool_ids.accepts(part.tool_use_id)
+
+
+def _reasoning_fits(part: Thinking | RedactedThinking, rules: TurnRules) -> bool:
+    return rules.accepts_thinking(part)
+
+
+def _media_fits(part: Image | Audio | Video | Document | ImageOutput | AudioOutput, rules: TurnRules) -> bool:
+    return type(part.source) is not HandleSource
 
 
 def _empty(part: Text) -> bool:
@@ -432,11 +474,11 @@ class _Fixer:
         fixed: list[Message] = []
         origins = self.origins
         for i, message in enumerate(messages):
-            verdict = _calls_if_fits(message, self.rules)
-            if verdict is not None and all((i, j) in kept for j in range(len(verdict[1]))):
+            results: list[str] = []
+            ids = _calls_if_fits(message.role, message.parts, self.rules, results)
+            if ids is not None and all((i, j) in kept for j in range(len(results))):
                 fixed.append(message)  # as it was: most messages, even in a repair
                 origins.append((i, None))
-                ids = verdict[0]
                 if not ids or message.role != "assistant":
                     continue
                 run, answers = _answer_run_at(messages, i + 1)
@@ -446,7 +488,7 @@ class _Fixer:
                 calls = [
                     _Slot(part, f"messages[{i}].parts[{j}]")
                     for j, part in enumerate(message.parts)
-                    if isinstance(part, ToolUse)
+                    if type(part) is ToolUse
                 ]
             else:
                 slots = self._fix_message(i, message, taken, kept)
@@ -454,7 +496,7 @@ class _Fixer:
                     self._emit(fixed, message, slots, i)
                 if message.role != "assistant":
                     continue
-                calls = [slot for slot in slots if isinstance(slot.part, ToolUse)]
+                calls = [slot for slot in slots if type(slot.part) is ToolUse]
                 if not calls:
                     continue
                 run, answers = _answer_run_at(messages, i + 1)
@@ -475,7 +517,7 @@ class _Fixer:
         rules = self.rules
         slots: list[_Slot] = []
         for j, part in enumerate(message.parts):
-            result = isinstance(part, ToolResult)
+            result = type(part) is ToolResult
             if result and (i, j) in taken:
                 continue
             slot = _Slot(part, f"messages[{i}].parts[{j}]")
@@ -623,7 +665,7 @@ class _Fixer:
                 if message.role == "assistant":
                     continue
                 for p, part in enumerate(message.parts):
-                    if isinstance(part, ToolResult):
+                    if type(part) is ToolResult:
                         found.setdefault(part.tool_use_id, []).append((m, p))
             self.results = found
         return self.results
@@ -654,7 +696,7 @@ def _answer_run_at(messages: Sequence[Message], start: int) -> tuple[list[tuple[
             break
         lead = 0
         for part in message.parts:
-            if not isinstance(part, ToolResult):
+            if type(part) is not ToolResult:
                 break
             found.append((m, lead))
             ids.append(part.tool_use_id)
