@@ -155,13 +155,13 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
     artifact handle is an ``EncodeError`` at its path: resolve handles first (``resolve_handles``)."""
     if reasoning not in REASONING_POLICIES:
         raise ValueError(f"reasoning must be one of {REASONING_POLICIES}, not {reasoning!r}")
-    out = WarningSink(codec)
     if keeps_rules(request.messages, rules):
         return Normalized(request, [], None)
     # The check stops at a handle, but also at the first part needing a fix, before any handle
     # after it: look for one before doing the repair.
     if found := find_handles(request):
         raise unresolved_handle(codec, *found[0])
+    out = WarningSink(codec)
     fixer = _Fixer(request.messages, rules, reasoning, out)
     return Normalized(replace(request, messages=fixer.repair()), out.warnings, fixer.origins)
 
