@@ -398,7 +398,9 @@ def _always(part: ContentPart, rules: TurnRules) -> bool:
 
 
 def _text_fits(part: Text, rules: TurnRules) -> bool:
-    return not _empty(part)
+    """For rules that drop empty text: text fits unless it carries nothing (no characters, no
+    echo, no citation); a cache mark alone does not keep it (the repair reports the mark)."""
+    return bool(part.text) or bool(part.provider_echoes) or bool(part.citations)
 
 
 def _call_fits(part: ToolUse, rules: TurnRules) -> bool:
@@ -418,12 +420,6 @@ def _reasoning_fits(part: Thinking | RedactedThinking, rules: TurnRules) -> bool
 
 def _media_fits(part: Image | Audio | Video | Document | ImageOutput | AudioOutput, rules: TurnRules) -> bool:
     return type(part.source) is not HandleSource
-
-
-def _empty(part: Text) -> bool:
-    """Text that carries nothing: no characters, no echo, no citation (a cache mark alone is
-    reported when the part goes)."""
-    return not part.text and not part.provider_echoes and not part.citations
 
 
 def _answers_calls(calls: Sequence[str], answers: list[str], holders: int, one_message: bool) -> bool:
