@@ -7,8 +7,8 @@
   so CPU load from other processes hits both sides of a ratio alike (memory contention does not:
   see ``_timing``). Beside them: the core's ``maker`` (one
   per shape, made beforehand) building the same IR objects with nothing else (decode's floor, and
-  its share of decode), and the core's check of the turn rules from the turns encode's writer
-  noted (``turns_keep_rules``), with the walk of the IR it replaced (``normalize_request``).
+  its share of decode), and the core's check of the turn rules (``normalize_request`` of a
+  transcript that keeps them: one walk of the IR, the verdict ``encode_with_rules`` asks).
 - decode_response of recorded responses, against the SDK's own ``Message.model_validate``
   (PERF.md target: no slower).
 - a recorded stream, raw bytes -> accumulated Response, per event (PERF.md target: <= 6 us).
@@ -26,9 +26,9 @@ from _timing import interleaved_us, median_us, ratio
 from pydantic import BaseModel
 
 import interlingua as il
-from interlingua.kit import Turn, maker, normalize_request, turns_keep_rules
+from interlingua.kit import maker, normalize_request
 from interlingua.testing import load_body, real_fixtures, real_fixtures_dir
-from interlingua_anthropic import AnthropicMessagesCodec, _request
+from interlingua_anthropic import AnthropicMessagesCodec
 
 CODEC = AnthropicMessagesCodec()
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -116,9 +116,6 @@ def main() -> None:
     size = len(orjson.dumps(body))
 
     shaped = [(maker(cls, *fields), tuple(fields.values())) for cls, fields in built]
-    turns: list[Turn] = []  # what encode's writer notes: every message of the transcript is common
-    _request.encode_request(request, CODEC.name, CODEC.default_max_tokens, strict=False, turns=turns)
-    assert len(turns) == len(request.messages)
 
     def construct_only() -> None:
         for make, args in shaped:
@@ -128,10 +125,7 @@ def main() -> None:
         {
             "orjson loads(dumps)": lambda: orjson.loads(orjson.dumps(body)),
             "encode_request": lambda: CODEC.encode_request(request),
-            "turn check alone": lambda: turns_keep_rules(turns, CODEC.rules),
-            "(the walk it replaced)": lambda: normalize_request(
-                request, CODEC.rules, codec=CODEC.name, reasoning="drop"
-            ),
+            "turn check alone": lambda: normalize_request(request, CODEC.rules, codec=CODEC.name, reasoning="drop"),
             "decode_request": lambda: CODEC.decode_request(body),
             f"makers alone ({len(built)} objects)": construct_only,
             "decode + encode": lambda: CODEC.encode_request(CODEC.decode_request(body)),
@@ -143,7 +137,7 @@ def main() -> None:
     share = ratio(runs, f"makers alone ({len(built)} objects)", "decode_request")
     print(f"  building the IR objects (the core's makers) is {share:.0%} of decode_request")
     share = ratio(runs, "turn check alone", "encode_request")
-    print(f"  the core's turn check (turns_keep_rules of the noted turns) is {share:.0%} of encode_request")
+    print(f"  the core's turn check (normalize_request, nothing to fix) is {share:.0%} of encode_request")
 
     from anthropic.types import Message
 

@@ -21,13 +21,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import cached_property
-from typing import Any, Literal, NamedTuple, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
 
-from ._handles import WITH_SOURCE, Resolver, find_handles, holds_handle, resolve_handles, unresolved_handle
+from ._handles import Resolver, find_handles, holds_handle, resolve_handles, unresolved_handle
 from ._message import Message, Role
 from ._model import construct, replace
-from ._parts import ContentPart, HandleSource, RedactedThinking, Text, Thinking, ToolResult, ToolUse
+from ._parts import (
+    Audio,
+    AudioOutput,
+    ContentPart,
+    Document,
+    HandleSource,
+    Image,
+    ImageOutput,
+    Native,
+    RedactedThinking,
+    Text,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    Video,
+)
 from ._request import Request
 from ._sendable import refuse_unsendable
 from ._tool_ids import ToolIds
@@ -65,6 +79,7 @@ class TurnRules:
         "result_names",
         "tool_ids",
         "tool_names",
+        "verdicts",
     )
 
     # Plain slots, not a dataclass: a dataclass costs milliseconds at import (PERF.md).
@@ -83,6 +98,8 @@ class TurnRules:
         self.drop_empty_text = drop_empty_text
         self.one_results_message = one_results_message
         self.tool_names = None if tool_names is None else re.compile(tool_names)
+        # Each part class's verdict under these rules, found once (see ``_verdict_of``).
+        self.verdicts: dict[type, _Verdict] = {}
 
 
 class own_thinking:  # used like a function: TurnRules(accepts_thinking=own_thinking("acme"))
@@ -138,14 +155,14 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
     artifact handle is an ``EncodeError`` at its path: resolve handles first (``resolve_handles``)."""
     if reasoning not in REASONING_POLICIES:
         raise ValueError(f"reasoning must be one of {REASONING_POLICIES}, not {reasoning!r}")
-    out = WarningSink(codec)
-    fixer = _Fixer(request.messages, rules, reasoning, out)
-    if fixer.keeps_rules():
+    if keeps_rules(request.messages, rules):
         return Normalized(request, [], None)
-    # The fast check stops at a handle, but also at the first part needing a fix, before any
-    # handle after it: look for one before doing the repair.
+    # The check stops at a handle, but also at the first part needing a fix, before any handle
+    # after it: look for one before doing the repair.
     if found := find_handles(request):
         raise unresolved_handle(codec, *found[0])
+    out = WarningSink(codec)
+    fixer = _Fixer(request.messages, rules, reasoning, out)
     return Normalized(replace(request, messages=fixer.repair()), out.warnings, fixer.origins)
 
 
@@ -194,14 +211,12 @@ def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
     The writer vouches for every other part it took: text these rules keep (non-empty where they
     drop empty text), media from a URL or inline data, results of plain text, no reasoning but
     what ``accepts_thinking`` takes (call ids it need not check: that is done here). Then
-    only the calls and their answers are left to check, as ``_Fixer.keeps_rules`` does: every
+    only the calls and their answers are left to check, as :func:`keeps_rules` does: every
     call id accepted, the calls of an assistant turn answered exactly by the results of the tool
-    messages right after it (in one message where the target needs that), and a result only
-    for a call of the latest assistant turn. ``test_normalize_equiv.py`` holds the two to the
-    same verdicts."""
+    messages right after it (in one message where the target needs that), and no result
+    anywhere else. ``test_normalize_equiv.py`` holds the two to the same verdicts."""
     one_message = rules.one_results_message
-    latest: Sequence[str] = ()  # the calls of the latest assistant turn
-    expected: Sequence[str] | None = None  # the same while their results are being read
+    expected: Sequence[str] | None = None  # the calls of a turn while their results are read
     answers: list[str] = []
     holders = 0
     calls: list[str] = []  # every call id, for the id rule
@@ -210,29 +225,19 @@ def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
             if expected is not None:
                 answers += ids  # each must be one of ``expected``: checked where the run ends
                 holders += 1
-            elif not set(latest).issuperset(ids):
-                return False
+            else:
+                return False  # results after no calls: orphans
             continue
         if expected is not None:  # any other message ends the run of results
             if (answers != expected or one_message) and not _answers_calls(expected, answers, holders, one_message):
                 return False
             expected = None
-        if role == "assistant":
-            latest = ids
-            if ids:
-                calls += ids
-                expected, answers, holders = ids, [], 0
+        if role == "assistant" and ids:
+            calls += ids
+            expected, answers, holders = ids, [], 0
     if expected is not None and not _answers_calls(expected, answers, holders, one_message):
         return False
     return rules.tool_ids is None or rules.tool_ids.accepts_all(calls)
-
-
-def _answers_calls(calls: Sequence[str], answers: list[str], holders: int, one_message: bool) -> bool:
-    """Whether ``answers`` (from ``holders`` messages) answer exactly ``calls``, in any order
-    and, where the target needs that, in one message."""
-    if (holders > 1 and one_message) or len(answers) != len(calls):
-        return False
-    return answers == calls or sorted(answers) == sorted(calls)
 
 
 def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, strict: bool) -> Encoded:
@@ -291,6 +296,140 @@ def _repath(warning: AnyWarning, origins: list[tuple[int, list[str] | None]]) ->
     return warning.model_copy(update={"path": head + warning.path[found.end() :]})
 
 
+def keeps_rules(messages: Sequence[Message], rules: TurnRules) -> bool:
+    """Whether nothing in ``messages`` needs changing: the common case, judged in one walk that
+    builds nothing. Each message gets the verdict the repair asks of it (``_calls_if_fits``); the
+    results that lead the tool or user messages after an assistant turn (the run
+    ``_answer_run_at`` finds) are gathered as the walk passes them and compared with its calls
+    where the run ends, as the repair compares them. A result anywhere else answers nothing the
+    target would take, so it needs a fix."""
+    one_message = rules.one_results_message
+    expected: list[str] | None = None  # the calls of the turn whose results are being read
+    answers: list[str] = []
+    holders = 0
+    for message in messages:
+        role = message.role
+        before = len(answers)
+        calls = _calls_if_fits(role, message.parts, rules, answers)
+        if calls is None:
+            return False
+        if expected is not None:
+            if role == "tool" or role == "user":
+                if len(answers) > before:
+                    holders += 1
+                    if len(answers) - before == len(message.parts):
+                        continue  # results only: the run goes on
+                if not _answers_calls(expected, answers, holders, one_message):
+                    return False
+                expected = None
+                continue
+            if not _answers_calls(expected, answers, holders, one_message):
+                return False
+            expected = None
+        elif len(answers) > before:
+            return False  # results after no calls: orphans
+        if calls and role == "assistant":
+            expected, answers, holders = calls, [], 0
+    return expected is None or _answers_calls(expected, answers, holders, one_message)
+
+
+def _calls_if_fits(role: Role, parts: list[ContentPart], rules: TurnRules, results: list[str]) -> list[str] | None:
+    """The ids of the calls in a message (its ``role`` and ``parts``) when every part can go as
+    it is (``_fits``) and every result leads a tool or user message (nowhere else can a result
+    follow its call); None when a part needs a fix. The ids of the results that lead it are
+    added to ``results``: whether they answer the turn before is the caller's to judge, from its
+    run. The message is read as two values: an attribute of an IR model is a slow read."""
+    calls: list[str] = []
+    leading = role == "tool" or role == "user"
+    verdicts = rules.verdicts
+    for part in parts:
+        verdict = verdicts.get(type(part)) or _verdict_of(part, rules)  # ``_fits``, written out
+        if verdict is not _always and not verdict(part, rules):
+            return None
+        if type(part) is ToolResult:
+            if not leading:
+                return None
+            results.append(part.tool_use_id)
+            continue
+        if type(part) is ToolUse:
+            calls.append(part.id)
+        leading = False
+    return calls
+
+
+def _fits(part: ContentPart, rules: TurnRules) -> bool:
+    """Whether ``part`` can go as it is, its place aside: the one verdict of a part, asked by
+    the check and by the repair. An artifact handle never goes (``normalize_request`` reports
+    it before any repair)."""
+    return (rules.verdicts.get(type(part)) or _verdict_of(part, rules))(part, rules)
+
+
+_Verdict: TypeAlias = Callable[[Any, TurnRules], bool]
+"""The verdict of one part class (``Any``: each takes the class it is found for)."""
+
+
+def _verdict_of(part: ContentPart, rules: TurnRules) -> _Verdict:
+    """The verdict function of ``part``'s class under ``rules``, found by one ``match`` once per
+    class (a class pattern that misses costs a metaclass ``__instancecheck__``, too much for
+    every part of every encode): ``_always`` where these rules turn no part of the class down,
+    so the walk need not call it."""
+    verdict: _Verdict
+    match part:
+        case Text():
+            verdict = _text_fits if rules.drop_empty_text else _always
+        case ToolUse():
+            verdict = _always if rules.tool_ids is None else _call_fits
+        case ToolResult():
+            verdict = _result_fits
+        case Thinking() | RedactedThinking():
+            verdict = _reasoning_fits
+        case Image() | Audio() | Video() | Document() | ImageOutput() | AudioOutput():
+            verdict = _media_fits
+        case Native():
+            verdict = _always  # carried verbatim; whether it goes is its codec's to say
+        case _:
+            assert_never(part)
+    rules.verdicts[type(part)] = verdict
+    return verdict
+
+
+def _always(part: ContentPart, rules: TurnRules) -> bool:
+    return True
+
+
+def _text_fits(part: Text, rules: TurnRules) -> bool:
+    """For rules that drop empty text: text fits unless it carries nothing (no characters, no
+    echo, no citation); a cache mark alone does not keep it (the repair reports the mark)."""
+    return bool(part.text) or bool(part.provider_echoes) or bool(part.citations)
+
+
+def _call_fits(part: ToolUse, rules: TurnRules) -> bool:
+    return rules.tool_ids is None or rules.tool_ids.accepts(part.id)
+
+
+def _result_fits(part: ToolResult, rules: TurnRules) -> bool:
+    content = part.content
+    if type(content) is list and holds_handle(content):
+        return False
+    return rules.tool_ids is None or rules.tool_ids.accepts(part.tool_use_id)
+
+
+def _reasoning_fits(part: Thinking | RedactedThinking, rules: TurnRules) -> bool:
+    return rules.accepts_thinking(part)
+
+
+def _media_fits(part: Image | Audio | Video | Document | ImageOutput | AudioOutput, rules: TurnRules) -> bool:
+    return type(part.source) is not HandleSource
+
+
+def _answers_calls(calls: Sequence[str], answers: list[str], holders: int, one_message: bool) -> bool:
+    """Whether ``answers`` (from ``holders`` messages) answer exactly ``calls``, in any order
+    and, where the target needs that, in one message."""
+    if (holders > 1 and one_message) or len(answers) != len(calls):
+        return False
+    return answers == calls or sorted(answers) == sorted(calls)
+
+
 class _Slot:
     """A part on its way to the output, with the path it had in the request as given."""
 
@@ -303,14 +442,15 @@ class _Slot:
 
 
 class _Fixer:
-    """One pass over the messages; builds a new list only once something needs changing.
+    """One pass over the messages of a transcript :func:`keeps_rules` turned down; builds a new
+    list only where something needs changing.
 
     The repair runs on every encode of a transcript that breaks a rule (an agent's unanswered
-    calls do, turn after turn), so it is written for speed (PERF.md): parts are sorted by one
-    dict lookup on their class, only the kinds these rules can reject are tested, a message that
-    needs nothing goes through as the same object, and what is built new is made from values
-    that are already IR without validating them again: added results, warnings and messages with
-    ``construct``, changed parts and messages with ``_replace``.
+    calls do, turn after turn), so it is written for speed (PERF.md): each message first gets the
+    verdict of the check (``_calls_if_fits``), and one that needs nothing goes through as the
+    same object; what is built new is made from values that are already IR without validating
+    them again: added results, warnings and messages with ``construct``, changed parts and
+    messages with ``replace``.
     """
 
     def __init__(self, messages: Sequence[Message], rules: TurnRules, reasoning: ReasoningPolicy, out: WarningSink):
@@ -322,49 +462,41 @@ class _Fixer:
         self.results: dict[str, list[tuple[int, int]]] | None = None  # see _results_after
         self.calls: dict[str, list[int]] | None = None  # see _next_call
 
-    @cached_property
-    def checked(self) -> frozenset[int]:
-        """The part kinds ``_fits`` can turn down under these rules; any other part goes as it
-        is. Only a repair asks (``keeps_rules`` tests the same kinds inline), so most encodes
-        never build it."""
-        rules = self.rules
-        return frozenset(
-            (_RESULT, _REASONING)
-            + ((_TEXT,) if rules.drop_empty_text else ())
-            + ((_CALL,) if rules.tool_ids is not None else ())
-        )
-
     def repair(self) -> list[Message]:
-        """The fixed messages, for a transcript ``keeps_rules`` turned down."""
+        """The fixed messages."""
         messages = self.messages
         taken: set[tuple[int, int]] = set()  # results moved up to their call
         kept: set[tuple[int, int]] = set()  # results already right after their call
         fixed: list[Message] = []
         origins = self.origins
         for i, message in enumerate(messages):
-            calls_at = self._calls_if_fits(i, message, kept)
-            if calls_at is not None:
+            results: list[str] = []
+            ids = _calls_if_fits(message.role, message.parts, self.rules, results)
+            if ids is not None and all((i, j) in kept for j in range(len(results))):
                 fixed.append(message)  # as it was: most messages, even in a repair
                 origins.append((i, None))
-                if not calls_at or message.role != "assistant":
+                if not ids or message.role != "assistant":
                     continue
-                parts = message.parts
-                run = _answer_run_at(messages, i + 1)
-                if self._answered_by([parts[j].id for j in calls_at], run):  # type: ignore[union-attr]  # calls
+                run, answers = _answer_run_at(messages, i + 1)
+                if self._answered_by(ids, run, answers):
                     kept.update(run)
                     continue
-                calls = [_Slot(parts[j], f"messages[{i}].parts[{j}]") for j in calls_at]
+                calls = [
+                    _Slot(part, f"messages[{i}].parts[{j}]")
+                    for j, part in enumerate(message.parts)
+                    if type(part) is ToolUse
+                ]
             else:
                 slots = self._fix_message(i, message, taken, kept)
                 if slots:
                     self._emit(fixed, message, slots, i)
                 if message.role != "assistant":
                     continue
-                calls = [slot for slot in slots if (_KINDS.get(type(slot.part)) or _kind_of(slot.part)) == _CALL]
+                calls = [slot for slot in slots if type(slot.part) is ToolUse]
                 if not calls:
                     continue
-                run = _answer_run_at(messages, i + 1)
-                if self._answered_by([_original_id(slot) for slot in calls], run):
+                run, answers = _answer_run_at(messages, i + 1)
+                if self._answered_by([_original_id(slot) for slot in calls], run, answers):
                     kept.update(run)
                     continue
             role, slots = self._answer(i, calls, taken | kept, taken, set(run))
@@ -372,156 +504,60 @@ class _Fixer:
             fixed.append(construct(Message, role=role, parts=[slot.part for slot in slots]))
         return fixed
 
-    def _calls_if_fits(self, i: int, message: Message, kept: set[tuple[int, int]]) -> list[int] | None:
-        """Where the calls of message ``i`` sit when every part of it can go as it is; None when
-        one needs a fix. Only the kinds these rules can turn down are tested."""
-        checked = self.checked
-        calls_at: list[int] = []
-        for j, part in enumerate(message.parts):
-            kind = _KINDS.get(type(part)) or _kind_of(part)
-            if kind in checked and not self._fits(part, kind, (i, j) in kept):
-                return None
-            if kind == _CALL:
-                calls_at.append(j)
-        return calls_at
-
     def _fix_message(
         self, i: int, message: Message, taken: set[tuple[int, int]], kept: set[tuple[int, int]]
     ) -> list[_Slot]:
         """The parts of message ``i`` with their fixes; results moved up (``taken``) leave it,
-        and a result not right after its call (not ``kept``) is an orphan. A part of a kind these
-        rules never turn down goes as it is, unexamined."""
-        checked = self.checked
+        and a result not right after its call (not ``kept``) is an orphan. A part that fits
+        (``_fits``) goes as it is."""
+        rules = self.rules
         slots: list[_Slot] = []
         for j, part in enumerate(message.parts):
-            kind = _KINDS.get(type(part)) or _kind_of(part)
-            if kind == _RESULT and (i, j) in taken:
+            result = type(part) is ToolResult
+            if result and (i, j) in taken:
                 continue
             slot = _Slot(part, f"messages[{i}].parts[{j}]")
-            if kind not in checked:
+            placed = not result or (i, j) in kept
+            if placed and _fits(part, rules):
                 slots.append(slot)
                 continue
-            fixed = self._fix_part(slot, kind)
+            fixed = self._fix_part(slot)
             if fixed is not None:
-                slots.append(self._orphan(fixed) if kind == _RESULT and (i, j) not in kept else fixed)
+                slots.append(fixed if placed else self._orphan(fixed))
         return slots
 
-    # -- the fast check -------------------------------------------------------------------
-
-    def keeps_rules(self) -> bool:
-        """True when nothing needs changing: the common case, checked in one walk without
-        building anything (one dispatch on the part's class, not a chain of isinstance over
-        unions). The results that follow an assistant turn are gathered as the walk passes them
-        (the same run ``_answer_run_at`` finds) and compared with its calls where the run ends.
-
-        The walk runs on every encode, so the tests of ``_fits`` are written out inline for the
-        common kinds (``test_normalize_equiv.py`` holds both to the same verdicts)."""
-        rules = self.rules
-        accepts = rules.tool_ids.accepts if rules.tool_ids is not None else None
-        drop_empty = rules.drop_empty_text
-        kind_of = _KINDS.get
-        answered: set[str] = set()  # the calls of the latest assistant turn
-        expected: list[str] | None = None  # the calls of the turn whose results are being read
-        answers: list[str] = []
-        holders = 0
-        for message in self.messages:
-            role = message.role
-            reading = expected is not None and (role == "tool" or role == "user")
-            if expected is not None and not reading:
-                if not self._answered(expected, answers, holders):
-                    return False
-                expected = None
-            calls: list[str] = []
-            leading = reading  # still among the message's leading results
-            took = False  # whether this message holds any of them
-            parts = message.parts
-            for part in parts:
-                kind = kind_of(type(part)) or _kind_of(part)
-                if kind == _TEXT:
-                    if drop_empty and not part.text and self._empty(part):  # type: ignore[union-attr,arg-type]  # a Text
-                        return False
-                elif kind == _RESULT:
-                    tool_id, content = part.tool_use_id, part.content  # type: ignore[union-attr]  # a ToolResult
-                    if type(content) is list and holds_handle(content):
-                        return False  # normalize_request reports it
-                    if tool_id not in answered:  # what it holds passed ``accepts`` as a call id
-                        return False
-                    if leading:
-                        answers.append(tool_id)
-                        took = True
-                    continue
-                elif kind == _CALL:
-                    call_id = part.id  # type: ignore[union-attr]  # a ToolUse
-                    if accepts is not None and not accepts(call_id):
-                        return False
-                    calls.append(call_id)
-                elif kind == _MEDIA:
-                    if type(part.source) is HandleSource:  # type: ignore[union-attr]  # media
-                        return False  # normalize_request reports it
-                elif kind == _REASONING and not rules.accepts_thinking(part):  # type: ignore[arg-type]
-                    return False
-                leading = False
-            if reading:
-                holders += took
-                if not leading or not parts:  # something else follows the results: the run ends
-                    if not self._answered(expected, answers, holders):  # type: ignore[arg-type]  # reading
-                        return False
-                    expected = None
-            if role == "assistant":
-                if calls:
-                    expected, answers, holders = calls, [], 0
-                answered = set(calls)
-        return expected is None or self._answered(expected, answers, holders)
-
-    def _fits(self, part: ContentPart, kind: int, placed: bool) -> bool:
-        """Whether one part can go as it is; ``placed``: a result already right after its call."""
-        ids = self.rules.tool_ids
-        if kind == _TEXT:
-            return not self._empty(part)  # type: ignore[arg-type]  # kind says Text
-        if kind == _CALL:
-            return ids is None or ids.accepts(part.id)  # type: ignore[union-attr]  # a ToolUse
-        if kind == _RESULT:
-            return placed and (ids is None or ids.accepts(part.tool_use_id))  # type: ignore[union-attr]
-        if kind == _REASONING:
-            return self.rules.accepts_thinking(part)  # type: ignore[arg-type]  # Thinking or RedactedThinking
-        return True
-
-    def _answered(self, calls: list[str], answers: list[str], holders: int) -> bool:
-        """Whether the results that follow a turn (``answers``, from ``holders`` messages)
-        answer exactly its calls, in one message where the target needs that."""
+    def _answered_by(self, calls: list[str], run: list[tuple[int, int]], answers: list[str]) -> bool:
+        """Whether the results of ``run`` (their ids ``answers``) answer exactly ``calls``."""
+        holders = len({m for m, _ in run})
         return _answers_calls(calls, answers, holders, self.rules.one_results_message)
-
-    def _answered_by(self, calls: list[str], run: list[tuple[int, int]]) -> bool:
-        """``_answered`` for the run of results at these positions."""
-        messages = self.messages
-        answers = [messages[m].parts[p].tool_use_id for m, p in run]  # type: ignore[union-attr]  # a run holds results
-        return self._answered(calls, answers, len({m for m, _ in run}))
-
-    def _empty(self, part: Text) -> bool:
-        return self.rules.drop_empty_text and not part.text and not part.provider_echoes and not part.citations
 
     # -- fixes, one per concern -----------------------------------------------------------
 
-    def _fix_part(self, slot: _Slot, kind: int) -> _Slot | None:
-        """One part fixed on its own (``kind`` as ``_kind_of`` says): foreign reasoning, empty
-        text, an id the target rejects."""
+    def _fix_part(self, slot: _Slot) -> _Slot | None:
+        """A part ``_fits`` turned down, or a result that moves, fixed on its own: foreign
+        reasoning, empty text, an id the target rejects."""
         part = slot.part
-        if kind == _REASONING and not self.rules.accepts_thinking(part):  # type: ignore[arg-type]  # kind says so
-            return self._foreign_reasoning(slot)
-        if kind == _TEXT and self._empty(part):  # type: ignore[arg-type]  # kind says Text
-            if part.cache_control is not None:  # type: ignore[union-attr]  # a Text
-                self._lossy(slot.origin, "cache_control", "an empty text block cannot be sent, nor its cache mark")
-            return None
         ids = self.rules.tool_ids
-        if ids is not None and kind == _CALL and not ids.accepts(part.id):  # type: ignore[union-attr]  # a ToolUse
-            slot.part = replace(part, id=ids.encode(part.id))  # type: ignore[union-attr]
-        elif ids is not None and kind == _RESULT and not ids.accepts(part.tool_use_id):  # type: ignore[union-attr]
-            slot.part = replace(part, tool_use_id=ids.encode(part.tool_use_id))  # type: ignore[union-attr]
+        match part:
+            case Thinking() | RedactedThinking():
+                return self._foreign_reasoning(slot, part)
+            case Text():
+                if part.cache_control is not None:
+                    self._lossy(slot.origin, "cache_control", "an empty text block cannot be sent, nor its cache mark")
+                return None
+            case ToolUse():
+                if ids is not None:
+                    slot.part = replace(part, id=ids.encode(part.id))
+            case ToolResult():
+                if ids is not None and (wire := ids.encode(part.tool_use_id)) != part.tool_use_id:
+                    slot.part = replace(part, tool_use_id=wire)
+            case Image() | Audio() | Video() | Document() | ImageOutput() | AudioOutput() | Native():
+                pass  # a handle: normalize_request refuses it before any repair
+            case _:
+                assert_never(part)
         return slot
 
-    def _foreign_reasoning(self, slot: _Slot) -> _Slot | None:
-        part = slot.part
-        assert isinstance(part, (Thinking, RedactedThinking))
+    def _foreign_reasoning(self, slot: _Slot, part: Thinking | RedactedThinking) -> _Slot | None:
         vendors = sorted({echo.provider for echo in part.provider_echoes}) or ["no vendor"]
         whose = f"reasoning signed by {', '.join(vendors)}"
         if self.reasoning == "as_text" and isinstance(part, Thinking) and part.text:
@@ -576,7 +612,7 @@ class _Fixer:
                     role = self.messages[m].role if self.messages[m].role in ("tool", "user") else "tool"
                 if (m, p) not in run:  # already right after its call: not moved
                     self._lossy(origin, "tool_result", "moved up to follow its call", action="converted")
-                fixed = self._fix_part(_Slot(result, origin), _RESULT)
+                fixed = self._fix_part(_Slot(result, origin))
                 answer.append(_Slot(fixed.part if fixed else result, "@" + origin))
                 continue
             self._lossy(
@@ -625,8 +661,8 @@ class _Fixer:
                 if message.role == "assistant":
                     continue
                 for p, part in enumerate(message.parts):
-                    if (_KINDS.get(type(part)) or _kind_of(part)) == _RESULT:
-                        found.setdefault(part.tool_use_id, []).append((m, p))  # type: ignore[union-attr]  # a result
+                    if type(part) is ToolResult:
+                        found.setdefault(part.tool_use_id, []).append((m, p))
             self.results = found
         return self.results
 
@@ -644,45 +680,26 @@ class _Fixer:
             fixed.append(replace(message, parts=parts))
 
 
-_OTHER, _TEXT, _CALL, _RESULT, _REASONING, _MEDIA = range(1, 7)  # all truthy: 0 reads as "not cached"
-_KINDS: dict[type, int] = {}
-
-
-def _kind_of(part: ContentPart) -> int:
-    """What the fast check needs to know of a part class, found once per class."""
-    if isinstance(part, Text):
-        kind = _TEXT
-    elif isinstance(part, ToolUse):
-        kind = _CALL
-    elif isinstance(part, ToolResult):
-        kind = _RESULT
-    elif isinstance(part, (Thinking, RedactedThinking)):
-        kind = _REASONING
-    elif type(part) in WITH_SOURCE:
-        kind = _MEDIA
-    else:
-        kind = _OTHER
-    _KINDS[type(part)] = kind
-    return kind
-
-
-def _answer_run_at(messages: Sequence[Message], start: int) -> list[tuple[int, int]]:
-    """Where the results that directly follow an assistant turn sit: the leading tool_result
-    parts of the tool/user messages after it, up to the first message holding anything else."""
+def _answer_run_at(messages: Sequence[Message], start: int) -> tuple[list[tuple[int, int]], list[str]]:
+    """Where the results that directly follow an assistant turn sit, and their ids: the leading
+    tool_result parts of the tool/user messages after it, up to the first message holding
+    anything else."""
     found: list[tuple[int, int]] = []
+    ids: list[str] = []
     for m in range(start, len(messages)):
         message = messages[m]
         if message.role not in ("tool", "user"):
             break
         lead = 0
         for part in message.parts:
-            if (_KINDS.get(type(part)) or _kind_of(part)) != _RESULT:
+            if type(part) is not ToolResult:
                 break
             found.append((m, lead))
+            ids.append(part.tool_use_id)
             lead += 1
         if lead < len(message.parts) or lead == 0:
             break
-    return found
+    return found, ids
 
 
 def _original_id(slot: _Slot) -> str:

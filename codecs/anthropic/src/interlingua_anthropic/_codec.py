@@ -23,7 +23,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_noting_turns
+from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules
 
 from . import _doors, _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -78,11 +78,11 @@ class AnthropicMessagesCodec:
         """The body for ``POST /v1/messages``. The transcript is first made to keep the API's
         rules (see ``interlingua.kit.TurnRules``); ``reasoning`` says what happens to thinking
         Claude did not sign: dropped (default) or sent as text, reported either way."""
-        return encode_noting_turns(
+        return encode_with_rules(
             request,
             self.rules,
-            lambda ready, turns: _request.encode_request(
-                ready, self.name, self.default_max_tokens, strict=False, budgets=self.budgets, turns=turns
+            lambda ready, strict: _request.encode_request(
+                ready, self.name, self.default_max_tokens, strict=strict, budgets=self.budgets
             ),
             codec=self.name,
             strict=strict,

@@ -35,7 +35,6 @@ from interlingua import (
     CacheControl,
     ContentPart,
     Encoded,
-    Image,
     Message,
     NativeTool,
     ProviderEcho,
@@ -49,13 +48,10 @@ from interlingua import (
     ThinkingConfig,
     Tool,
     ToolChoice,
-    ToolResult,
-    ToolUse,
     WarningSink,
 )
 from interlingua.kit import (
     ToolIds,
-    Turn,
     article,
     cap_max_tokens,
     construct,
@@ -264,15 +260,13 @@ def encode_request(
     *,
     strict: bool,
     budgets: ThinkingBudgets = BUDGETS,
-    turns: list[Turn] | None = None,
 ) -> Encoded:
-    """IR -> a ``POST /v1/messages`` body; ``turns`` notes the messages of a common shape (see
-    ``encode_noting_turns``)."""
+    """IR -> a ``POST /v1/messages`` body, for a transcript that keeps the turn rules."""
     out = WarningSink(codec)
     encoder = Encoder(out)
     body: dict[str, Any] = {"model": request.model}
     tools = _encode_tools(request, encoder)
-    system, messages = _encode_messages(_without_prefill(request, out), encoder, turns)
+    system, messages = _encode_messages(_without_prefill(request, out), encoder)
     if system is not None:
         body["system"] = system
     body["messages"] = messages
@@ -379,19 +373,8 @@ _PLAIN_TEXT = frozenset({"type", "text"})
 _REASONING = (Thinking, RedactedThinking)
 
 
-def _encode_messages(
-    messages: list[Message], encoder: Encoder, noted: list[Turn] | None = None
-) -> tuple[Any, list[Block]]:
-    """The system prompt and the wire messages, part by part, warnings at their paths.
-
-    Each message whose parts the core's turn check can vouch for as written is noted in
-    ``noted`` as its ``Turn`` (role, and the IR ids of its calls or results), so a transcript
-    that keeps the rules is walked once (``interlingua.kit.turns_keep_rules``). Vouched for: every
-    part written; non-empty text (the rules drop empty text); thinking in an assistant turn (the
-    encoder writes only what Claude signed, the rules' ``accepts_thinking``); calls; images and
-    results (not block lists) from a user or tool message. A message of results only is a ``tool``
-    turn; results beside other blocks, a tool message without results, and anything else are left
-    to the full walk, as is every message after one left to it."""
+def _encode_messages(messages: list[Message], encoder: Encoder) -> tuple[Any, list[Block]]:
+    """The system prompt and the wire messages, part by part, warnings at their paths."""
     turns = _Turns()
     out = encoder.out
     encode_part = encoder.part
@@ -403,49 +386,21 @@ def _encode_messages(
             out.unsupported(f"messages[{i}]", "developer", "Anthropic has no developer role: sent as system")
         if message.name is not None or message.id is not None:
             out.unsent_message_fields(message, f"messages[{i}]")
-        parts = message.parts
-        assistant = own_role == "assistant"
-        caller = own_role == "user" or own_role == "tool"
-        vouch = noted is not None and len(noted) == i and bool(parts) and own_role != "developer"
-        ids: list[str] = []
         blocks: list[Block] = []
         taken: list[int] = []
         thinking = False
-        for j, part in enumerate(parts):
-            kind = type(part)
-            reasoning = kind in _REASONING
-            thinking = thinking or reasoning  # written or not: see ``_Turns``
+        for j, part in enumerate(message.parts):
+            thinking = thinking or type(part) in _REASONING  # written or not: see ``_Turns``
             if role == "system" and not isinstance(part, Text):
                 out.lossy(f"{listed}[{j}]", part.type, "a system prompt holds only text")
-                vouch = False
                 continue
             block = encode_part(part, listed, j)
             if block is None:
-                vouch = False
                 continue
             blocks.append(block)
             taken.append(j)
-            if not vouch:
-                continue
-            # ``kind`` is the part's class (one call, not one per test): the attributes read are its own
-            if kind is Text:
-                vouch = part.text != ""  # type: ignore[union-attr]
-            elif kind is ToolUse and assistant:
-                ids.append(part.id)  # type: ignore[union-attr]
-            elif kind is ToolResult and caller and type(part.content) is not list:  # type: ignore[union-attr]
-                ids.append(part.tool_use_id)  # type: ignore[union-attr]
-            else:
-                vouch = (reasoning and assistant) or (kind is Image and caller)
-        if vouch and noted is not None:
-            if assistant:
-                noted.append((own_role, ids))
-            elif ids:
-                if len(ids) == len(parts):
-                    noted.append(("tool", ids))
-            elif own_role != "tool":
-                noted.append((own_role, ids))
         echo = message.echo(PROVIDER) if message.provider_echoes else None
-        turn = turns.open(role, bool(echo and echo.data.get(_STRING)), own_role, thinking and assistant)
+        turn = turns.open(role, bool(echo and echo.data.get(_STRING)), own_role, thinking and own_role == "assistant")
         turn.blocks += blocks
         turn.sources.append((i, taken))
     for turn in turns.wire:
