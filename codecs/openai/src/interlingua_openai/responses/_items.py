@@ -37,12 +37,13 @@ from .._shared import PROVIDER
 from . import _echo, _fast
 from ._parts import (
     canonical_arguments,
-    decode_content_block,
+    decode_content,
     encode_function_call,
     encode_input_part,
     encode_native_block,
     encode_output_text,
     is_chat_block,
+    path,
 )
 
 Item = dict[str, Any]
@@ -50,18 +51,26 @@ NAME = "openai-responses"
 
 _call = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
 _run = maker(Message, "role", "parts")
+_message = maker(Message, "role", "parts", "provider_echoes")
+_text = maker(Text, "text")
+_echoed_text = maker(Text, "text", "provider_echoes")
+_result = maker(ToolResult, "tool_use_id", "name", "content", "provider_echoes")
 
 # --- decoding: items -> parts -------------------------------------------------------------------
+#
+# An item's path is ``at``, or the ``i``-th item of the list at ``at``: readers get both and spell
+# the path out only for a field that may fail.
 
 
-def _content_parts(item: Item, at: str) -> tuple[list[ContentPart], bool]:
+def _content_parts(item: Item, at: str, i: int | None = None) -> tuple[list[ContentPart], bool]:
     """A message item's content as parts, and whether it was a bare string."""
     content = item.get("content")
     if isinstance(content, str):
-        return [_echo.build(Text, text=content)], True
-    where = join(at, "content")
-    blocks = expect(content, list, where)
-    return [decode_content_block(block, f"{where}[{i}]") for i, block in enumerate(blocks)], False
+        return [_text(text=content)], True
+    where = join(path(at, i), "content")
+    if type(content) is not list:
+        content = expect(content, list, where)
+    return decode_content(content, where), False
 
 
 def _mark_first(parts: list[ContentPart], data: dict[str, Any]) -> list[ContentPart]:
@@ -77,20 +86,24 @@ def decode_assistant_message(item: Item, at: str, model: str | None) -> list[Con
 
 
 def _assistant_message(
-    item: Item, at: str, model: str | None, *, typed: bool, after_content: bool = True
+    item: Item, at: str, model: str | None, *, typed: bool, after_content: bool = True, i: int | None = None
 ) -> list[ContentPart]:
     """``typed``: the item said ``type: message``; an EasyInputMessage without it keeps that form
     (with no echo when the item holds nothing else and ``_Messages.after_content`` is False)."""
     content = item.get("content")
+    if isinstance(content, str) and not typed and len(item) == 2:  # role and content: the common form
+        if not after_content:
+            return [_text(text=content)]
+        return [_echoed_text(text=content, provider_echoes=_echo.make({"item": {}, "string": True}))]
     data: dict[str, Any] = {"item": _echo.leftover(item, _MESSAGE_KEYS if typed else _EASY_KEYS)}
     if isinstance(content, str):
         if not typed and not after_content and not data["item"]:
-            return [_echo.build(Text, text=content)]
+            return [_text(text=content)]
         data["string"] = True
-        return [_echo.build(Text, text=content, provider_echoes=_echo.make(data))]
-    parts, _ = _content_parts(item, at)
+        return [_echoed_text(text=content, provider_echoes=_echo.make(data))]
+    parts, _ = _content_parts(item, at, i)
     if not parts:
-        return [decode_native_item(item, at, model)]
+        return [decode_native_item(item, path(at, i), model)]
     return _mark_first(parts, data)
 
 
@@ -140,26 +153,25 @@ def _function_call(item: Item, at: str, index: int | None = None) -> ToolUse:
 _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "name"})
 
 
-def decode_function_call_output(item: Item, at: str, names: dict[str, str]) -> ToolResult:
-    call_id = item.get("call_id")
+def decode_function_call_output(item: Item, at: str, names: dict[str, str], i: int | None = None) -> ToolResult:
+    call_id, output, name = item.get("call_id"), item.get("output"), item.get("name")
     if type(call_id) is not str:
-        call_id = require(item, "call_id", str, at)
-    output = item.get("output")
+        call_id = require(item, "call_id", str, path(at, i))
     content: str | list[ContentPart]
     if isinstance(output, str):
         content = output
+        if len(item) == 3:  # type, call_id and output: nothing else to keep (most items)
+            return _result(tool_use_id=call_id, name=names.get(call_id, ""), content=output, provider_echoes=[])
     else:
-        where = join(at, "output")
-        content = [decode_content_block(block, f"{where}[{i}]") for i, block in enumerate(expect(output, list, where))]
+        where = join(path(at, i), "output")
+        content = decode_content(expect(output, list, where), where)
     own = _echo.leftover(item, _OUTPUT_KEYS)
     data: dict[str, Any] = {"item": own} if own else {}
-    name = item.get("name")
     if name is not None:
         data["name"] = True
         if type(name) is not str:
-            name = expect(name, str, join(at, "name"))
-    return _echo.build(
-        ToolResult,
+            name = expect(name, str, join(path(at, i), "name"))
+    return _result(
         tool_use_id=call_id,
         name=name if name is not None else names.get(call_id, ""),
         content=content,
@@ -249,9 +261,13 @@ class _Messages:
 _MESSAGE_ITEM_KEYS = frozenset({"role", "content"})
 
 
-def decode_user_message(item: Item, at: str) -> Message:
-    role = require(item, "role", str, at)
-    parts, bare = _content_parts(item, at)
+def decode_user_message(item: Item, at: str, i: int | None = None) -> Message:
+    role, content = item.get("role"), item.get("content")
+    if isinstance(content, str) and len(item) == 2 and role in _OWN_ROLES:  # most: a string, nothing else
+        return _message(role=role, parts=[_text(text=content)], provider_echoes=[])
+    if type(role) is not str:
+        role = require(item, "role", str, path(at, i))
+    parts, bare = _content_parts(item, at, i)
     data: dict[str, Any] = {}
     own = _echo.leftover(item, _MESSAGE_ITEM_KEYS)
     if own:
@@ -259,38 +275,39 @@ def decode_user_message(item: Item, at: str) -> Message:
     if not bare and _string_form(parts):
         data["list"] = True
     if role not in _OWN_ROLES:
-        raise DecodeError(NAME, join(at, "role"), f"unknown role {role!r}")
-    return _echo.build(Message, role=role, parts=parts, provider_echoes=_echo.make(data))
+        raise DecodeError(NAME, join(path(at, i), "role"), f"unknown role {role!r}")
+    return _message(role=role, parts=parts, provider_echoes=_echo.make(data) if data else [])
 
 
 def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
-    """The input items -> messages. A common shape is read by ``_fast``; anything else, by the
-    careful readers (an item's path is only spelled out for those)."""
+    """The input items -> messages, dispatched on the item's ``type`` (the common kinds first)."""
     out = _Messages()
     names: dict[str, str] = {}
     for i, item in enumerate(items):
         if type(item) is not dict:
             item = expect(item, dict, f"{at}[{i}]")
         kind = item.get("type", "message")
-        part: ContentPart | None = None
-        if kind == "function_call":  # the common case first; decode_output_item would do the same
+        part: ContentPart
+        if kind == "function_call":
             part, role = _function_call(item, at, i), "assistant"
             names[item["call_id"]] = item["name"]  # checked strings now; cheaper than the part's fields
         elif kind == "function_call_output":
-            part = _fast.decode_call_output(item, names)
-            role = "tool"
-        elif kind == "message" and item.get("role") == "assistant":
-            after = out.role == "assistant" and out.after_content()  # most follow a tool run
-            part = _fast.decode_assistant_string(item, after_content=after)
-            role = "assistant"
-        elif kind == "message":
-            message = _fast.decode_own_message(item)
-            if message is not None:
-                out.own(message)
-                continue
-        if part is None:
-            _decode_careful(item, kind, f"{at}[{i}]", model, out, names)
-        elif role == out.role:
+            part, role = decode_function_call_output(item, at, names, i), "tool"
+        elif kind == "message" and item.get("role") in _OWN_ROLES:
+            out.own(decode_user_message(item, at, i))
+            continue
+        elif kind == "message" and "type" not in item:  # an EasyInputMessage: the model's text
+            after = out.role == "assistant" and out.after_content()
+            parts = _assistant_message(item, at, model, typed=False, after_content=after, i=i)
+            if out.role == "assistant":
+                out.parts += parts
+            else:
+                out.start("assistant", parts)
+            continue
+        else:
+            _decode_other(item, kind, f"{at}[{i}]", model, out, names)
+            continue
+        if role == out.role:
             out.parts.append(part)  # the run goes on: most items
         else:
             out.start(role, [part])
@@ -298,25 +315,16 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
     return out.done
 
 
-def _decode_careful(item: Item, kind: Any, at: str, model: str | None, out: _Messages, names: dict[str, str]) -> None:
-    """One item, read field by field: its own message, a tool output, or assistant-side parts."""
-    if kind == "message" and item.get("role") in _OWN_ROLES:
-        out.own(decode_user_message(item, at))
-    elif kind == "function_call_output":
-        out.run("tool").append(decode_function_call_output(item, at, names))
-    elif isinstance(kind, str) and _is_output_side(kind):
+def _decode_other(item: Item, kind: Any, at: str, model: str | None, out: _Messages, names: dict[str, str]) -> None:
+    """An item of another type: an output the caller sends back, or assistant-side parts."""
+    if isinstance(kind, str) and _is_output_side(kind):
         out.run("tool").append(decode_native_item(item, at))
-    else:
-        typed = "type" in item
-        parts = (
-            decode_output_item(item, at, model)
-            if typed
-            else _assistant_message(item, at, model, typed=False, after_content=out.after_content())
-        )
-        for part in parts:
-            if isinstance(part, ToolUse):
-                names[part.id] = part.name
-        out.run("assistant").extend(parts)
+        return
+    parts = decode_output_item(item, at, model)
+    for part in parts:
+        if isinstance(part, ToolUse):
+            names[part.id] = part.name
+    out.run("assistant").extend(parts)
 
 
 def _string_form(parts: list[ContentPart]) -> bool:
