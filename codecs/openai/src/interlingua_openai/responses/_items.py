@@ -31,10 +31,10 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import Turn, dumps, expect, join, maker, optional, require, tool_arguments
+from interlingua.kit import dumps, expect, join, maker, optional, require, tool_arguments
 
 from .._shared import PROVIDER
-from . import _echo, _fast
+from . import _echo
 from ._parts import (
     canonical_arguments,
     decode_content,
@@ -358,7 +358,12 @@ def _undated(model: str) -> str:
 
 class ItemWriter:
     """Writes the items of one message after another (``begin`` at each), keeping the open
-    message and reasoning items that the following parts of the same message may continue."""
+    message and reasoning items that the following parts of the same message may continue.
+
+    A part's path is ``at``, or the ``j``-th item of the list at ``at``; it is spelled out only
+    for a warning (``where``)."""
+
+    __slots__ = ("index", "items", "model", "open_message", "open_reasoning", "out", "skipping", "synthesize")
 
     def __init__(self, out: WarningSink, model: str | None, *, synthesize: bool) -> None:
         self.out = out
@@ -389,39 +394,48 @@ class ItemWriter:
         self.open_reasoning = None
         self.skipping = False
 
-    def assistant_part(self, part: ContentPart, at: str, index: int = 0) -> None:
-        self.index = index
+    def assistant_part(self, part: ContentPart, at: str, j: int | None = None, index: int | None = None) -> None:
+        """``part`` at ``at`` (or the ``j``-th of the list there); ``index``: its IR index, for the
+        ids of items OpenAI did not make (``j`` when not given)."""
+        self.index = index if index is not None else j or 0
         match part:  # the common types first
             case Text():
-                self._text(part, at)
+                self._text(part, at, j)
             case ToolUse():
                 item = encode_function_call(part)
                 if self.synthesize and "id" not in item:
                     item["id"] = self._new_id("fc")
                 self.push(item)
             case ToolResult():
-                self.push(encode_function_call_output(part, at, self.out))
+                self.push(encode_function_call_output(part, at, j, self.out))
             case Thinking():
-                self._thinking(part, at)
+                self._thinking(part, path(at, j))
             case Native():
-                self._native(part, at)
+                self._native(part, path(at, j))
             case RedactedThinking():
                 self.out.lossy(
-                    at, "redacted_thinking", "OpenAI has no redacted reasoning; only its own encrypted items"
+                    path(at, j), "redacted_thinking", "OpenAI has no redacted reasoning; only its own encrypted items"
                 )
             case ImageOutput() | AudioOutput():
-                self.out.lossy(at, part.type, "model-made media is not sent back (the tool call item is kept)")
+                self.out.lossy(path(at, j), part.type, "model-made media is not sent back (the tool call item is kept)")
             case Image() | Audio() | Video() | Document():
-                self.out.lossy(at, part.type, "assistant messages carry only text")
+                self.out.lossy(path(at, j), part.type, "assistant messages carry only text")
             case _:
                 assert_never(part)
 
-    def _text(self, part: Text, at: str) -> None:
-        data = _echo.own(part) if part.provider_echoes else {}
-        item = _echo.object_at(data, "item")
+    def _text(self, part: Text, at: str, j: int | None) -> None:
+        if not part.provider_echoes:
+            if self.open_message is None and not self.synthesize:  # no OpenAI item behind it
+                self.push(_easy_assistant(part, at, j, self.out))
+                return
+            data: dict[str, Any] = {}
+            item = None
+        else:
+            data = _echo.own(part)
+            item = _echo.object_at(data, "item")
         if item is not None and _echo.flag(data, "string"):
             if part.cache_control is not None:
-                self.out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+                self.out.lossy(path(at, j), "cache_control", "the Responses API has no cache breakpoints")
             self.push({**item, "role": "assistant", "content": part.text})
             return
         if item is not None or (self.open_message is None and self.synthesize):
@@ -433,9 +447,9 @@ class ItemWriter:
             self.push(message)
             self.open_message = message
         if self.open_message is None:
-            self.push(_easy_assistant(part, at, self.out))
+            self.push(_easy_assistant(part, at, j, self.out))
             return
-        self.open_message["content"].append(encode_output_text(part, at, self.out))
+        self.open_message["content"].append(encode_output_text(part, path(at, j), self.out))
 
     def _thinking(self, part: Thinking, at: str) -> None:
         data = _echo.own(part)
@@ -482,25 +496,29 @@ class ItemWriter:
         if block is not None:
             self.push(block)
 
-    def content_message(self, role: str, parts: list[tuple[str, ContentPart]], data: dict[str, Any]) -> None:
-        """A user, system or developer message item from a run of content parts."""
+    def content_message(self, role: str, parts: list[tuple[int, ContentPart]], at: str, data: dict[str, Any]) -> None:
+        """A user, system or developer message item from a run of content parts (``j``, part) of
+        the list at ``at``."""
         content: Any
         first = parts[0][1] if len(parts) == 1 else None
-        if isinstance(first, Text) and _string_form([first]) and not _echo.flag(data, "list"):
+        if type(first) is Text and _string_form([first]) and not (data and _echo.flag(data, "list")):
             content = first.text  # a plain text with nothing to warn about: the bare string
         else:
-            content = [b for at, part in parts if (b := encode_input_part(part, at, self.out)) is not None]
+            out = self.out
+            content = [b for j, part in parts if (b := encode_input_part(part, at, j, out)) is not None]
         item = _echo.object_at(data, "item") if data else None
         self.push({**item, "role": role, "content": content} if item else {"role": role, "content": content})
 
 
-def _easy_assistant(part: Text, at: str, out: WarningSink) -> Item:
+def _easy_assistant(part: Text, at: str, j: int | None, out: WarningSink) -> Item:
     """Assistant text with no OpenAI item behind it: an EasyInputMessage (output items need ids
     that only OpenAI hands out)."""
     if part.citations:
-        out.lossy(join(at, "citations"), "citations", "annotations need the OpenAI output message they came in")
+        out.lossy(
+            join(path(at, j), "citations"), "citations", "annotations need the OpenAI output message they came in"
+        )
     if part.cache_control is not None:
-        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+        out.lossy(path(at, j), "cache_control", "the Responses API has no cache breakpoints")
     return {"role": "assistant", "content": part.text}
 
 
@@ -511,24 +529,26 @@ def sends_name(part: ToolResult) -> bool:
     return bool(part.provider_echoes) and _echo.flag(_echo.own(part), "name")
 
 
-def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> Item:
-    data = _echo.own(part) if part.provider_echoes else {}
+def encode_function_call_output(part: ToolResult, at: str, j: int | None, out: WarningSink) -> Item:
+    """A ``function_call_output`` item; ``at`` and ``j`` as for ``ItemWriter``."""
     content = part.content
     output: Any
     if isinstance(content, str):
         output = content
+        if not part.provider_echoes and not part.is_error and part.cache_control is None:
+            return {"type": "function_call_output", "call_id": part.tool_use_id, "output": output}  # most results
     elif isinstance(content, list):
-        output = [
-            b for i, p in enumerate(content) if (b := encode_input_part(p, f"{at}.content[{i}]", out)) is not None
-        ]
+        listed = f"{path(at, j)}.content"
+        output = [b for i, p in enumerate(content) if (b := encode_input_part(p, listed, i, out)) is not None]
     else:
-        out.lossy(join(at, "content"), "tool_result", "a JSON result is sent as its text", action="converted")
+        out.lossy(join(path(at, j), "content"), "tool_result", "a JSON result is sent as its text", action="converted")
         output = dumps(content)
     if part.is_error:
-        out.lossy(join(at, "is_error"), "tool_result", "function_call_output has no error flag")
+        out.lossy(join(path(at, j), "is_error"), "tool_result", "function_call_output has no error flag")
     if part.cache_control is not None:
-        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+        out.lossy(path(at, j), "cache_control", "the Responses API has no cache breakpoints")
     item: Item = {"type": "function_call_output", "call_id": part.tool_use_id, "output": output}
+    data = _echo.own(part) if part.provider_echoes else {}
     if data:
         if _echo.flag(data, "name"):
             item["name"] = part.name
@@ -539,42 +559,17 @@ def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> 
 _CONTENT_PARTS = (Text, Image, Audio, Video, Document)
 
 
-def encode_messages(
-    messages: list[Message],
-    model: str | None,
-    out: WarningSink,
-    *,
-    at: str = "messages",
-    turns: list[Turn] | None = None,
-    written: list[list[Item] | None] | None = None,
-    kept: dict[int, list[Item]] | None = None,
-) -> tuple[str | None, list[Item]]:
-    """The ``instructions`` (a system message that came from there) and the input items. A
-    message of a common shape is written by ``_fast`` (no echo, so never the instructions), which
-    notes its ``Turn`` in ``turns``.
-
-    A request the turn rules must fix is written twice (``encode_noting_turns``); the fix keeps
-    most messages as the same objects, so the first pass lists each message's common items in
-    ``written`` (None for the others) and the second takes them back from ``kept``, by the
-    ``id`` of the message."""
+def encode_messages(messages: list[Message], model: str | None, out: WarningSink) -> tuple[str | None, list[Item]]:
+    """The ``instructions`` (the first system message that came from there) and the input items."""
     instructions: str | None = None
     writer = ItemWriter(out, model, synthesize=False)
-    noted: list[Turn] = [] if turns is None else turns
     for i, message in enumerate(messages):
-        common = kept.get(id(message)) if kept else None
-        if common is None:
-            common = _fast.encode_message(message, noted)
-        if written is not None:
-            written.append(common)
-        if common is not None:
-            writer.items.extend(common)
-            continue
-        where = f"{at}[{i}]"
-        out.unsent_message_fields(message, where)
-        if instructions is None and _is_instructions(message):
-            instructions = _instructions(message, where, out)
+        if message.name is not None or message.id is not None:
+            out.unsent_message_fields(message, f"messages[{i}]")
+        if instructions is None and message.provider_echoes and _is_instructions(message):
+            instructions = _instructions(message, f"messages[{i}]", out)
         else:
-            encode_careful(message, where, writer)
+            encode_message(message, i, writer)
     return instructions, writer.items
 
 
@@ -582,52 +577,55 @@ def _is_instructions(message: Message) -> bool:
     return message.role in ("system", "developer") and _echo.flag(_echo.own(message), "instructions")
 
 
-def encode_careful(message: Message, at: str, writer: ItemWriter) -> None:
-    """One message's items, every part through its own encoder, warnings at their paths."""
-    data = _echo.own(message) if message.provider_echoes else {}
+def encode_message(message: Message, i: int, writer: ItemWriter) -> None:
+    """The items of ``messages[i]``, every part through its own encoder, which spells out the
+    part's path only for a warning."""
     start = writer.begin()
+    parts = message.parts
+    at = f"messages[{i}].parts"
     if message.role == "assistant":
-        if not message.parts:  # an empty model turn kept in another vendor's history
-            writer.out.unsupported(at, "empty_turn", "an assistant message with no content has no Responses item")
-        for j, part in enumerate(message.parts):
-            writer.assistant_part(part, f"{at}.parts[{j}]", j)
+        if not parts:  # an empty model turn kept in another vendor's history
+            why = "an assistant message with no content has no Responses item"
+            writer.out.unsupported(f"messages[{i}]", "empty_turn", why)
+        for j, part in enumerate(parts):
+            writer.assistant_part(part, at, j)
         if writer.items and writer.items[-1].get("type") == "reasoning":
-            _check_reasoning_followed(writer.items, start, at, writer.out)
+            _check_reasoning_followed(writer.items, start, f"messages[{i}]", writer.out)
     else:
-        _encode_other(message, at, data, writer)
+        _encode_other(message, at, writer)
 
 
-def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemWriter) -> None:
+def _encode_other(message: Message, at: str, writer: ItemWriter) -> None:
     """A user, system, developer or tool message: runs of content parts become one message item;
     tool results and anything assistant-side become their own items, in order."""
+    data = _echo.own(message) if message.provider_echoes else {}
     role = "user" if message.role == "tool" else message.role
-    run: list[tuple[str, ContentPart]] = []
+    run: list[tuple[int, ContentPart]] = []
     for j, part in enumerate(message.parts):
-        where = f"{at}.parts[{j}]"
-        if isinstance(part, ToolResult):  # the common case in a tool message: its own item
+        if type(part) is ToolResult:  # the common case in a tool message: its own item
             if run:
-                writer.content_message(role, run, data)
+                writer.content_message(role, run, at, data)
                 run = []
-            writer.push(encode_function_call_output(part, where, writer.out))
+            writer.push(encode_function_call_output(part, at, j, writer.out))
         elif isinstance(part, _CONTENT_PARTS) or (
             isinstance(part, Native)
             and ((part.provider_echoes and _echo.flag(_echo.own(part), "in_content")) or is_chat_block(part))
         ):
             if message.role == "tool":
                 writer.out.lossy(
-                    where,
+                    path(at, j),
                     part.type,
                     "a tool message part that is no tool result goes as user content",
                     action="converted",
                 )
-            run.append((where, part))
+            run.append((j, part))
         else:
             if run:
-                writer.content_message(role, run, data)
+                writer.content_message(role, run, at, data)
                 run = []
-            writer.assistant_part(part, where)
+            writer.assistant_part(part, at, j)
     if run or not message.parts:
-        writer.content_message(role, run, data)
+        writer.content_message(role, run, at, data)
 
 
 def _instructions(message: Message, at: str, out: WarningSink) -> str:

@@ -283,27 +283,28 @@ def encode_citation(citation: Citation, at: str, out: WarningSink) -> Block | No
 # --- encoding: part -> wire block ----------------------------------------------------------------
 
 
-def encode_input_part(part: ContentPart, at: str, out: WarningSink) -> Block | None:
-    """A part inside a user, system or developer message (or a function_call_output list)."""
+def encode_input_part(part: ContentPart, at: str, j: int | None, out: WarningSink) -> Block | None:
+    """A part inside a user, system or developer message (or a function_call_output list), at
+    ``at`` or the ``j``-th of the list there (spelled out only for a warning)."""
     match part:
         case Text():
-            return _encode_input_text(part, at, out)
+            return _encode_input_text(part, at, j, out)
         case Image():
-            return _encode_image(part, at, out)
+            return _encode_image(part, path(at, j), out)
         case Document():
-            return _encode_document(part, at, out)
+            return _encode_document(part, path(at, j), out)
         case Audio():
-            out.lossy(at, "audio", "the Responses API takes no audio input in messages")
+            out.lossy(path(at, j), "audio", "the Responses API takes no audio input in messages")
             return None
         case Video():
-            out.lossy(at, "video", "the Responses API takes no video input")
+            out.lossy(path(at, j), "video", "the Responses API takes no video input")
             return None
         case Native():
-            return encode_native_block(part, at, out)
+            return encode_native_block(part, path(at, j), out)
         case (
             Thinking() | RedactedThinking() | ToolUse() | ToolResult() | ImageOutput() | AudioOutput()
         ):  # pragma: no cover - the item encoder routes these before calling here
-            out.lossy(at, part.type, "not expected inside message content")
+            out.lossy(path(at, j), part.type, "not expected inside message content")
             return None
         case _:
             assert_never(part)
@@ -314,11 +315,14 @@ def _cache_warning(part: Any, at: str, out: WarningSink) -> None:
         out.lossy(at, "cache_control", "the Responses API has no cache breakpoints; caching is automatic")
 
 
-def _encode_input_text(part: Text, at: str, out: WarningSink) -> Block:
-    _cache_warning(part, at, out)
+def _encode_input_text(part: Text, at: str, j: int | None, out: WarningSink) -> Block:
+    block = {"type": "input_text", "text": part.text}
+    if not part.provider_echoes and part.cache_control is None and not part.citations:
+        return block  # most text: nothing to merge or to warn about
+    _cache_warning(part, path(at, j), out)
     if part.citations:
-        out.lossy(join(at, "citations"), "citations", "input text carries no annotations")
-    return _echo.apply({"type": "input_text", "text": part.text}, _echo.own(part))
+        out.lossy(join(path(at, j), "citations"), "citations", "input text carries no annotations")
+    return _echo.apply(block, _echo.own(part))
 
 
 def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:

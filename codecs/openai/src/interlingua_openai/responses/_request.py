@@ -19,7 +19,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import Turn, article, cap_max_tokens, expect, keep_sampling, lookup, maker, optional
+from interlingua.kit import article, cap_max_tokens, expect, keep_sampling, lookup, maker, optional
 
 from .._shared import (
     CATALOG_PACKAGE,
@@ -68,22 +68,13 @@ _SETTINGS = (  # Request field -> body key, each sent as it is
 # --- encode ------------------------------------------------------------------------------------
 
 
-def encode_request(
-    request: Request,
-    *,
-    strict: bool = False,
-    budgets: ThinkingBudgets = BUDGETS,
-    turns: list[Turn] | None = None,
-    written: list[list[Any] | None] | None = None,
-    kept: dict[int, list[Any]] | None = None,
-) -> Encoded:
-    """IR -> a ``POST /responses`` body; ``turns`` notes the messages of a common shape (see
-    ``encode_noting_turns``), ``written`` and ``kept`` their items (see ``encode_messages``)."""
+def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingBudgets = BUDGETS) -> Encoded:
+    """IR -> a ``POST /responses`` body (the turn rules already kept: ``encode_with_rules``)."""
     out = WarningSink(NAME)
     body: dict[str, Any] = {}
     if request.model is not None:
         body["model"] = request.model
-    instructions, items = encode_messages(request.messages, request.model, out, turns=turns, written=written, kept=kept)
+    instructions, items = encode_messages(request.messages, request.model, out)
     if instructions is not None:
         body["instructions"] = instructions
     body["input"] = _bare_input(request.messages, items)
