@@ -34,7 +34,7 @@ from interlingua import (
 from interlingua.kit import dumps, expect, join, maker, optional, require, tool_arguments
 
 from .._shared import PROVIDER
-from . import _echo
+from . import _echo, _fast
 from ._parts import (
     canonical_arguments,
     decode_content,
@@ -426,7 +426,10 @@ class ItemWriter:
     def _text(self, part: Text, at: str, j: int | None) -> None:
         if not part.provider_echoes:
             if self.open_message is None and not self.synthesize:  # no OpenAI item behind it
-                self.push(_easy_assistant(part, at, j, self.out))
+                if part.cache_control is None and not part.citations:
+                    self.push({"role": "assistant", "content": part.text})  # _easy_assistant's, with nothing to warn
+                else:
+                    self.push(_easy_assistant(part, at, j, self.out))
                 return
             data: dict[str, Any] = {}
             item = None
@@ -564,12 +567,17 @@ def encode_messages(messages: list[Message], model: str | None, out: WarningSink
     instructions: str | None = None
     writer = ItemWriter(out, model, synthesize=False)
     for i, message in enumerate(messages):
+        common = _fast.encode_message(message)  # the common shapes: a measured second writer
+        if common is not None:
+            writer.items += common
+            continue
         if message.name is not None or message.id is not None:
             out.unsent_message_fields(message, f"messages[{i}]")
-        if instructions is None and message.provider_echoes and _is_instructions(message):
+        echoed = bool(message.provider_echoes)
+        if echoed and instructions is None and _is_instructions(message):
             instructions = _instructions(message, f"messages[{i}]", out)
         else:
-            encode_message(message, i, writer)
+            encode_message(message, i, writer, echoed=echoed)
     return instructions, writer.items
 
 
@@ -577,41 +585,53 @@ def _is_instructions(message: Message) -> bool:
     return message.role in ("system", "developer") and _echo.flag(_echo.own(message), "instructions")
 
 
-def encode_message(message: Message, i: int, writer: ItemWriter) -> None:
+def encode_message(message: Message, i: int, writer: ItemWriter, *, echoed: bool = True) -> None:
     """The items of ``messages[i]``, every part through its own encoder, which spells out the
-    part's path only for a warning."""
+    part's path only for a warning; ``echoed``: the message may carry an echo of its own."""
     start = writer.begin()
-    parts = message.parts
-    at = f"messages[{i}].parts"
-    if message.role == "assistant":
+    role, parts = message.role, message.parts
+    if role == "assistant":
         if not parts:  # an empty model turn kept in another vendor's history
             why = "an assistant message with no content has no Responses item"
             writer.out.unsupported(f"messages[{i}]", "empty_turn", why)
+        at = f"messages[{i}].parts"
         for j, part in enumerate(parts):
             writer.assistant_part(part, at, j)
         if writer.items and writer.items[-1].get("type") == "reasoning":
             _check_reasoning_followed(writer.items, start, f"messages[{i}]", writer.out)
-    else:
-        _encode_other(message, at, writer)
+        return
+    data = _echo.own(message) if echoed else {}
+    if (
+        len(parts) == 1
+        and role != "tool"
+        and not data
+        and type(part := parts[0]) is Text
+        and not part.provider_echoes
+        and part.cache_control is None
+        and not part.citations
+    ):  # the commonest message, a plain text: content_message's bare string (nothing is open: no push)
+        writer.items.append({"role": role, "content": part.text})
+        return
+    _encode_other(role, parts, f"messages[{i}].parts", data, writer)
 
 
-def _encode_other(message: Message, at: str, writer: ItemWriter) -> None:
+def _encode_other(role: str, parts: list[ContentPart], at: str, data: dict[str, Any], writer: ItemWriter) -> None:
     """A user, system, developer or tool message: runs of content parts become one message item;
     tool results and anything assistant-side become their own items, in order."""
-    data = _echo.own(message) if message.provider_echoes else {}
-    role = "user" if message.role == "tool" else message.role
+    tool = role == "tool"
+    wire_role = "user" if tool else role
     run: list[tuple[int, ContentPart]] = []
-    for j, part in enumerate(message.parts):
+    for j, part in enumerate(parts):
         if type(part) is ToolResult:  # the common case in a tool message: its own item
             if run:
-                writer.content_message(role, run, at, data)
+                writer.content_message(wire_role, run, at, data)
                 run = []
             writer.push(encode_function_call_output(part, at, j, writer.out))
         elif isinstance(part, _CONTENT_PARTS) or (
             isinstance(part, Native)
             and ((part.provider_echoes and _echo.flag(_echo.own(part), "in_content")) or is_chat_block(part))
         ):
-            if message.role == "tool":
+            if tool:
                 writer.out.lossy(
                     path(at, j),
                     part.type,
@@ -621,11 +641,11 @@ def _encode_other(message: Message, at: str, writer: ItemWriter) -> None:
             run.append((j, part))
         else:
             if run:
-                writer.content_message(role, run, at, data)
+                writer.content_message(wire_role, run, at, data)
                 run = []
             writer.assistant_part(part, at, j)
-    if run or not message.parts:
-        writer.content_message(role, run, at, data)
+    if run or not parts:
+        writer.content_message(wire_role, run, at, data)
 
 
 def _instructions(message: Message, at: str, out: WarningSink) -> str:
