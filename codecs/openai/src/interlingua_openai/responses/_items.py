@@ -426,10 +426,7 @@ class ItemWriter:
     def _text(self, part: Text, at: str, j: int | None) -> None:
         if not part.provider_echoes:
             if self.open_message is None and not self.synthesize:  # no OpenAI item behind it
-                if part.cache_control is None and not part.citations:
-                    self.push({"role": "assistant", "content": part.text})  # _easy_assistant's, with nothing to warn
-                else:
-                    self.push(_easy_assistant(part, at, j, self.out))
+                self.push(_easy_assistant(part, at, j, self.out))
                 return
             data: dict[str, Any] = {}
             item = None
@@ -601,17 +598,6 @@ def encode_message(message: Message, i: int, writer: ItemWriter, *, echoed: bool
             _check_reasoning_followed(writer.items, start, f"messages[{i}]", writer.out)
         return
     data = _echo.own(message) if echoed else {}
-    if (
-        len(parts) == 1
-        and role != "tool"
-        and not data
-        and type(part := parts[0]) is Text
-        and not part.provider_echoes
-        and part.cache_control is None
-        and not part.citations
-    ):  # the commonest message, a plain text: content_message's bare string (nothing is open: no push)
-        writer.items.append({"role": role, "content": part.text})
-        return
     _encode_other(role, parts, f"messages[{i}].parts", data, writer)
 
 
