@@ -11,7 +11,7 @@ contention: see ``_timing``).
   10x; PERF.md: 2.5x for a cross-vendor conversion), and encode_request against a plain-dict
   restructure of the same body (PERF.md: at most 1.5x). The core's share is printed apart: the
   building the IR objects decode builds (``maker``, one per shape), and encode's check of the turn
-  rules from the turns its writer noted (the walk it replaced, ``normalize_request``, shown beside).
+  rules (``normalize_request``, one walk of the transcript, ``encode_with_rules``).
 - decode_response against the SDK's ``Response.model_validate`` of the same body (PERF.md: no
   slower). The installed SDK requires ``usage.input_tokens_details.cache_write_tokens``, which
   the recorded bodies predate, so both sides read a copy with it set to 0.
@@ -44,9 +44,9 @@ from interlingua import (
     accumulate,
     parse_sse,
 )
-from interlingua.kit import Turn, maker, normalize_request, turns_keep_rules
+from interlingua.kit import maker, normalize_request
 from interlingua.testing import load_body, real_fixture, real_fixtures, real_fixtures_dir
-from interlingua_openai.responses import OpenAIResponsesCodec, _request
+from interlingua_openai.responses import OpenAIResponsesCodec
 
 CODEC = OpenAIResponsesCodec()
 PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -146,8 +146,7 @@ def main() -> None:
             "decode_request": (lambda: CODEC.decode_request(body), 20),
             "  of which the IR's constructs": (ir_constructs(decoded), 20),
             "encode_request": (lambda: CODEC.encode_request(decoded), 20),
-            "  of which the turn check": (partial(turns_keep_rules, noted(decoded), CODEC.rules), 20),
-            "  (the walk it replaced)": (lambda: encode_core(decoded), 20),
+            "  of which the turn rules": (lambda: encode_core(decoded), 20),
             "bytes -> IR -> body round trip": (
                 lambda: CODEC.encode_request(CODEC.decode_request(orjson.loads(raw))),
                 20,
@@ -159,8 +158,7 @@ def main() -> None:
     notes = {
         "  of which the IR's constructs": "  (core maker of the same objects)",
         "encode_request": f"  {ratio(got, 'encode_request', floor):5.2f}x restructure (PERF.md: <= 1.5x)",
-        "  of which the turn check": "  (core turns_keep_rules of the turns the writer noted)",
-        "  (the walk it replaced)": "  (core normalize_request, handle check included)",
+        "  of which the turn rules": "  (core normalize_request, handle check included)",
         "bytes -> IR -> body round trip": "  (issue: < 10x, PERF.md: 2.5x)",
     }
     print(f"transcript: {len(request.messages)} messages, {len(body['input'])} items, {len(raw) / 1024:.1f} KB")
@@ -186,14 +184,6 @@ def main() -> None:
     for path in real_fixtures("openai-responses", "stream", "*.sse.txt"):
         stream(path.name, list(parse_sse([path.read_bytes()])))
     long_streams()
-
-
-def noted(request: Request) -> list[Turn]:
-    """The turns the codec's writer notes while it writes ``request``."""
-    turns: list[Turn] = []
-    _request.encode_request(request, turns=turns)
-    assert len(turns) == len(request.messages)  # every message of the transcript is common
-    return turns
 
 
 def encode_core(request: Request) -> None:

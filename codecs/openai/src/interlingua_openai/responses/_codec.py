@@ -20,15 +20,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import (
-    Passes,
-    ReasoningPolicy,
-    ToolIds,
-    TurnRules,
-    decoding,
-    encode_noting_turns,
-    own_thinking,
-)
+from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules, own_thinking
 
 from .. import _azure
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers
@@ -76,14 +68,10 @@ class OpenAIResponsesCodec:
         """The ``POST /v1/responses`` body. The transcript is first made to keep the API's rules
         (every call answered by its output right after); ``reasoning`` says what happens to
         another vendor's thinking: dropped (default) or sent as text, reported either way."""
-        return encode_noting_turns(
+        return encode_with_rules(
             request,
             self.rules,
-            Passes(
-                lambda ready, turns, written, kept: _request.encode_request(
-                    ready, budgets=self.budgets, turns=turns, written=written, kept=kept
-                )
-            ),
+            lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=self.budgets),
             codec=NAME,
             strict=strict,
             reasoning=reasoning,

@@ -31,18 +31,19 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import Turn, dumps, expect, join, maker, optional, require, tool_arguments
+from interlingua.kit import dumps, expect, join, maker, optional, require, tool_arguments
 
 from .._shared import PROVIDER
 from . import _echo, _fast
 from ._parts import (
     canonical_arguments,
-    decode_content_block,
+    decode_content,
     encode_function_call,
     encode_input_part,
     encode_native_block,
     encode_output_text,
     is_chat_block,
+    path,
 )
 
 Item = dict[str, Any]
@@ -50,18 +51,26 @@ NAME = "openai-responses"
 
 _call = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
 _run = maker(Message, "role", "parts")
+_message = maker(Message, "role", "parts", "provider_echoes")
+_text = maker(Text, "text")
+_echoed_text = maker(Text, "text", "provider_echoes")
+_result = maker(ToolResult, "tool_use_id", "name", "content", "provider_echoes")
 
 # --- decoding: items -> parts -------------------------------------------------------------------
+#
+# An item's path is ``at``, or the ``i``-th item of the list at ``at``: readers get both and spell
+# the path out only for a field that may fail.
 
 
-def _content_parts(item: Item, at: str) -> tuple[list[ContentPart], bool]:
+def _content_parts(item: Item, at: str, i: int | None = None) -> tuple[list[ContentPart], bool]:
     """A message item's content as parts, and whether it was a bare string."""
     content = item.get("content")
     if isinstance(content, str):
-        return [_echo.build(Text, text=content)], True
-    where = join(at, "content")
-    blocks = expect(content, list, where)
-    return [decode_content_block(block, f"{where}[{i}]") for i, block in enumerate(blocks)], False
+        return [_text(text=content)], True
+    where = join(path(at, i), "content")
+    if type(content) is not list:
+        content = expect(content, list, where)
+    return decode_content(content, where), False
 
 
 def _mark_first(parts: list[ContentPart], data: dict[str, Any]) -> list[ContentPart]:
@@ -77,20 +86,24 @@ def decode_assistant_message(item: Item, at: str, model: str | None) -> list[Con
 
 
 def _assistant_message(
-    item: Item, at: str, model: str | None, *, typed: bool, after_content: bool = True
+    item: Item, at: str, model: str | None, *, typed: bool, after_content: bool = True, i: int | None = None
 ) -> list[ContentPart]:
     """``typed``: the item said ``type: message``; an EasyInputMessage without it keeps that form
     (with no echo when the item holds nothing else and ``_Messages.after_content`` is False)."""
     content = item.get("content")
+    if isinstance(content, str) and not typed and len(item) == 2:  # role and content: the common form
+        if not after_content:
+            return [_text(text=content)]
+        return [_echoed_text(text=content, provider_echoes=_echo.make({"item": {}, "string": True}))]
     data: dict[str, Any] = {"item": _echo.leftover(item, _MESSAGE_KEYS if typed else _EASY_KEYS)}
     if isinstance(content, str):
         if not typed and not after_content and not data["item"]:
-            return [_echo.build(Text, text=content)]
+            return [_text(text=content)]
         data["string"] = True
-        return [_echo.build(Text, text=content, provider_echoes=_echo.make(data))]
-    parts, _ = _content_parts(item, at)
+        return [_echoed_text(text=content, provider_echoes=_echo.make(data))]
+    parts, _ = _content_parts(item, at, i)
     if not parts:
-        return [decode_native_item(item, at, model)]
+        return [decode_native_item(item, path(at, i), model)]
     return _mark_first(parts, data)
 
 
@@ -140,26 +153,25 @@ def _function_call(item: Item, at: str, index: int | None = None) -> ToolUse:
 _OUTPUT_KEYS = frozenset({"type", "call_id", "output", "name"})
 
 
-def decode_function_call_output(item: Item, at: str, names: dict[str, str]) -> ToolResult:
-    call_id = item.get("call_id")
+def decode_function_call_output(item: Item, at: str, names: dict[str, str], i: int | None = None) -> ToolResult:
+    call_id, output, name = item.get("call_id"), item.get("output"), item.get("name")
     if type(call_id) is not str:
-        call_id = require(item, "call_id", str, at)
-    output = item.get("output")
+        call_id = require(item, "call_id", str, path(at, i))
     content: str | list[ContentPart]
     if isinstance(output, str):
         content = output
+        if len(item) == 3:  # type, call_id and output: nothing else to keep (most items)
+            return _result(tool_use_id=call_id, name=names.get(call_id, ""), content=output, provider_echoes=[])
     else:
-        where = join(at, "output")
-        content = [decode_content_block(block, f"{where}[{i}]") for i, block in enumerate(expect(output, list, where))]
+        where = join(path(at, i), "output")
+        content = decode_content(expect(output, list, where), where)
     own = _echo.leftover(item, _OUTPUT_KEYS)
     data: dict[str, Any] = {"item": own} if own else {}
-    name = item.get("name")
     if name is not None:
         data["name"] = True
         if type(name) is not str:
-            name = expect(name, str, join(at, "name"))
-    return _echo.build(
-        ToolResult,
+            name = expect(name, str, join(path(at, i), "name"))
+    return _result(
         tool_use_id=call_id,
         name=name if name is not None else names.get(call_id, ""),
         content=content,
@@ -249,9 +261,13 @@ class _Messages:
 _MESSAGE_ITEM_KEYS = frozenset({"role", "content"})
 
 
-def decode_user_message(item: Item, at: str) -> Message:
-    role = require(item, "role", str, at)
-    parts, bare = _content_parts(item, at)
+def decode_user_message(item: Item, at: str, i: int | None = None) -> Message:
+    role, content = item.get("role"), item.get("content")
+    if isinstance(content, str) and len(item) == 2 and role in _OWN_ROLES:  # most: a string, nothing else
+        return _message(role=role, parts=[_text(text=content)], provider_echoes=[])
+    if type(role) is not str:
+        role = require(item, "role", str, path(at, i))
+    parts, bare = _content_parts(item, at, i)
     data: dict[str, Any] = {}
     own = _echo.leftover(item, _MESSAGE_ITEM_KEYS)
     if own:
@@ -259,38 +275,39 @@ def decode_user_message(item: Item, at: str) -> Message:
     if not bare and _string_form(parts):
         data["list"] = True
     if role not in _OWN_ROLES:
-        raise DecodeError(NAME, join(at, "role"), f"unknown role {role!r}")
-    return _echo.build(Message, role=role, parts=parts, provider_echoes=_echo.make(data))
+        raise DecodeError(NAME, join(path(at, i), "role"), f"unknown role {role!r}")
+    return _message(role=role, parts=parts, provider_echoes=_echo.make(data) if data else [])
 
 
 def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
-    """The input items -> messages. A common shape is read by ``_fast``; anything else, by the
-    careful readers (an item's path is only spelled out for those)."""
+    """The input items -> messages, dispatched on the item's ``type`` (the common kinds first)."""
     out = _Messages()
     names: dict[str, str] = {}
     for i, item in enumerate(items):
         if type(item) is not dict:
             item = expect(item, dict, f"{at}[{i}]")
         kind = item.get("type", "message")
-        part: ContentPart | None = None
-        if kind == "function_call":  # the common case first; decode_output_item would do the same
+        part: ContentPart
+        if kind == "function_call":
             part, role = _function_call(item, at, i), "assistant"
             names[item["call_id"]] = item["name"]  # checked strings now; cheaper than the part's fields
         elif kind == "function_call_output":
-            part = _fast.decode_call_output(item, names)
-            role = "tool"
-        elif kind == "message" and item.get("role") == "assistant":
-            after = out.role == "assistant" and out.after_content()  # most follow a tool run
-            part = _fast.decode_assistant_string(item, after_content=after)
-            role = "assistant"
-        elif kind == "message":
-            message = _fast.decode_own_message(item)
-            if message is not None:
-                out.own(message)
-                continue
-        if part is None:
-            _decode_careful(item, kind, f"{at}[{i}]", model, out, names)
-        elif role == out.role:
+            part, role = decode_function_call_output(item, at, names, i), "tool"
+        elif kind == "message" and item.get("role") in _OWN_ROLES:
+            out.own(decode_user_message(item, at, i))
+            continue
+        elif kind == "message" and "type" not in item:  # an EasyInputMessage: the model's text
+            after = out.role == "assistant" and out.after_content()
+            parts = _assistant_message(item, at, model, typed=False, after_content=after, i=i)
+            if out.role == "assistant":
+                out.parts += parts
+            else:
+                out.start("assistant", parts)
+            continue
+        else:
+            _decode_other(item, kind, f"{at}[{i}]", model, out, names)
+            continue
+        if role == out.role:
             out.parts.append(part)  # the run goes on: most items
         else:
             out.start(role, [part])
@@ -298,25 +315,16 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
     return out.done
 
 
-def _decode_careful(item: Item, kind: Any, at: str, model: str | None, out: _Messages, names: dict[str, str]) -> None:
-    """One item, read field by field: its own message, a tool output, or assistant-side parts."""
-    if kind == "message" and item.get("role") in _OWN_ROLES:
-        out.own(decode_user_message(item, at))
-    elif kind == "function_call_output":
-        out.run("tool").append(decode_function_call_output(item, at, names))
-    elif isinstance(kind, str) and _is_output_side(kind):
+def _decode_other(item: Item, kind: Any, at: str, model: str | None, out: _Messages, names: dict[str, str]) -> None:
+    """An item of another type: an output the caller sends back, or assistant-side parts."""
+    if isinstance(kind, str) and _is_output_side(kind):
         out.run("tool").append(decode_native_item(item, at))
-    else:
-        typed = "type" in item
-        parts = (
-            decode_output_item(item, at, model)
-            if typed
-            else _assistant_message(item, at, model, typed=False, after_content=out.after_content())
-        )
-        for part in parts:
-            if isinstance(part, ToolUse):
-                names[part.id] = part.name
-        out.run("assistant").extend(parts)
+        return
+    parts = decode_output_item(item, at, model)
+    for part in parts:
+        if isinstance(part, ToolUse):
+            names[part.id] = part.name
+    out.run("assistant").extend(parts)
 
 
 def _string_form(parts: list[ContentPart]) -> bool:
@@ -350,7 +358,12 @@ def _undated(model: str) -> str:
 
 class ItemWriter:
     """Writes the items of one message after another (``begin`` at each), keeping the open
-    message and reasoning items that the following parts of the same message may continue."""
+    message and reasoning items that the following parts of the same message may continue.
+
+    A part's path is ``at``, or the ``j``-th item of the list at ``at``; it is spelled out only
+    for a warning (``where``)."""
+
+    __slots__ = ("index", "items", "model", "open_message", "open_reasoning", "out", "skipping", "synthesize")
 
     def __init__(self, out: WarningSink, model: str | None, *, synthesize: bool) -> None:
         self.out = out
@@ -381,39 +394,48 @@ class ItemWriter:
         self.open_reasoning = None
         self.skipping = False
 
-    def assistant_part(self, part: ContentPart, at: str, index: int = 0) -> None:
-        self.index = index
+    def assistant_part(self, part: ContentPart, at: str, j: int | None = None, index: int | None = None) -> None:
+        """``part`` at ``at`` (or the ``j``-th of the list there); ``index``: its IR index, for the
+        ids of items OpenAI did not make (``j`` when not given)."""
+        self.index = index if index is not None else j or 0
         match part:  # the common types first
             case Text():
-                self._text(part, at)
+                self._text(part, at, j)
             case ToolUse():
                 item = encode_function_call(part)
                 if self.synthesize and "id" not in item:
                     item["id"] = self._new_id("fc")
                 self.push(item)
             case ToolResult():
-                self.push(encode_function_call_output(part, at, self.out))
+                self.push(encode_function_call_output(part, at, j, self.out))
             case Thinking():
-                self._thinking(part, at)
+                self._thinking(part, path(at, j))
             case Native():
-                self._native(part, at)
+                self._native(part, path(at, j))
             case RedactedThinking():
                 self.out.lossy(
-                    at, "redacted_thinking", "OpenAI has no redacted reasoning; only its own encrypted items"
+                    path(at, j), "redacted_thinking", "OpenAI has no redacted reasoning; only its own encrypted items"
                 )
             case ImageOutput() | AudioOutput():
-                self.out.lossy(at, part.type, "model-made media is not sent back (the tool call item is kept)")
+                self.out.lossy(path(at, j), part.type, "model-made media is not sent back (the tool call item is kept)")
             case Image() | Audio() | Video() | Document():
-                self.out.lossy(at, part.type, "assistant messages carry only text")
+                self.out.lossy(path(at, j), part.type, "assistant messages carry only text")
             case _:
                 assert_never(part)
 
-    def _text(self, part: Text, at: str) -> None:
-        data = _echo.own(part) if part.provider_echoes else {}
-        item = _echo.object_at(data, "item")
+    def _text(self, part: Text, at: str, j: int | None) -> None:
+        if not part.provider_echoes:
+            if self.open_message is None and not self.synthesize:  # no OpenAI item behind it
+                self.push(_easy_assistant(part, at, j, self.out))
+                return
+            data: dict[str, Any] = {}
+            item = None
+        else:
+            data = _echo.own(part)
+            item = _echo.object_at(data, "item")
         if item is not None and _echo.flag(data, "string"):
             if part.cache_control is not None:
-                self.out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+                self.out.lossy(path(at, j), "cache_control", "the Responses API has no cache breakpoints")
             self.push({**item, "role": "assistant", "content": part.text})
             return
         if item is not None or (self.open_message is None and self.synthesize):
@@ -425,9 +447,9 @@ class ItemWriter:
             self.push(message)
             self.open_message = message
         if self.open_message is None:
-            self.push(_easy_assistant(part, at, self.out))
+            self.push(_easy_assistant(part, at, j, self.out))
             return
-        self.open_message["content"].append(encode_output_text(part, at, self.out))
+        self.open_message["content"].append(encode_output_text(part, path(at, j), self.out))
 
     def _thinking(self, part: Thinking, at: str) -> None:
         data = _echo.own(part)
@@ -474,25 +496,29 @@ class ItemWriter:
         if block is not None:
             self.push(block)
 
-    def content_message(self, role: str, parts: list[tuple[str, ContentPart]], data: dict[str, Any]) -> None:
-        """A user, system or developer message item from a run of content parts."""
+    def content_message(self, role: str, parts: list[tuple[int, ContentPart]], at: str, data: dict[str, Any]) -> None:
+        """A user, system or developer message item from a run of content parts (``j``, part) of
+        the list at ``at``."""
         content: Any
         first = parts[0][1] if len(parts) == 1 else None
-        if isinstance(first, Text) and _string_form([first]) and not _echo.flag(data, "list"):
+        if type(first) is Text and _string_form([first]) and not (data and _echo.flag(data, "list")):
             content = first.text  # a plain text with nothing to warn about: the bare string
         else:
-            content = [b for at, part in parts if (b := encode_input_part(part, at, self.out)) is not None]
+            out = self.out
+            content = [b for j, part in parts if (b := encode_input_part(part, at, j, out)) is not None]
         item = _echo.object_at(data, "item") if data else None
         self.push({**item, "role": role, "content": content} if item else {"role": role, "content": content})
 
 
-def _easy_assistant(part: Text, at: str, out: WarningSink) -> Item:
+def _easy_assistant(part: Text, at: str, j: int | None, out: WarningSink) -> Item:
     """Assistant text with no OpenAI item behind it: an EasyInputMessage (output items need ids
     that only OpenAI hands out)."""
     if part.citations:
-        out.lossy(join(at, "citations"), "citations", "annotations need the OpenAI output message they came in")
+        out.lossy(
+            join(path(at, j), "citations"), "citations", "annotations need the OpenAI output message they came in"
+        )
     if part.cache_control is not None:
-        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+        out.lossy(path(at, j), "cache_control", "the Responses API has no cache breakpoints")
     return {"role": "assistant", "content": part.text}
 
 
@@ -503,24 +529,26 @@ def sends_name(part: ToolResult) -> bool:
     return bool(part.provider_echoes) and _echo.flag(_echo.own(part), "name")
 
 
-def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> Item:
-    data = _echo.own(part) if part.provider_echoes else {}
+def encode_function_call_output(part: ToolResult, at: str, j: int | None, out: WarningSink) -> Item:
+    """A ``function_call_output`` item; ``at`` and ``j`` as for ``ItemWriter``."""
     content = part.content
     output: Any
     if isinstance(content, str):
         output = content
+        if not part.provider_echoes and not part.is_error and part.cache_control is None:
+            return {"type": "function_call_output", "call_id": part.tool_use_id, "output": output}  # most results
     elif isinstance(content, list):
-        output = [
-            b for i, p in enumerate(content) if (b := encode_input_part(p, f"{at}.content[{i}]", out)) is not None
-        ]
+        listed = f"{path(at, j)}.content"
+        output = [b for i, p in enumerate(content) if (b := encode_input_part(p, listed, i, out)) is not None]
     else:
-        out.lossy(join(at, "content"), "tool_result", "a JSON result is sent as its text", action="converted")
+        out.lossy(join(path(at, j), "content"), "tool_result", "a JSON result is sent as its text", action="converted")
         output = dumps(content)
     if part.is_error:
-        out.lossy(join(at, "is_error"), "tool_result", "function_call_output has no error flag")
+        out.lossy(join(path(at, j), "is_error"), "tool_result", "function_call_output has no error flag")
     if part.cache_control is not None:
-        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints")
+        out.lossy(path(at, j), "cache_control", "the Responses API has no cache breakpoints")
     item: Item = {"type": "function_call_output", "call_id": part.tool_use_id, "output": output}
+    data = _echo.own(part) if part.provider_echoes else {}
     if data:
         if _echo.flag(data, "name"):
             item["name"] = part.name
@@ -531,42 +559,22 @@ def encode_function_call_output(part: ToolResult, at: str, out: WarningSink) -> 
 _CONTENT_PARTS = (Text, Image, Audio, Video, Document)
 
 
-def encode_messages(
-    messages: list[Message],
-    model: str | None,
-    out: WarningSink,
-    *,
-    at: str = "messages",
-    turns: list[Turn] | None = None,
-    written: list[list[Item] | None] | None = None,
-    kept: dict[int, list[Item]] | None = None,
-) -> tuple[str | None, list[Item]]:
-    """The ``instructions`` (a system message that came from there) and the input items. A
-    message of a common shape is written by ``_fast`` (no echo, so never the instructions), which
-    notes its ``Turn`` in ``turns``.
-
-    A request the turn rules must fix is written twice (``encode_noting_turns``); the fix keeps
-    most messages as the same objects, so the first pass lists each message's common items in
-    ``written`` (None for the others) and the second takes them back from ``kept``, by the
-    ``id`` of the message."""
+def encode_messages(messages: list[Message], model: str | None, out: WarningSink) -> tuple[str | None, list[Item]]:
+    """The ``instructions`` (the first system message that came from there) and the input items."""
     instructions: str | None = None
     writer = ItemWriter(out, model, synthesize=False)
-    noted: list[Turn] = [] if turns is None else turns
     for i, message in enumerate(messages):
-        common = kept.get(id(message)) if kept else None
-        if common is None:
-            common = _fast.encode_message(message, noted)
-        if written is not None:
-            written.append(common)
+        common = _fast.encode_message(message)  # the common shapes: a measured second writer
         if common is not None:
-            writer.items.extend(common)
+            writer.items += common
             continue
-        where = f"{at}[{i}]"
-        out.unsent_message_fields(message, where)
-        if instructions is None and _is_instructions(message):
-            instructions = _instructions(message, where, out)
+        if message.name is not None or message.id is not None:
+            out.unsent_message_fields(message, f"messages[{i}]")
+        echoed = bool(message.provider_echoes)
+        if echoed and instructions is None and _is_instructions(message):
+            instructions = _instructions(message, f"messages[{i}]", out)
         else:
-            encode_careful(message, where, writer)
+            encode_message(message, i, writer, echoed=echoed)
     return instructions, writer.items
 
 
@@ -574,52 +582,56 @@ def _is_instructions(message: Message) -> bool:
     return message.role in ("system", "developer") and _echo.flag(_echo.own(message), "instructions")
 
 
-def encode_careful(message: Message, at: str, writer: ItemWriter) -> None:
-    """One message's items, every part through its own encoder, warnings at their paths."""
-    data = _echo.own(message) if message.provider_echoes else {}
+def encode_message(message: Message, i: int, writer: ItemWriter, *, echoed: bool = True) -> None:
+    """The items of ``messages[i]``, every part through its own encoder, which spells out the
+    part's path only for a warning; ``echoed``: the message may carry an echo of its own."""
     start = writer.begin()
-    if message.role == "assistant":
-        if not message.parts:  # an empty model turn kept in another vendor's history
-            writer.out.unsupported(at, "empty_turn", "an assistant message with no content has no Responses item")
-        for j, part in enumerate(message.parts):
-            writer.assistant_part(part, f"{at}.parts[{j}]", j)
+    role, parts = message.role, message.parts
+    if role == "assistant":
+        if not parts:  # an empty model turn kept in another vendor's history
+            why = "an assistant message with no content has no Responses item"
+            writer.out.unsupported(f"messages[{i}]", "empty_turn", why)
+        at = f"messages[{i}].parts"
+        for j, part in enumerate(parts):
+            writer.assistant_part(part, at, j)
         if writer.items and writer.items[-1].get("type") == "reasoning":
-            _check_reasoning_followed(writer.items, start, at, writer.out)
-    else:
-        _encode_other(message, at, data, writer)
+            _check_reasoning_followed(writer.items, start, f"messages[{i}]", writer.out)
+        return
+    data = _echo.own(message) if echoed else {}
+    _encode_other(role, parts, f"messages[{i}].parts", data, writer)
 
 
-def _encode_other(message: Message, at: str, data: dict[str, Any], writer: ItemWriter) -> None:
+def _encode_other(role: str, parts: list[ContentPart], at: str, data: dict[str, Any], writer: ItemWriter) -> None:
     """A user, system, developer or tool message: runs of content parts become one message item;
     tool results and anything assistant-side become their own items, in order."""
-    role = "user" if message.role == "tool" else message.role
-    run: list[tuple[str, ContentPart]] = []
-    for j, part in enumerate(message.parts):
-        where = f"{at}.parts[{j}]"
-        if isinstance(part, ToolResult):  # the common case in a tool message: its own item
+    tool = role == "tool"
+    wire_role = "user" if tool else role
+    run: list[tuple[int, ContentPart]] = []
+    for j, part in enumerate(parts):
+        if type(part) is ToolResult:  # the common case in a tool message: its own item
             if run:
-                writer.content_message(role, run, data)
+                writer.content_message(wire_role, run, at, data)
                 run = []
-            writer.push(encode_function_call_output(part, where, writer.out))
+            writer.push(encode_function_call_output(part, at, j, writer.out))
         elif isinstance(part, _CONTENT_PARTS) or (
             isinstance(part, Native)
             and ((part.provider_echoes and _echo.flag(_echo.own(part), "in_content")) or is_chat_block(part))
         ):
-            if message.role == "tool":
+            if tool:
                 writer.out.lossy(
-                    where,
+                    path(at, j),
                     part.type,
                     "a tool message part that is no tool result goes as user content",
                     action="converted",
                 )
-            run.append((where, part))
+            run.append((j, part))
         else:
             if run:
-                writer.content_message(role, run, data)
+                writer.content_message(wire_role, run, at, data)
                 run = []
-            writer.assistant_part(part, where)
-    if run or not message.parts:
-        writer.content_message(role, run, data)
+            writer.assistant_part(part, at, j)
+    if run or not parts:
+        writer.content_message(wire_role, run, at, data)
 
 
 def _instructions(message: Message, at: str, out: WarningSink) -> str:

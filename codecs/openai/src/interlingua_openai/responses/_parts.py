@@ -35,6 +35,7 @@ from interlingua.kit import (
     dumps,
     expect,
     join,
+    maker,
     optional,
     parse_data_url,
     require,
@@ -48,20 +49,41 @@ from . import _echo
 Block = dict[str, Any]
 
 # --- decoding: wire block -> part --------------------------------------------------------------
+#
+# Each decoder takes the block, the path of the list it sits in and its index there (None: ``at``
+# is the block's own path), and spells the path out only for a reader that may fail.
 
 _TEXT_KEYS = frozenset({"type", "text"})
-_FILE_KEYS = frozenset({"type", "file_data", "file_id", "file_url", "filename"})
+_IMAGE_KEYS = frozenset({"type", "image_url"})
+_IMAGE_FILE_KEYS = frozenset({"type", "file_id"})
 _OUTPUT_TEXT_KEYS = frozenset({"type", "text", "annotations"})
 _DETAIL = frozenset({"detail"})
+_ABSENT = object()
+
+# The shapes decoded most, each a constructor made once (``maker``): a third cheaper than
+# ``build``, with the same fields set.
+_text = maker(Text, "text", "provider_echoes")
+_image = maker(Image, "source", "provider_echoes")
+_base64 = maker(Base64Source, "media_type", "data")
+_url = maker(UrlSource, "url")
 
 
-def decode_input_text(block: Block, at: str) -> ContentPart:
-    text = require(block, "text", str, at)
+def path(at: str, i: int | None) -> str:
+    """A value's path: ``at`` itself, or its ``i``-th item."""
+    return at if i is None else f"{at}[{i}]"
+
+
+def decode_input_text(block: Block, at: str, i: int | None = None) -> ContentPart:
+    text = block.get("text")
+    if type(text) is not str:
+        text = require(block, "text", str, path(at, i))
+    if block.keys() <= _TEXT_KEYS:  # most blocks: nothing else to keep
+        return _text(text=text, provider_echoes=[])
     extra = _echo.leftover(block, _TEXT_KEYS)
-    return _echo.build(Text, text=text, provider_echoes=_echo.make(_echo.with_extra({}, extra)))
+    return _text(text=text, provider_echoes=_echo.make(_echo.with_extra({}, extra)))
 
 
-def decode_input_image(block: Block, at: str) -> ContentPart:
+def decode_input_image(block: Block, at: str, i: int | None = None) -> ContentPart:
     """An ``input_image``; its ``detail`` is kept in the echo unless it is ``"auto"``.
 
     The SDK's ``ResponseInputImageParam`` requires ``detail`` and documents ``"auto"`` as the
@@ -69,30 +91,38 @@ def decode_input_image(block: Block, at: str) -> ContentPart:
     as "no echo" makes IR -> wire -> IR exact, and a recorded ``"detail": "auto"`` still
     re-encodes as it came. Only an absent detail (``omit``) or another value needs the echo.
     """
-    url = optional(block, "image_url", str, at)
-    file_id = optional(block, "file_id", str, at)
+    url, file_id = block.get("image_url"), block.get("file_id")
+    if (url is not None and type(url) is not str) or (file_id is not None and type(file_id) is not str):
+        where = path(at, i)  # one of them is no string: the readers name which
+        url, file_id = optional(block, "image_url", str, where), optional(block, "file_id", str, where)
     source: Base64Source | UrlSource | FileSource
     if url is not None:
         inline = parse_data_url(url)
-        source = b64(inline[0], inline[1]) if inline else _echo.build(UrlSource, url=url)
-        used = frozenset({"type", "image_url"})
+        source = _base64(media_type=inline[0], data=inline[1]) if inline else _url(url=url)
+        used = _IMAGE_KEYS
     elif file_id is not None:
-        source, used = _echo.build(FileSource, file_id=file_id, provider=PROVIDER), frozenset({"type", "file_id"})
+        source, used = _echo.build(FileSource, file_id=file_id, provider=PROVIDER), _IMAGE_FILE_KEYS
     else:
-        return _decode_native_block(block, at)
-    if block.get("detail") == "auto":  # the default the encoder writes (_encode_image)
+        return _decode_native_block(block, at, i)
+    detail = block.get("detail", _ABSENT)
+    if detail == "auto":  # the default the encoder writes (_encode_image): no echo for it
+        if block.keys() <= used | _DETAIL:
+            return _image(source=source, provider_echoes=[])
         used |= _DETAIL
+    if detail is _ABSENT and block.keys() <= used:  # no detail, nothing else: the common echo
+        return _image(source=source, provider_echoes=_echo.make({"omit": ["detail"]}))
     data = _echo.with_extra({}, _echo.leftover(block, used))
-    if "detail" not in block:
+    if detail is _ABSENT:
         data["omit"] = ["detail"]
-    return _echo.build(Image, source=source, provider_echoes=_echo.make(data))
+    return _image(source=source, provider_echoes=_echo.make(data))
 
 
-def decode_input_file(block: Block, at: str) -> ContentPart:
-    file_data = optional(block, "file_data", str, at)
-    file_id = optional(block, "file_id", str, at)
-    file_url = optional(block, "file_url", str, at)
-    name = optional(block, "filename", str, at)
+def decode_input_file(block: Block, at: str, i: int | None = None) -> ContentPart:
+    where = path(at, i)
+    file_data = optional(block, "file_data", str, where)
+    file_id = optional(block, "file_id", str, where)
+    file_url = optional(block, "file_url", str, where)
+    name = optional(block, "filename", str, where)
     source: Base64Source | UrlSource | FileSource
     used = {"type", "filename"}
     inline = parse_data_url(file_data) if file_data is not None else None
@@ -103,39 +133,41 @@ def decode_input_file(block: Block, at: str) -> ContentPart:
     elif file_url is not None:
         source, used = _echo.build(UrlSource, url=file_url), used | {"file_url"}
     else:
-        return _decode_native_block(block, at)
+        return _decode_native_block(block, at, i)
     extra = _echo.leftover(block, frozenset(used))
     echoes = _echo.make(_echo.with_extra({}, extra))
     return _echo.build(Document, source=source, name=name, provider_echoes=echoes)
 
 
-def decode_output_text(block: Block, at: str) -> Text:
-    text = require(block, "text", str, at)
-    citations = [decode_annotation(a, where, text) for where, a in _each(block, "annotations", at)]
+def decode_output_text(block: Block, at: str, i: int | None = None) -> Text:
+    where = path(at, i)
+    text = require(block, "text", str, where)
+    citations = [decode_annotation(a, at_a, text) for at_a, a in _each(block, "annotations", where)]
     data = _echo.with_extra({}, _echo.leftover(block, _OUTPUT_TEXT_KEYS))
     if "annotations" not in block:
         data["omit"] = ["annotations"]
     return _echo.build(Text, text=text, citations=citations, provider_echoes=_echo.make(data))
 
 
-def decode_refusal(block: Block, at: str) -> Text:
-    text = require(block, "refusal", str, at)
+def decode_refusal(block: Block, at: str, i: int | None = None) -> Text:
+    text = require(block, "refusal", str, path(at, i))
     data = _echo.with_extra({"refusal": True}, _echo.leftover(block, frozenset({"type", "refusal"})))
     return _echo.build(Text, text=text, provider_echoes=_echo.make(data))
 
 
-def _decode_native_block(block: Block, at: str) -> ContentPart:
+def _decode_native_block(block: Block, at: str, i: int | None = None) -> ContentPart:
     """A content block with no IR home, kept verbatim; ``in_content`` puts it back in the list.
     Its ``type`` must be a string: encoders dispatch on it."""
-    require(block, "type", str, at)
+    if type(block.get("type")) is not str:
+        require(block, "type", str, path(at, i))
     return _echo.build(Native, provider=PROVIDER, data=dict(block), provider_echoes=_echo.make({"in_content": True}))
 
 
 def b64(media_type: str, data: str) -> Base64Source:
-    return _echo.build(Base64Source, media_type=media_type, data=data)
+    return _base64(media_type=media_type, data=data)
 
 
-CONTENT_DECODERS: dict[str, Callable[[Block, str], ContentPart]] = {
+CONTENT_DECODERS: dict[str, Callable[[Block, str, int | None], ContentPart]] = {
     "input_text": decode_input_text,
     "input_image": decode_input_image,
     "input_file": decode_input_file,
@@ -144,11 +176,18 @@ CONTENT_DECODERS: dict[str, Callable[[Block, str], ContentPart]] = {
 }
 
 
-def decode_content_block(block: Any, at: str) -> ContentPart:
-    block = expect(block, dict, at)
+def decode_content_block(block: Any, at: str, i: int | None = None) -> ContentPart:
+    """One content block, at ``at`` or the ``i``-th item of the list at ``at``."""
+    if type(block) is not dict:
+        block = expect(block, dict, path(at, i))
     kind = block.get("type")
-    decode = CONTENT_DECODERS.get(kind) if isinstance(kind, str) else None
-    return decode(block, at) if decode else _decode_native_block(block, at)
+    decode = CONTENT_DECODERS.get(kind) if type(kind) is str else None
+    return decode(block, at, i) if decode else _decode_native_block(block, at, i)
+
+
+def decode_content(blocks: list[Any], at: str) -> list[ContentPart]:
+    """A content list at ``at``; each block's path is spelled out only for an error."""
+    return [decode_content_block(block, at, i) for i, block in enumerate(blocks)]
 
 
 def _each(block: Block, key: str, at: str) -> list[tuple[str, Block]]:
@@ -244,27 +283,28 @@ def encode_citation(citation: Citation, at: str, out: WarningSink) -> Block | No
 # --- encoding: part -> wire block ----------------------------------------------------------------
 
 
-def encode_input_part(part: ContentPart, at: str, out: WarningSink) -> Block | None:
-    """A part inside a user, system or developer message (or a function_call_output list)."""
+def encode_input_part(part: ContentPart, at: str, j: int | None, out: WarningSink) -> Block | None:
+    """A part inside a user, system or developer message (or a function_call_output list), at
+    ``at`` or the ``j``-th of the list there (spelled out only for a warning)."""
     match part:
         case Text():
-            return _encode_input_text(part, at, out)
+            return _encode_input_text(part, at, j, out)
         case Image():
-            return _encode_image(part, at, out)
+            return _encode_image(part, path(at, j), out)
         case Document():
-            return _encode_document(part, at, out)
+            return _encode_document(part, path(at, j), out)
         case Audio():
-            out.lossy(at, "audio", "the Responses API takes no audio input in messages")
+            out.lossy(path(at, j), "audio", "the Responses API takes no audio input in messages")
             return None
         case Video():
-            out.lossy(at, "video", "the Responses API takes no video input")
+            out.lossy(path(at, j), "video", "the Responses API takes no video input")
             return None
         case Native():
-            return encode_native_block(part, at, out)
+            return encode_native_block(part, path(at, j), out)
         case (
             Thinking() | RedactedThinking() | ToolUse() | ToolResult() | ImageOutput() | AudioOutput()
         ):  # pragma: no cover - the item encoder routes these before calling here
-            out.lossy(at, part.type, "not expected inside message content")
+            out.lossy(path(at, j), part.type, "not expected inside message content")
             return None
         case _:
             assert_never(part)
@@ -275,11 +315,14 @@ def _cache_warning(part: Any, at: str, out: WarningSink) -> None:
         out.lossy(at, "cache_control", "the Responses API has no cache breakpoints; caching is automatic")
 
 
-def _encode_input_text(part: Text, at: str, out: WarningSink) -> Block:
-    _cache_warning(part, at, out)
+def _encode_input_text(part: Text, at: str, j: int | None, out: WarningSink) -> Block:
+    block = {"type": "input_text", "text": part.text}
+    if not part.provider_echoes and part.cache_control is None and not part.citations:
+        return block  # most text: nothing to merge or to warn about
+    _cache_warning(part, path(at, j), out)
     if part.citations:
-        out.lossy(join(at, "citations"), "citations", "input text carries no annotations")
-    return _echo.apply({"type": "input_text", "text": part.text}, _echo.own(part))
+        out.lossy(join(path(at, j), "citations"), "citations", "input text carries no annotations")
+    return _echo.apply(block, _echo.own(part))
 
 
 def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
@@ -408,13 +451,12 @@ canonical_arguments = dumps
 def encode_function_call(part: ToolUse) -> Block:
     """A ``function_call`` item; the keys of the item it was decoded from (``id``, ``status``)
     come back over it. Never a warning: every ToolUse has this form."""
-    fields = part.__dict__  # the common case, spelled out; one attribute read for five (see _fast)
-    if not fields["provider_echoes"] and fields["raw_input"] is None:
+    if not part.provider_echoes and part.raw_input is None:  # the common case, spelled out
         return {
             "type": "function_call",
-            "call_id": fields["id"],
-            "name": fields["name"],
-            "arguments": canonical_arguments(fields["input"]),
+            "call_id": part.id,
+            "name": part.name,
+            "arguments": canonical_arguments(part.input),
         }
     data = _echo.own(part) if part.provider_echoes else {}
     item: Block = {"type": "function_call", "call_id": part.id, "name": part.name}

@@ -19,7 +19,7 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import Turn, article, cap_max_tokens, expect, keep_sampling, lookup, maker, optional
+from interlingua.kit import article, cap_max_tokens, expect, keep_sampling, lookup, maker, optional
 
 from .._shared import (
     CATALOG_PACKAGE,
@@ -57,6 +57,16 @@ _plain_request = maker(Request, *_PLAIN)
 _MERGED = ("reasoning", "text")
 _NUMBERS = ("temperature", "top_p")  # an integer on the wire (-1) is kept as written
 _UNSUPPORTED = ("top_k", "stop", "seed", "presence_penalty", "frequency_penalty")
+_READ = (
+    "model",
+    "thinking",
+    "temperature",
+    "top_p",
+    "max_tokens",
+    "parallel_tool_calls",
+    "response_format",
+    *_UNSUPPORTED,
+)
 _SETTINGS = (  # Request field -> body key, each sent as it is
     ("parallel_tool_calls", "parallel_tool_calls"),
     ("max_tokens", "max_output_tokens"),
@@ -68,22 +78,13 @@ _SETTINGS = (  # Request field -> body key, each sent as it is
 # --- encode ------------------------------------------------------------------------------------
 
 
-def encode_request(
-    request: Request,
-    *,
-    strict: bool = False,
-    budgets: ThinkingBudgets = BUDGETS,
-    turns: list[Turn] | None = None,
-    written: list[list[Any] | None] | None = None,
-    kept: dict[int, list[Any]] | None = None,
-) -> Encoded:
-    """IR -> a ``POST /responses`` body; ``turns`` notes the messages of a common shape (see
-    ``encode_noting_turns``), ``written`` and ``kept`` their items (see ``encode_messages``)."""
+def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingBudgets = BUDGETS) -> Encoded:
+    """IR -> a ``POST /responses`` body (the turn rules already kept: ``encode_with_rules``)."""
     out = WarningSink(NAME)
     body: dict[str, Any] = {}
     if request.model is not None:
         body["model"] = request.model
-    instructions, items = encode_messages(request.messages, request.model, out, turns=turns, written=written, kept=kept)
+    instructions, items = encode_messages(request.messages, request.model, out)
     if instructions is not None:
         body["instructions"] = instructions
     body["input"] = _bare_input(request.messages, items)
@@ -118,14 +119,13 @@ def _encode_tool(tool: Tool | NativeTool, index: int, out: WarningSink) -> dict[
             out.unsupported(f"tools[{index}]", "native_tools", f"{article(tool.provider)} tool has no OpenAI form")
             return None
         return dict(tool.data)
-    fields = tool.__dict__  # one attribute read for five (see _fast)
-    if fields["cache_control"] is not None:
+    if tool.cache_control is not None:
         out.lossy(f"tools[{index}]", "cache_control", "the Responses API has no cache breakpoints")
-    block: dict[str, Any] = {"type": "function", "name": fields["name"]}
-    if (description := fields["description"]) is not None:
+    block: dict[str, Any] = {"type": "function", "name": tool.name}
+    if (description := tool.description) is not None:
         block["description"] = description
-    block["parameters"] = fields["input_schema"]
-    block["strict"] = fields["strict"]
+    block["parameters"] = tool.input_schema
+    block["strict"] = tool.strict
     return block
 
 
@@ -138,7 +138,7 @@ def _encode_tool_choice(choice: str | ToolChoice) -> Any:
 def _encode_settings(request: Request, body: dict[str, Any], out: WarningSink, budgets: ThinkingBudgets) -> None:
     """Settings as the IR has them, less what the target model (from the catalog) refuses: an
     effort it lacks goes to its nearest; while it reasons, the sampling it refuses is dropped."""
-    fields = request.__dict__  # one attribute read for a dozen (see _fast)
+    fields = {setting: getattr(request, setting) for setting in _READ}  # each once: some are read twice below
     spec = lookup(PROVIDER, CATALOG_PACKAGE, fields["model"], out)
     thinking = fields["thinking"]
     reasoning = _encode_thinking(thinking, out, budgets, spec) if thinking is not None else None

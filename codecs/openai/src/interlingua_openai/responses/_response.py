@@ -72,7 +72,7 @@ def encode_response(response: Response, *, strict: bool = False) -> Encoded:
     out.unsent_message_fields(response.message, "message")
     writer = ItemWriter(out, response.model, synthesize=True)
     for j, part in enumerate(response.message.parts):
-        writer.assistant_part(part, f"message.parts[{j}]", j)
+        writer.assistant_part(part, "message.parts", j)
     body = response_shell(response, writer.items, out=out)
     return out.finish(body, strict=strict)
 

@@ -446,7 +446,7 @@ class _Encoder:
         writer = ItemWriter(out, self.start.model if self.start else None, synthesize=True)
         for position, part in parts:
             at = f"events[{self.opened[position]}].part" if final and position < len(self.opened) else ""
-            writer.assistant_part(part, at, position)
+            writer.assistant_part(part, at, index=position)
         return writer.items
 
     def _close(self) -> list[SSEEvent]:

@@ -1,8 +1,8 @@
-"""openai-responses: the readers and writers of common items (``responses/_fast.py``) against the
-careful ones. Wherever the fast ones answer, a body decodes to the same IR (values, types and set
-fields) and an IR encodes to the same body with the same warnings; bad input fails with the same
-DecodeError. Checked on the real corpus, the golden fixtures, the benchmark transcript and
-generated IR and wire items; and the common shapes of real traffic do take the fast path."""
+"""openai-responses: the writer of common messages (``responses/_fast.py``, a measured second
+writer) against the general one (``_items.encode_message``), and the one reader on real, golden and
+generated input. Wherever the common writer answers, an IR encodes to the same body (keys in the
+same order) with the same warnings or error; checked on the real corpus, the golden fixtures, the
+benchmark transcript and generated IR; and the common shapes of real traffic do take it."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from interlingua import (
     CacheControl,
     Citation,
     CitationSource,
-    Encoded,
+    DecodeError,
     FileSource,
     Image,
     Message,
@@ -32,9 +32,7 @@ from interlingua import (
     UrlSource,
     WarningSink,
 )
-from interlingua.kit import Turn, encode_with_rules
 from interlingua.testing import (
-    assert_decodes_alike,
     assert_same_json,
     declining,
     encode_outcome,
@@ -44,19 +42,18 @@ from interlingua.testing import (
     skip_without_corpus,
     strategies,
 )
-from interlingua_openai.responses import OpenAIResponsesCodec, _fast, _request
-from interlingua_openai.responses._items import ItemWriter, encode_careful
+from interlingua_openai.responses import OpenAIResponsesCodec, _fast
+from interlingua_openai.responses._items import ItemWriter, encode_message
 
 CODEC = OpenAIResponsesCodec()
 ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = sorted(p for p in (ROOT / "fixtures/openai-responses/request").glob("*.json") if ".ir." not in p.name)
 REQUESTS = [*real_fixtures("openai-responses", "request"), *GOLDEN]
-FAST = ("decode_own_message", "decode_assistant_string", "decode_call_output", "encode_message")
 
 
-def careful_only() -> AbstractContextManager[None]:
-    """Every fast reader and writer declines, so each item and message goes the careful way."""
-    return declining(_fast, *FAST)
+def general_only() -> AbstractContextManager[None]:
+    """The common writer declines, so every message goes the general way."""
+    return declining(_fast, "encode_message")
 
 
 def _transcript_body() -> dict[str, Any]:
@@ -66,84 +63,71 @@ def _transcript_body() -> dict[str, Any]:
     return body
 
 
-def _assert_decodes_alike(body: Any) -> Request | None:
-    return assert_decodes_alike(CODEC.decode_request, careful_only, body)
-
-
-def _encoded(request: Request) -> tuple[Any, list[Any]]:
-    encoded: Encoded = CODEC.encode_request(request)
-    return encoded.body, encoded.warnings
-
-
-def _assert_encodes_alike(request: Request) -> tuple[Any, list[Any]]:
-    fast = _encoded(request)
-    with careful_only():
-        careful = _encoded(request)
-    assert json.dumps(fast[0]) == json.dumps(careful[0])  # same keys in the same order
-    assert fast[1] == careful[1]
-    return fast
+def _assert_encodes_alike(request: Request, strict: bool = False) -> tuple[Any, ...]:
+    """Both writers give the same body (keys in the same order) and warnings, or the same error."""
+    common = encode_outcome(lambda: CODEC.encode_request(request, strict=strict))
+    with general_only():
+        general = encode_outcome(lambda: CODEC.encode_request(request, strict=strict))
+    assert common == general
+    return common
 
 
 # --- the recorded traffic ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", REQUESTS, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
-def test_fast_and_careful_paths_agree_on_every_recorded_request(path: Path) -> None:
+def test_both_writers_give_every_recorded_request_back_exactly(path: Path) -> None:
     body = load_body(path)
-    request = _assert_decodes_alike(body)
-    assert request is not None
-    assert_same_json(body, _assert_encodes_alike(request)[0])
-
-
-def test_fast_and_careful_paths_agree_on_the_benchmark_transcript() -> None:
-    body = _transcript_body()
-    request = _assert_decodes_alike(body)
-    assert request is not None and len(request.messages) == 40
-    assert _assert_encodes_alike(request) == (body, [])
-
-
-def _taken(items: list[Any]) -> list[str]:
-    """Which items of an input list a fast reader takes, named by type and content shape."""
-    taken = []
-    for item in items:
-        shape = f"{item.get('type', item.get('role'))}:{type(item.get('content', item.get('output'))).__name__}"
-        found = (
-            _fast.decode_own_message(item)
-            or _fast.decode_assistant_string(item, after_content=False)
-            or _fast.decode_call_output(item, {})
-        )
-        if found is not None:
-            taken.append(shape)
-    return taken
-
-
-def test_the_common_shapes_of_real_traffic_take_the_fast_path() -> None:
-    skip_without_corpus()
-    taken: set[str] = set()
-    for path in real_fixtures("openai-responses", "request"):
-        items = load_body(path)["input"]
-        taken.update(_taken(items if isinstance(items, list) else []))
-    assert taken == {"user:str", "user:list", "function_call_output:str", "assistant:str"}
-
-
-def test_every_item_and_message_of_the_benchmark_transcript_takes_the_fast_path() -> None:
-    body = _transcript_body()
-    calls = [item for item in body["input"] if item.get("type") == "function_call"]
-    assert len(_taken(body["input"])) + len(calls) == len(body["input"]) == 53
     request = CODEC.decode_request(body)
-    assert [m.role for m in request.messages if _fast.encode_message(m, []) is None] == []
+    text, warnings = _assert_encodes_alike(request)
+    assert_same_json(body, json.loads(text))
+    assert warnings == []
 
 
-def test_the_image_detail_decode_kept_is_written_back_by_the_fast_writer() -> None:
+def test_both_writers_give_the_benchmark_transcript_back_exactly() -> None:
+    body = _transcript_body()
+    request = CODEC.decode_request(body)
+    assert len(request.messages) == 40
+    assert _assert_encodes_alike(request) == (json.dumps(body), [])
+
+
+def _shape(message: Message) -> str:
+    return f"{message.role}:" + "+".join(sorted({part.type for part in message.parts}))
+
+
+def test_the_common_shapes_of_real_traffic_take_the_common_writer() -> None:
+    skip_without_corpus()
+    taken, declined = set(), set()
+    for path in real_fixtures("openai-responses", "request"):
+        for message in CODEC.decode_request(load_body(path)).messages:
+            (taken if _fast.encode_message(message) is not None else declined).add(_shape(message))
+    assert taken == {"assistant:tool_use", "tool:tool_result", "user:image+text", "user:text"}
+    # reasoning, documents, instructions and results with an item id of their own go the general way
+    assert declined == {
+        "assistant:text+thinking",
+        "assistant:thinking+tool_use",
+        "system:text",
+        "tool:tool_result",
+        "user:document+text",
+    }
+
+
+def test_every_message_of_the_benchmark_transcript_takes_the_common_writer() -> None:
+    request = CODEC.decode_request(_transcript_body())
+    assert [m.role for m in request.messages if _fast.encode_message(m) is None] == []
+
+
+def test_the_image_detail_decode_kept_is_written_back_by_the_common_writer() -> None:
     url = "data:image/png;base64,AAAA"
     for block in (
         {"type": "input_image", "image_url": url},
         {"type": "input_image", "image_url": url, "detail": "low"},
     ):
         body = {"model": "m", "input": [{"role": "user", "content": [block]}]}
-        request = _assert_decodes_alike(body)
-        assert request is not None and _fast.encode_message(request.messages[0], []) == body["input"]
-        assert _assert_encodes_alike(request) == (body, [])
+        request = CODEC.decode_request(body)
+        assert _fast.encode_message(request.messages[0]) == body["input"]
+        text, warnings = _assert_encodes_alike(request)
+        assert (json.loads(text), warnings) == (body, [])
 
 
 # --- generated IR --------------------------------------------------------------------------------
@@ -227,70 +211,18 @@ _REQUESTS = st.one_of(
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_REQUESTS)
-def test_fast_and_careful_paths_agree_on_generated_ir(request: Request) -> None:
-    body, _ = _assert_encodes_alike(request)
-    _assert_decodes_alike(body)
+@given(_REQUESTS, st.booleans())
+def test_both_writers_agree_on_generated_ir(request: Request, strict: bool) -> None:
+    _assert_encodes_alike(request, strict)
 
 
 @given(_MESSAGES)
-def test_the_fast_writer_answers_only_with_what_the_careful_one_writes_without_a_warning(message: Message) -> None:
-    turns: list[Turn] = []
-    items = _fast.encode_message(message, turns)
-    ids = [
-        p.id if isinstance(p, ToolUse) else p.tool_use_id for p in message.parts if isinstance(p, ToolUse | ToolResult)
-    ]
-    assert [(role, list(noted)) for role, noted in turns] == ([] if items is None else [(message.role, ids)])
+def test_the_common_writer_answers_only_with_what_the_general_one_writes_without_a_warning(message: Message) -> None:
+    items = _fast.encode_message(message)
     writer = ItemWriter(WarningSink(CODEC.name), "gpt-5", synthesize=False)
-    encode_careful(message, "messages[0]", writer)
+    encode_message(message, 0, writer)
     if items is not None:
         assert (json.dumps(items), writer.out.warnings) == (json.dumps(writer.items), [])
-
-
-@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(_REQUESTS, strategies.requests(well_formed=False)), st.booleans())
-def test_checking_the_rules_from_the_turns_written_encodes_as_checking_them_first(
-    request: Request, strict: bool
-) -> None:
-    """The codec writes first and checks the rules from the turns its writer noted; the same
-    body, warnings or error as normalizing first (``encode_with_rules``), fixed or not."""
-    codec = OpenAIResponsesCodec()  # tool ids rewritten by another example stay out
-    expected = encode_outcome(lambda: _checking_first(codec, request, strict))
-    assert encode_outcome(lambda: codec.encode_request(request, strict=strict)) == expected
-
-
-def _checking_first(codec: OpenAIResponsesCodec, request: Request, strict: bool) -> Encoded:
-    """How the codec encoded before it noted turns: the turn rules first, then the writer."""
-    return encode_with_rules(
-        request,
-        codec.rules,
-        lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=codec.budgets),
-        codec=codec.name,
-        strict=strict,
-        reasoning="drop",
-    )
-
-
-def test_a_request_fixed_by_the_rules_writes_again_only_the_messages_the_fix_made() -> None:
-    """The messages a fix keeps are the same objects: their items come back from the first pass."""
-    request = CODEC.decode_request(_transcript_body())
-    tools = [i for i, m in enumerate(request.messages) if m.role == "tool"][:3]
-    broken = request.model_copy(update={"messages": [m for i, m in enumerate(request.messages) if i not in tools]})
-    written: list[Message] = []
-    original = _fast.encode_message
-
-    def noting(message: Message, turns: list[Turn]) -> list[Any] | None:
-        written.append(message)
-        return original(message, turns)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_fast, "encode_message", noting)
-        encoded = CODEC.encode_request(broken)
-    paths = [w.path for w in encoded.warnings]
-    assert paths == ["messages[2].parts[1]", "messages[3].parts[1]", "messages[4].parts[1]"]  # unanswered
-    again = written[len(broken.messages) :]  # the tool messages of the error results added, only
-    assert [m.role for m in again] == ["tool"] * 3 and not any(m is given for m in again for given in broken.messages)
-    assert encoded == _checking_first(CODEC, broken, strict=False)
 
 
 # --- generated wire items ------------------------------------------------------------------------
@@ -326,5 +258,15 @@ _ITEMS = st.one_of(
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_ITEMS, max_size=5))
-def test_fast_and_careful_paths_agree_on_generated_items_and_their_errors(items: list[Any]) -> None:
-    _assert_decodes_alike({"model": "gpt-5", "input": items})
+def test_malformed_items_fail_at_the_first_bad_item_with_its_path(items: list[Any]) -> None:
+    """The one reader either reads every item or names the first one it cannot read: the items
+    before it read alone, and its path is inside that item."""
+    try:
+        request = CODEC.decode_request({"model": "gpt-5", "input": items})
+    except DecodeError as error:
+        assert error.codec == "openai-responses"
+        index = int(error.path.removeprefix("input[").partition("]")[0])
+        assert error.path.startswith(f"input[{index}]") and index < len(items)
+        CODEC.decode_request({"model": "gpt-5", "input": items[:index]})  # reads: the bad item is the first
+        return
+    assert sum(len(m.parts) or 1 for m in request.messages) >= len(items)  # no item is left out
