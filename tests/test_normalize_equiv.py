@@ -12,13 +12,11 @@ from interlingua._normalize import _Fixer, keeps_rules
 from interlingua.kit import (
     ReasoningPolicy,
     ToolIds,
-    Turn,
     TurnRules,
     find_handles,
     no_thinking,
     normalize_request,
     own_thinking,
-    turns_keep_rules,
     unsigned_or_own_thinking,
 )
 from interlingua.testing import strategies
@@ -210,103 +208,3 @@ def test_an_agent_transcript_with_unanswered_calls_is_repaired_in_one_pass() -> 
     # built without validation, yet set as the validating constructors set them
     assert added[0].model_fields_set == Message.tool(stub).model_fields_set == {"role", "parts"}
     assert added[0].parts[0].model_fields_set == stub.model_fields_set
-
-
-@st.composite
-def common_turns(draw: st.DrawFn) -> Request:
-    """Transcripts of only the shapes a codec's writer notes a ``Turn`` for (text, calls, tool
-    or user messages of string results), answered or not: calls with answers that follow them,
-    split, shuffled, short or to the wrong turn, the ids from a small pool."""
-    ids = st.sampled_from(POOL)
-    text = st.builds(Text, text=st.sampled_from(["hi", "ok"]))
-    call = st.builds(ToolUse, id=ids, name=st.just("f"), input=st.just({}))
-    messages: list[Message] = []
-    for _ in range(draw(st.integers(0, 10))):
-        role = draw(st.sampled_from(["user", "system", "developer", "assistant", "assistant", "tool"]))
-        if role == "tool":
-            answers = draw(st.lists(ids, min_size=1, max_size=3))
-        elif role == "assistant":
-            parts = draw(st.lists(st.one_of(text, call), max_size=3))
-            messages.append(Message(role="assistant", parts=parts))
-            calls = [part.id for part in parts if isinstance(part, ToolUse)]
-            if not calls or not draw(st.booleans()):
-                continue
-            answers = draw(st.permutations(calls)) if draw(st.booleans()) else calls
-        else:
-            messages.append(Message(role=role, parts=[draw(text)]))
-            continue
-        cut = draw(st.integers(1, len(answers)))  # answers in one tool message, or split in two
-        for chunk in (answers[:cut], answers[cut:]):
-            if chunk:
-                results = [ToolResult(tool_use_id=i, name="f", content="r") for i in chunk]
-                messages.append(Message(role=draw(st.sampled_from(["tool", "user"])), parts=results))
-    return Request(model="m", messages=messages)
-
-
-def _turns(request: Request) -> list[Turn]:
-    """The turns a writer notes for these messages (all of the shapes ``common_turns`` makes): a
-    user message of results is a ``tool`` turn."""
-    turns: list[Turn] = []
-    for m in request.messages:
-        ids = [
-            p.id if isinstance(p, ToolUse) else p.tool_use_id for p in m.parts if isinstance(p, ToolUse | ToolResult)
-        ]
-        turns.append(("tool" if m.role == "user" and ids else m.role, ids))
-    return turns
-
-
-@settings(max_examples=300, deadline=None)
-@given(common_turns(), rule_names)
-def test_the_turns_a_writer_notes_give_the_verdict_of_the_walk(request: Request, rules: str) -> None:
-    """``turns_keep_rules`` judges from the ids a writer noted what ``keeps_rules`` judges
-    from the IR: the same verdict, on transcripts that keep the rules and on those that do not."""
-    verdict = keeps_rules(request.messages, RULES[rules])
-    assert turns_keep_rules(_turns(request), RULES[rules]) is verdict
-
-
-def test_the_turn_check_meets_both_verdicts_and_each_way_to_break_a_rule() -> None:
-    """The generated transcripts reach both verdicts often; these pin one of each kind."""
-    rules = RULES["nine alphanumerics, no reasoning"]
-    good = [("user", []), ("assistant", ["abcdefghi", "bcdefghij"]), ("tool", ["bcdefghij", "abcdefghi"])]
-    again = [*good, ("assistant", ["cdefghijk"]), ("tool", ["cdefghijk"])]
-    assert turns_keep_rules(good, rules) and turns_keep_rules(again, rules)
-    assert turns_keep_rules([*good, ("assistant", []), ("user", [])], rules)
-    broken = {
-        "unanswered": [("assistant", ["abcdefghi"]), ("user", [])],
-        "unanswered at the end": [("assistant", ["abcdefghi"])],
-        "answered twice": [("assistant", ["abcdefghi"]), ("tool", ["abcdefghi", "abcdefghi"])],
-        "split where one message is needed": [
-            ("assistant", ["abcdefghi", "bcdefghij"]),
-            ("tool", ["abcdefghi"]),
-            ("tool", ["bcdefghij"]),
-        ],
-        "an id the target rejects": [("assistant", ["call_1"]), ("tool", ["call_1"])],
-        "a result of no call": [("tool", ["abcdefghi"])],
-        "a result of an earlier turn": [
-            ("assistant", ["abcdefghi"]),
-            ("tool", ["abcdefghi"]),
-            ("assistant", []),
-            ("tool", ["abcdefghi"]),
-        ],
-        # the repair sends a second answer after the run as text (the walk once let it by)
-        "a result of the latest turn after its run": [
-            ("assistant", ["abcdefghi"]),
-            ("tool", ["abcdefghi"]),
-            ("user", []),
-            ("tool", ["abcdefghi"]),
-        ],
-    }
-    for name, turns in broken.items():
-        assert not turns_keep_rules(turns, rules), name
-    for turns in (good, again, *broken.values()):
-        request = Request(model="m", messages=[_message(role, ids) for role, ids in turns])
-        walk = keeps_rules(request.messages, rules)
-        assert walk is turns_keep_rules(turns, rules) and _turns(request) == turns
-
-
-def _message(role: str, ids: list[str]) -> Message:
-    if role == "assistant":
-        return Message.assistant(*(ToolUse(id=i, name="f", input={}) for i in ids))
-    if role == "tool":
-        return Message.tool(*(ToolResult(tool_use_id=i, name="f", content="r") for i in ids))
-    return Message(role=role, parts=[Text("hi")])  # type: ignore[arg-type]  # the roles above

@@ -166,80 +166,6 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
     return Normalized(replace(request, messages=fixer.repair()), out.warnings, fixer.origins)
 
 
-Turn: TypeAlias = tuple[str, Sequence[str]]
-"""One message as a codec's writer took it in the common shapes: its role and the ids of its
-calls (an assistant message) or of its results (a ``tool`` turn: a tool or user message of
-results only, at least one, which the walk reads alike); a user, system or developer message
-holds neither. See :func:`turns_keep_rules`."""
-
-
-Writer: TypeAlias = Callable[[Request, list[Turn] | None, list[Any] | None, dict[int, Any] | None], Encoded]
-"""A codec's ``encode(request, turns, written, kept)`` for :class:`Passes` (never strict)."""
-
-
-class Passes:
-    """The ``encode`` :func:`encode_noting_turns` calls, for a writer that can take back what it
-    wrote of a message (``Writer``). A request that needs fixing is written twice; the fix keeps
-    most messages as the same objects, so the first pass lists what it wrote of each message in
-    ``written`` (None where there is nothing to take back: a message of another shape, or one
-    whose output a later step may change) and the pass after the fix gets those back in
-    ``kept``, by the ``id`` of the message, writing only the messages the fix made. One
-    instance serves one request."""
-
-    __slots__ = ("first", "write", "written")
-
-    def __init__(self, write: Writer) -> None:
-        self.write = write
-        self.first: Request | None = None
-        self.written: list[Any] = []
-
-    def __call__(self, request: Request, turns: list[Turn] | None) -> Encoded:
-        if turns is not None:
-            self.first = request
-            return self.write(request, turns, self.written, None)
-        kept = None
-        if self.first is not None:
-            pairs = zip(self.first.messages, self.written, strict=False)  # written stops where an error did
-            kept = {id(message): done for message, done in pairs if done is not None}
-        return self.write(request, None, None, kept)
-
-
-def turns_keep_rules(turns: Sequence[Turn], rules: TurnRules) -> bool:
-    """``normalize_request``'s verdict (nothing to change) from the turns a codec's writer noted
-    while it wrote each message in a common shape, so the transcript is walked once, not twice.
-
-    The writer vouches for every other part it took: text these rules keep (non-empty where they
-    drop empty text), media from a URL or inline data, results of plain text, no reasoning but
-    what ``accepts_thinking`` takes (call ids it need not check: that is done here). Then
-    only the calls and their answers are left to check, as :func:`keeps_rules` does: every
-    call id accepted, the calls of an assistant turn answered exactly by the results of the tool
-    messages right after it (in one message where the target needs that), and no result
-    anywhere else. ``test_normalize_equiv.py`` holds the two to the same verdicts."""
-    one_message = rules.one_results_message
-    expected: Sequence[str] | None = None  # the calls of a turn while their results are read
-    answers: list[str] = []
-    holders = 0
-    calls: list[str] = []  # every call id, for the id rule
-    for role, ids in turns:
-        if role == "tool":
-            if expected is not None:
-                answers += ids  # each must be one of ``expected``: checked where the run ends
-                holders += 1
-            else:
-                return False  # results after no calls: orphans
-            continue
-        if expected is not None:  # any other message ends the run of results
-            if (answers != expected or one_message) and not _answers_calls(expected, answers, holders, one_message):
-                return False
-            expected = None
-        if role == "assistant" and ids:
-            calls += ids
-            expected, answers, holders = ids, [], 0
-    if expected is not None and not _answers_calls(expected, answers, holders, one_message):
-        return False
-    return rules.tool_ids is None or rules.tool_ids.accepts_all(calls)
-
-
 def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, strict: bool) -> Encoded:
     """Merge the normalizer's warnings with the codec's (re-pathed to the request as given), then
     apply ``strict`` once over all of them. The codec must have encoded with ``strict=False``."""
@@ -742,46 +668,6 @@ def encode_with_rules(
     if not ready.changed and not misnamed:
         return encode(request, strict)
     return finish_encode(_noting(ready, misnamed), encode(ready.request, False), codec=codec, strict=strict)
-
-
-def encode_noting_turns(
-    request: Request,
-    rules: TurnRules,
-    encode: Callable[[Request, list[Turn] | None], Encoded],
-    *,
-    codec: str,
-    strict: bool,
-    reasoning: ReasoningPolicy,
-    resolve: Resolver | None = None,
-) -> Encoded:
-    """:func:`encode_with_rules` for a codec whose writer notes the :data:`Turn` of each message
-    it takes in a common shape (``encode(request, turns)``, never strict): the request is written
-    first, and when every message was common the rules are checked from those turns, so the
-    transcript is walked once, not twice (PERF.md). Anything else (a message of another shape,
-    a rule broken, an ``EncodeError`` such as an unresolved handle) goes the way of
-    ``encode_with_rules``, with the same result; a request that needs fixing is written again
-    once fixed."""
-    from ._errors import EncodeError
-
-    if resolve is not None:
-        request = resolve_handles(request, resolve, codec=codec)
-    found = refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
-    misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
-    turns: list[Turn] = []
-    encoded: Encoded | None
-    try:
-        encoded = encode(request, turns)
-    except EncodeError:
-        encoded = None  # reported below as encode_with_rules would (a handle before any write)
-    if encoded is not None and len(turns) == len(request.messages) and turns_keep_rules(turns, rules):
-        ready = Normalized(request, [], None)
-        if not (strict and encoded.warnings) and not misnamed:
-            return encoded
-    else:
-        ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
-        if encoded is None or ready.changed:
-            encoded = encode(ready.request, None)
-    return finish_encode(_noting(ready, misnamed), encoded, codec=codec, strict=strict)
 
 
 def misnamed_results(
