@@ -96,7 +96,9 @@ def _ask_chat(sdk: Any, model: str, stream: bool) -> list[Call]:
     else:
         completion = sdk.chat.completions.create(**kwargs)
     calls = completion.choices[0].message.tool_calls or []
-    return [(c.id, c.function.name, json.loads(c.function.arguments)) for c in calls]
+    # A streamed call with no arguments arrives as "" (the chat encoder streams an empty input as
+    # no argument text; its non-streamed answer says "{}").
+    return [(c.id, c.function.name, json.loads(c.function.arguments or "{}")) for c in calls]
 
 
 def _answer_chat(sdk: Any, model: str, calls: list[Call]) -> None:
