@@ -183,3 +183,15 @@ _ANSWER = {
     "openai-responses": _answer_responses,
     "gemini": _answer_gemini,
 }
+
+
+def ask_with_text(wire: str, sdk: Any, model: str, text: str) -> None:
+    """A plain turn whose prompt is ``text`` (the size-limit test)."""
+    if wire == "anthropic-messages":
+        sdk.messages.create(model=model, max_tokens=16, messages=[{"role": "user", "content": text}])
+    elif wire == "openai-chat":
+        sdk.chat.completions.create(model=model, messages=[{"role": "user", "content": text}])
+    elif wire == "openai-responses":
+        sdk.responses.create(model=model, input=text)
+    else:
+        sdk.models.generate_content(model=model, contents=text)

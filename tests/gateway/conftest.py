@@ -7,6 +7,7 @@ answer (or the fault) its upstream gives. Callers are the official SDK clients.
 from __future__ import annotations
 
 import os
+import select
 import socket
 import threading
 import time
@@ -64,17 +65,17 @@ UPSTREAMS = {
 }
 
 
-class PacedServer(VendorServer):
-    """A vendor server whose streams can be paced (``pace`` seconds between chunks), and which
-    counts the streams a client abandoned before their end (``abandoned``)."""
+class HoldingServer(VendorServer):
+    """A vendor server that, when ``hold`` is set, sends a stream's events but holds its end back
+    until the client goes away (counted in ``abandoned``) or ``hold`` seconds pass."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.pace = 0.0
+        self.hold = 0.0
         self.abandoned = 0
 
     def _stream(self, handler: Any, answer: Answer, fault: Fault | None) -> None:  # type: ignore[override]
-        if not self.pace:
+        if not self.hold:
             VendorServer._stream(handler, answer, fault)
             return
         assert answer.sse is not None
@@ -82,23 +83,29 @@ class PacedServer(VendorServer):
         handler.send_header("content-type", "text/event-stream")
         handler.send_header("transfer-encoding", "chunked")
         handler.end_headers()
-        try:
-            for start in range(0, len(answer.sse), answer.chunk):
-                piece = answer.sse[start : start + answer.chunk]
-                handler.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
-                handler.wfile.flush()
-                time.sleep(self.pace)
-            handler.wfile.write(b"0\r\n\r\n")
-            handler.wfile.flush()
-        except OSError:
+        handler.wfile.write(b"%x\r\n%s\r\n" % (len(answer.sse), answer.sse))
+        handler.wfile.flush()
+        if self._left(handler.connection):
             self.abandoned += 1
+            return
+        handler.wfile.write(b"0\r\n\r\n")
+        handler.wfile.flush()
+
+    def _left(self, connection: socket.socket) -> bool:
+        """Whether the client closed the connection within ``hold`` seconds."""
+        deadline = time.monotonic() + self.hold
+        while time.monotonic() < deadline:
+            readable, _, _ = select.select([connection], [], [], 0.01)
+            if readable and connection.recv(1, socket.MSG_PEEK) == b"":
+                return True
+        return False
 
 
 @dataclass
 class Running:
     url: str
     gateway: Any
-    upstreams: dict[str, PacedServer]
+    upstreams: dict[str, HoldingServer]
 
 
 def free_port() -> int:
@@ -120,7 +127,7 @@ def serve_in_thread(app: Any) -> tuple[str, Any, threading.Thread]:
     return f"http://127.0.0.1:{port}", server, thread
 
 
-def routes_for(servers: dict[str, PacedServer]) -> list[Any]:
+def routes_for(servers: dict[str, HoldingServer]) -> list[Any]:
     from interlingua.gateway import Route
 
     return [
@@ -140,7 +147,7 @@ def running() -> Iterator[Running]:
     from interlingua.gateway import Gateway, GatewayConfig, Route
 
     os.environ["GATEWAY_TEST_UPSTREAM_KEY"] = UPSTREAM_KEY
-    servers = {wire: PacedServer() for wire in WIRES}
+    servers = {wire: HoldingServer() for wire in WIRES}
     routes = [
         *routes_for(servers),
         Route(
@@ -167,5 +174,5 @@ def gw(running: Running) -> Iterator[Running]:
     for upstream in running.upstreams.values():
         upstream.received.clear()
         upstream.faults.clear()
-        upstream.pace = 0.0
+        upstream.hold = 0.0
     yield running

@@ -282,10 +282,15 @@ class Gateway:
                     log.error("gateway: the caller's encoder failed: %s", self._hide(str(value)))
                 break
         finally:
+            import anyio
+
             feeder.cancel()
             encoder.stop()
             self.open_streams -= 1
-            await events.aclose()
+            # The caller left: Starlette cancelled this generator's scope, and anyio cancels every
+            # await in it again, so closing the upstream connection must be shielded to happen.
+            with anyio.CancelScope(shield=True):
+                await events.aclose()
             if encoded is not None:
                 warnings = [*warnings, *encoded.warnings]
             self._log(facts, warnings, started, outcome["status"])
