@@ -6,7 +6,7 @@ docs/guide/gateway.md.
 
 from ._app import WARNINGS_HEADER, Gateway, create_app
 from ._config import ConfigError, GatewayConfig, Route, load_config
-from ._ids import IdStore, MemoryIdStore, ToolIdMap
+from ._ids import IdStore, MemoryIdStore, SqliteIdStore, ToolIdMap
 
 __all__ = [
     "WARNINGS_HEADER",
@@ -16,6 +16,7 @@ __all__ = [
     "IdStore",
     "MemoryIdStore",
     "Route",
+    "SqliteIdStore",
     "ToolIdMap",
     "create_app",
     "load_config",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._ids import IdStore
+from ._ids import IdStore, SqliteIdStore
 
 DEFAULT_MAX_BODY = 32 * 1024 * 1024
 """32 MiB: Anthropic's documented request limit for the Messages API, the largest of the four."""
@@ -70,12 +70,13 @@ class GatewayConfig:
 
 
 _ROUTE_KEYS = frozenset(Route.__dataclass_fields__)
-_GATEWAY_KEYS = frozenset({"keys_env", "max_body_bytes"})
+_GATEWAY_KEYS = frozenset({"keys_env", "max_body_bytes", "id_store"})
 
 
 def load_config(path: str | Path) -> GatewayConfig:
     """A :class:`GatewayConfig` from TOML: a ``[gateway]`` table (``keys_env``: the variable
-    holding the callers' keys, comma-separated; ``max_body_bytes``) and ``[[route]]`` tables
+    holding the callers' keys, comma-separated; ``max_body_bytes``; ``id_store``: a SQLite file
+    that keeps the tool ids too long to encode, shared by workers and restarts) and ``[[route]]`` tables
     with :class:`Route`'s fields. Keys are never written in the file itself."""
     try:
         document = tomllib.loads(Path(path).read_text())
@@ -103,4 +104,6 @@ def config_from_mapping(document: Mapping[str, Any]) -> GatewayConfig:
         keys = frozenset(k.strip() for k in raw.split(",") if k.strip())
         if not keys:
             raise ConfigError(f"[gateway] keys_env: environment variable {gateway['keys_env']} holds no key")
-    return GatewayConfig(routes, keys=keys, max_body_bytes=int(gateway.get("max_body_bytes", DEFAULT_MAX_BODY)))
+    store = SqliteIdStore(str(gateway["id_store"])) if "id_store" in gateway else None
+    size = int(gateway.get("max_body_bytes", DEFAULT_MAX_BODY))
+    return GatewayConfig(routes, keys=keys, max_body_bytes=size, id_store=store)

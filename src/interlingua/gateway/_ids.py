@@ -62,6 +62,28 @@ class MemoryIdStore:
             return self._ids.get(key)
 
 
+class SqliteIdStore:
+    """A store shared by every worker and process on one host, surviving restarts: one SQLite
+    file (a store for several hosts implements the same two methods on a shared database)."""
+
+    def __init__(self, path: str) -> None:
+        import sqlite3
+
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10.0)
+        self._db.execute("pragma journal_mode=wal")
+        self._db.execute("create table if not exists tool_ids (key text primary key, original text not null)")
+        self._lock = threading.Lock()
+
+    def put(self, key: str, original: str) -> None:
+        with self._lock:
+            self._db.execute("insert or replace into tool_ids values (?, ?)", (key, original))
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("select original from tool_ids where key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+
 def encode_id(original: str) -> str:
     """``ENCODED`` + base 62 of ``original``'s bytes (a leading 1 byte keeps leading zeros)."""
     number = int.from_bytes(b"\x01" + original.encode("utf-8", "surrogatepass"), "big")

@@ -8,8 +8,8 @@ in one module of data, keyed by codec name; a third-party codec is served by add
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 ErrorBody = Callable[[int, str, str | None], dict[str, Any]]
@@ -75,7 +75,6 @@ class ServedWire:
     error: ErrorBody
     stream_keys: tuple[str, ...] = ("stream",)
     model_in_path: bool = False
-    error_kinds: Mapping[int, str] = field(default_factory=dict)
 
 
 SERVED: tuple[ServedWire, ...] = (
