@@ -14,30 +14,27 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from .._client import AsyncClient, AsyncEventStream, _ThreadedDecoder
+from .._client import AsyncClient
 from .._codec import Codec
 from .._errors import (
     DecodeError,
     EncodeError,
     LossyEncodeError,
     ProviderError,
-    ServerError,
-    StreamError,
     TimeoutError,
     TransportError,
 )
 from .._registry import get_codec
 from .._request import Request
 from .._response import Response
-from .._sse import SSEEvent, render_event
-from .._stream import ErrorEvent, StreamEvent
 from .._warnings import AnyWarning
 from .._wire import loads
 from ._config import GatewayConfig, Route
 from ._ids import ToolIdMap
+from ._pipe import Pipe
 from ._wires import SERVED, STREAM_METHOD, ServedWire
 
 if TYPE_CHECKING:
@@ -239,84 +236,41 @@ class Gateway:
         """Open the upstream stream first, so its refusal is still an HTTP status; then relay."""
         from starlette.responses import StreamingResponse
 
-        events = client.stream(request)
         try:
-            await events.__aenter__()
+            # AsyncClient's own open: its retries, its vendor errors; the events go through a Pipe.
+            response = await client._open(client._prepare(request, stream=True))
         except ProviderError as exc:
             raise self._upstream_refusal(exc) from None
         except TransportError as exc:
             raise _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc))) from None
+        pipe = Pipe(
+            client.codec, caller, self.ids, _accepts(caller), max_event_size=client.max_event_size, hide=self._hide
+        )
         self.open_streams += 1
-        relay = self._relay(caller, events, warnings, facts, started)
+        relay = self._relay(response, pipe, warnings, facts, started)
         return StreamingResponse(relay, media_type="text/event-stream", headers=_warning_headers(warnings))
 
     async def _relay(
-        self,
-        caller: Codec,
-        events: AsyncEventStream,
-        warnings: list[AnyWarning],
-        facts: dict[str, Any],
-        started: float,
+        self, response: httpx2.Response, pipe: Pipe, warnings: list[AnyWarning], facts: dict[str, Any], started: float
     ) -> AsyncIterator[bytes]:
-        """Upstream events -> the caller's SSE bytes. The caller's encoder is a pull-based
-        generator, so it runs on the worker thread the transport uses for decoders; a caller that
-        leaves cancels this generator, and the ``finally`` closes the upstream stream."""
-        accepts = _accepts(caller)
-        encoded: Any = None
-
-        def encode(source: Iterator[StreamEvent]) -> Iterator[SSEEvent]:
-            nonlocal encoded
-            encoded = caller.encode_stream(source)
-            return iter(encoded)
-
-        encoder: _ThreadedDecoder[SSEEvent] = _ThreadedDecoder(cast(Any, encode))
-        outcome = {"status": 200}
-        feeder = asyncio.ensure_future(self._feed(events, encoder, accepts, facts, outcome))
+        """The caller's bytes as the pipe makes them; a caller that leaves cancels this generator,
+        and the ``finally`` closes the upstream stream."""
+        pump = asyncio.ensure_future(_pump(response, pipe))
         try:
-            while True:
-                kind, value = await encoder.get()
-                if kind == "event":
-                    yield render_event(value)
-                    continue
-                if kind == "error":
-                    log.error("gateway: the caller's encoder failed: %s", self._hide(str(value)))
-                break
+            while (chunk := await pipe.get()) is not None:
+                yield chunk
         finally:
             import anyio
 
-            feeder.cancel()
-            encoder.stop()
+            pump.cancel()
+            pipe.stop()
             self.open_streams -= 1
             # The caller left: Starlette cancelled this generator's scope, and anyio cancels every
             # await in it again, so closing the upstream connection must be shielded to happen.
             with anyio.CancelScope(shield=True):
-                await events.aclose()
-            if encoded is not None:
-                warnings = [*warnings, *encoded.warnings]
-            self._log(facts, warnings, started, outcome["status"])
-
-    async def _feed(
-        self,
-        events: AsyncEventStream,
-        encoder: _ThreadedDecoder[SSEEvent],
-        accepts: Callable[[str], bool] | None,
-        facts: dict[str, Any],
-        outcome: dict[str, int],
-    ) -> None:
-        """The upstream's events into the caller's encoder; a failure midway becomes the error
-        event of the caller's wire, after what was already relayed."""
-        try:
-            async for event in events:
-                encoder.feed(cast(Any, self.ids.outward_event(event, accepts)))
-            facts["tokens"] = _tokens(events.snapshot())
-        except StreamError as exc:
-            outcome["status"] = 502
-            error = exc.error or ServerError(self._hide(str(exc)), status=500, type="api_error")
-            encoder.feed(cast(Any, ErrorEvent(error)))
-            if exc.partial is not None:
-                facts["tokens"] = _tokens(exc.partial)
-        finally:
-            encoder.stop()
+                await response.aclose()
+            facts["tokens"] = None if pipe.usage is None else f"{pipe.usage.input_tokens}/{pipe.usage.output_tokens}"
+            self._log(facts, [*warnings, *pipe.warnings], started, 502 if pipe.failed else 200)
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -376,6 +330,16 @@ class Gateway:
             f" paths={paths}" if paths else "",
             f" error={error!r}" if error else "",
         )
+
+
+async def _pump(response: httpx2.Response, pipe: Pipe) -> None:
+    try:
+        async for chunk in response.aiter_bytes():
+            pipe.feed(chunk)
+    except Exception as exc:  # the network broke: the pipe ends the caller's stream with an error
+        pipe.fail(exc)
+    finally:
+        pipe.stop()
 
 
 async def _disconnected(http: HttpIn) -> None:
