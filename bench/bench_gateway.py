@@ -121,7 +121,13 @@ async def run_streams(client: il.AsyncClient, total: int, concurrency: int) -> f
     return time.perf_counter() - start
 
 
-async def measure(gateway_port: int, upstream_port: int, levels: list[int], rounds: int) -> None:
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(gateway_port: int, upstream_port: int, levels: list[int], rounds: int, pid: int) -> None:
     import httpx2
 
     limits = httpx2.Limits(max_connections=None, max_keepalive_connections=2000)
@@ -133,9 +139,15 @@ async def measure(gateway_port: int, upstream_port: int, levels: list[int], roun
     for level in levels:
         total = max(level * 3, 60) if level > 1 else 100
         ratios, direct_s, via_s = [], [], []
+        gateway_cpu = caller_cpu = direct_cpu = 0.0
         for _ in range(rounds):
+            mine = time.process_time()
             d = await run_streams(direct, total, level)
+            direct_cpu += time.process_time() - mine
+            mine, theirs = time.process_time(), cpu_s(pid)
             v = await run_streams(via, total, level)
+            caller_cpu += time.process_time() - mine
+            gateway_cpu += cpu_s(pid) - theirs
             ratios.append(d / v)
             direct_s.append(d)
             via_s.append(v)
@@ -144,6 +156,11 @@ async def measure(gateway_port: int, upstream_port: int, levels: list[int], roun
             f"concurrency {level:>5}: direct {total / d:8.1f} streams/s, gateway {total / v:8.1f} streams/s, "
             f"throughput ratio {statistics.median(ratios):.2f}"
             + (f", added latency {(v - d) / total * 1000:.2f} ms/request" if level == 1 else "")
+        )
+        per = 1000 / (total * rounds)
+        print(
+            f"{'':19}CPU ms per stream: client direct {direct_cpu * per:.2f}, client via gateway "
+            f"{caller_cpu * per:.2f}, gateway process {gateway_cpu * per:.2f}"
         )
     await http.aclose()
 
@@ -188,7 +205,7 @@ def main() -> None:
         held_port, held = start_upstream(hold=30.0)
         held_gateway_port, held_gateway = start_gateway(held_port, Path(folder) / "held")
         try:
-            asyncio.run(measure(gateway_port, upstream_port, levels, args.rounds))
+            asyncio.run(measure(gateway_port, upstream_port, levels, args.rounds, gateway.pid))
             asyncio.run(hold_open(held_gateway_port, held_gateway.pid, args.open))
         finally:
             for process in (gateway, held_gateway, upstream, held):

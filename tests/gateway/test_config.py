@@ -28,18 +28,18 @@ api_key_env = "OPENAI_API_KEY"
 def test_the_documented_config_loads_its_routes_keys_and_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("GATEWAY_KEYS", "one, two")
+    monkeypatch.setenv("GATEWAY_KEYS", "gw-key-one, gw-key-two")
     path = tmp_path / "gateway.toml"
     path.write_text(TEN_LINES)
 
     config = load_config(path)
 
-    assert config.keys == frozenset({"one", "two"}) and config.max_body_bytes == 1_000_000
+    assert config.keys == frozenset({"gw-key-one", "gw-key-two"}) and config.max_body_bytes == 1_000_000
     assert [r.codec for r in config.routes] == ["anthropic-messages", "openai-chat"]
     claude = Route("claude-*", "anthropic-messages", api_key_env="ANTHROPIC_API_KEY")
     assert config.route_for("claude-haiku-4-5") == claude
     assert config.route_for("gpt-4o") is config.routes[1]
-    assert "one" not in repr(config)
+    assert "gw-key" not in repr(config)
 
 
 def test_a_docs_page_holds_the_same_config() -> None:
@@ -78,3 +78,23 @@ def test_the_id_store_key_opens_a_sqlite_store(tmp_path: Path) -> None:
     path = tmp_path / "gateway.toml"
     path.write_text(f'[gateway]\nid_store = "{tmp_path / "ids.db"}"\n[[route]]\nmatch = "*"\ncodec = "gemini"\n')
     assert isinstance(load_config(path).id_store, SqliteIdStore)
+
+
+def test_the_code_example_of_the_docs_page_builds_an_app_and_a_keyless_local_route_works(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A route without api_key_env and none of its codec's variables set sends no key."""
+    import asyncio
+
+    from interlingua.gateway import Gateway, GatewayConfig
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    gateway = Gateway(GatewayConfig([Route("*", "openai-chat", base_url="http://127.0.0.1:9/v1", model="qwen3:8b")]))
+
+    async def build() -> object:
+        client = gateway._client(gateway.config.routes[0])
+        headers = client._prepare(__import__("interlingua").Request(model="m", messages=[]), stream=False).headers
+        await gateway.aclose()
+        return headers
+
+    assert "authorization" not in {k.lower() for k in asyncio.run(build())}  # type: ignore[attr-defined]

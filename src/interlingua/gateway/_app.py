@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -278,6 +279,9 @@ class Gateway:
         client = self._clients.get(id(route))
         if client is None:
             key = route.api_key()
+            if key is None:  # the codec's usual variables, or no key (a local server takes none)
+                usual = getattr(get_codec(route.codec), "api_key_env", ())
+                key = next((os.environ[name] for name in usual if os.environ.get(name)), "")
             if key:
                 self._secrets.append(key)
             client = AsyncClient(

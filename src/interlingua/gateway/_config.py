@@ -25,7 +25,8 @@ class Route:
     """Where requests for models matching ``match`` (a glob: ``claude-*``) go.
 
     ``codec`` is the upstream's wire; ``base_url`` its address (None: the codec's default);
-    ``api_key_env`` the environment variable holding its key (None: the codec's usual ones).
+    ``api_key_env`` the environment variable holding its key (None: the codec's usual ones, or
+    no key when none is set, for a local server).
     ``model`` replaces the caller's model name upstream. ``strict`` refuses a request the
     upstream's wire cannot carry whole (a 400 naming the path). ``max_retries``: the upstream
     call's own retries; 0 by default, the caller's SDK retries with the status it is given."""
