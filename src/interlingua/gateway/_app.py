@@ -256,15 +256,20 @@ class Gateway:
     ) -> AsyncIterator[bytes]:
         """The caller's bytes as the pipe makes them; a caller that leaves cancels this generator,
         and the ``finally`` closes the upstream stream."""
-        pump = asyncio.ensure_future(_pump(response, pipe))
+        network: BaseException | None = None
         try:
-            while (chunk := await pipe.get()) is not None:
-                yield chunk
+            try:
+                async for chunk in response.aiter_bytes():
+                    if made := pipe.feed(chunk):
+                        yield made
+            except Exception as exc:  # the network broke: the pipe ends the stream with an error event
+                network = exc
+            if made := pipe.finish(network):
+                yield made
         finally:
             import anyio
 
-            pump.cancel()
-            pipe.stop()
+            pipe.close()
             self.open_streams -= 1
             # The caller left: Starlette cancelled this generator's scope, and anyio cancels every
             # await in it again, so closing the upstream connection must be shielded to happen.
@@ -334,16 +339,6 @@ class Gateway:
             f" paths={paths}" if paths else "",
             f" error={error!r}" if error else "",
         )
-
-
-async def _pump(response: httpx2.Response, pipe: Pipe) -> None:
-    try:
-        async for chunk in response.aiter_bytes():
-            pipe.feed(chunk)
-    except Exception as exc:  # the network broke: the pipe ends the caller's stream with an error
-        pipe.fail(exc)
-    finally:
-        pipe.stop()
 
 
 async def _disconnected(http: HttpIn) -> None:

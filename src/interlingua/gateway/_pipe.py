@@ -1,20 +1,15 @@
-"""One streamed answer, upstream bytes in, the caller's SSE bytes out, on one worker thread.
+"""One streamed answer, upstream bytes in, the caller's SSE bytes out, on the event loop's thread.
 
-The codecs' stream decoders and encoders are pull-based generators, so a stream in flight needs
-a stack of its own while it waits for bytes. The pipe gives it one thread for the whole chain
-(frame, decode, map ids, encode, render), fed the raw network chunks and handing back rendered
-bytes when it runs out of input: two crossings between the event loop and the thread per
-network chunk, however many events the chunk holds. (Decoding through ``AsyncEventStream`` and
-encoding on a second thread cost two threads and two crossings per event; bench_gateway.py
-measured the difference.)
+The codecs' stream decoders and encoders are pull-based generators: a stream in flight needs a
+stack of its own while it waits for bytes. The pipe gives the whole chain (frame, decode, map
+ids, encode, render) a greenlet: ``feed`` switches into it with a network chunk, and it switches
+back with the bytes made as soon as it needs the next one. No thread, no queue, no lock; a
+switch costs about a microsecond. (A thread per stream, the transport's way, measured 3x the
+gateway's CPU per stream in bench_gateway.py, most of it in GIL hand-offs.)
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import queue
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -30,8 +25,9 @@ _END = object()
 
 
 class Pipe:
-    """``feed`` network chunks and ``stop`` (or ``fail``) from the loop; ``get`` the caller's
-    bytes there (None once the answer is over). ``warnings`` and ``usage`` are final after that."""
+    """``feed(chunk)`` returns the caller's bytes made from it (maybe none yet); ``finish()``
+    (with the exception that broke the network, if one did) returns the rest. ``warnings``,
+    ``usage`` and ``failed`` are final after ``finish``. ``close`` abandons the chain."""
 
     def __init__(
         self,
@@ -43,39 +39,37 @@ class Pipe:
         max_event_size: int | None,
         hide: Callable[[str], str],
     ) -> None:
+        from greenlet import greenlet  # type: ignore[import-untyped]  # greenlet ships no stubs; used as Any
+
         self.warnings: list[AnyWarning] = []
         self.usage: Usage | None = None
         self.failed = False
         self._upstream, self._caller, self._ids, self._accepts = upstream, caller, ids, accepts
         self._max_event_size, self._hide = max_event_size, hide
-        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self._loop = asyncio.get_running_loop()
         self._made: list[bytes] = []
         self._network: BaseException | None = None
-        self._over = False
-        threading.Thread(target=self._run, daemon=True).start()
+        self._chain: Any = greenlet(self._run)
+        self._chain.switch()  # runs up to its first wait for bytes
 
-    def feed(self, chunk: bytes) -> None:
-        self._inbox.put(chunk)
+    def feed(self, chunk: bytes) -> bytes:
+        return self._switch(chunk)
 
-    def fail(self, exc: BaseException) -> None:
-        """The network broke: the answer ends with the caller's error event."""
-        self._inbox.put(exc)
+    def finish(self, network: BaseException | None = None) -> bytes:
+        return self._switch(network if network is not None else _END)
 
-    def stop(self) -> None:
-        self._inbox.put(_END)
+    def close(self) -> None:
+        if not self._chain.dead:
+            self._chain.throw()  # GreenletExit: the generators' finally blocks run
 
-    async def get(self) -> bytes | None:
-        if self._over:
-            return None
-        chunk = await self._outbox.get()
-        self._over = chunk is None
-        return chunk
+    def _switch(self, item: object) -> bytes:
+        if self._chain.dead:
+            return b""
+        made = self._chain.switch(item)
+        return made if isinstance(made, bytes) else b""
 
-    # --- on the worker thread ----------------------------------------------------------------
+    # --- inside the greenlet -----------------------------------------------------------------
 
-    def _run(self) -> None:
+    def _run(self) -> bytes:
         try:
             encoded = self._caller.encode_stream(self._events())
             for event in encoded:
@@ -83,20 +77,17 @@ class Pipe:
             self.warnings = list(encoded.warnings)
         except Exception as exc:  # the caller's encoder failed: what was made goes, then the end
             self.failed = True
-            self._made.append(b"")
-            self.warnings = []
             self._network = self._network or exc
-        finally:
-            self._post()
-            self._send(None)
+        return self._take()
+
+    def _take(self) -> bytes:
+        made, self._made = b"".join(self._made), []
+        return made
 
     def _chunks(self) -> Iterator[bytes]:
+        parent = self._chain.parent
         while True:
-            try:
-                item = self._inbox.get_nowait()
-            except queue.Empty:
-                self._post()  # out of input: hand the loop what is made before waiting
-                item = self._inbox.get()
+            item = parent.switch(self._take())  # out of input: hand back what is made, wait
             if item is _END:
                 return
             if isinstance(item, BaseException):
@@ -126,13 +117,3 @@ class Pipe:
             self.failed = True
             why = f": {self._hide(str(self._network))}" if self._network is not None else ""
             yield ErrorEvent(ServerError(f"the stream broke off{why}", status=500, type="api_error"))
-
-    def _post(self) -> None:
-        if self._made:
-            made, self._made = b"".join(self._made), []
-            self._send(made)
-
-    def _send(self, item: bytes | None) -> None:
-        # RuntimeError: the loop closed while the stream was abandoned; nobody is listening.
-        with contextlib.suppress(RuntimeError):
-            self._loop.call_soon_threadsafe(self._outbox.put_nowait, item)
