@@ -3,6 +3,7 @@ the SDK's own accumulator) and the turn that answers the calls. Results are (id,
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -16,7 +17,9 @@ TOOL = {
 }
 
 
+@functools.cache
 def client(wire: str, url: str, key: str) -> Any:
+    """One SDK client per wire, address and key for the session (building one is not free)."""
     if wire == "anthropic-messages":
         import anthropic
 

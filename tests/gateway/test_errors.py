@@ -230,3 +230,26 @@ def test_a_caller_that_leaves_a_plain_call_cancels_the_upstream_call(
     [line] = [r.getMessage() for r in caplog.records if r.name == "interlingua.gateway"]
     assert "status=499" in line and "the caller disconnected" in line
     assert time.monotonic() - started < 2.5  # logged before the upstream would have answered
+
+
+def test_a_gemini_method_the_gateway_does_not_serve_is_a_404_in_googles_shape(gw: Running) -> None:
+    import httpx2
+
+    answer = httpx2.post(
+        f"{gw.url}/v1beta/models/via-gemini:countTokens", json={"contents": []}, headers={"x-goog-api-key": GATEWAY_KEY}
+    )
+
+    assert (answer.status_code, answer.json()["error"]["status"]) == (404, "NOT_FOUND")
+    assert answer.json()["error"]["message"] == (
+        "/v1beta/models/via-gemini:countTokens: this gateway serves generateContent and streamGenerateContent"
+    )
+
+
+def test_a_body_that_is_not_json_is_a_400_in_the_callers_shape(gw: Running) -> None:
+    import httpx2
+
+    answer = httpx2.post(f"{gw.url}/v1/messages", content=b"{nope", headers={"x-api-key": GATEWAY_KEY})
+
+    assert answer.status_code == 400
+    assert answer.json()["error"]["type"] == "invalid_request_error"
+    assert answer.json()["error"]["message"].startswith("the request body is not JSON")

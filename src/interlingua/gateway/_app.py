@@ -23,6 +23,7 @@ from .._codec import Codec
 from .._errors import (
     DecodeError,
     EncodeError,
+    InterlinguaError,
     LossyEncodeError,
     ProviderError,
     TimeoutError,
@@ -33,7 +34,7 @@ from .._request import Request
 from .._response import Response
 from .._warnings import AnyWarning
 from .._wire import loads
-from ._config import GatewayConfig, Route
+from ._config import ConfigError, GatewayConfig, Route
 from ._ids import ToolIdMap
 from ._pipe import Pipe
 from ._wires import SERVED, STREAM_METHOD, ServedWire
@@ -102,7 +103,7 @@ class Gateway:
     async def handle(self, wire: ServedWire, http: HttpIn) -> HttpOut:
         started = time.perf_counter()
         caller = get_codec(wire.codec)
-        facts: dict[str, Any] = {"route": wire.path, "model": None, "warnings": 0, "tokens": None}
+        facts: dict[str, Any] = {"route": wire.path, "model": None, "tokens": None}
         try:
             self._check_key(http)
             body = await self._body(http)
@@ -120,10 +121,12 @@ class Gateway:
             if stream:
                 return await self._stream(wire, caller, client, request, warnings, facts, started)
             answer = await self._until_disconnect(http, client.send(request))
+            answer = self.ids.outward_response(answer, _accepts(caller))
+            encoded = caller.encode_response(answer)
         except _Refused as refused:
             return self._refuse(wire, refused, facts, started)
-        answer = self.ids.outward_response(answer, _accepts(caller))
-        encoded = caller.encode_response(answer)
+        except (InterlinguaError, ConfigError) as exc:  # an answer the caller's wire cannot hold, a bad route
+            return self._refuse(wire, _Refused(502, self._hide(str(exc))), facts, started)
         warnings = [*warnings, *answer.warnings, *encoded.warnings]
         facts["tokens"] = _tokens(answer)
         self._log(facts, warnings, started, 200)
@@ -172,9 +175,9 @@ class Gateway:
         model = None
         if wire.model_in_path:
             model, _, method = http.path_params["target"].rpartition(":")
+            if not model or method not in wire.methods:
+                raise _Refused(404, f"{http.url.path}: this gateway serves {' and '.join(wire.methods)}")
             stream = method == STREAM_METHOD
-            if not model:
-                raise _Refused(404, f"no method in {http.url.path}")
         try:
             request = caller.decode_request(body)
         except DecodeError as exc:

@@ -68,13 +68,15 @@ _GOOGLE_STATUS = {
 @dataclass(frozen=True)
 class ServedWire:
     """How one wire is served: ``path`` (Starlette syntax), the body keys that only ask for a
-    stream (removed before decoding, so they are not reported as lost), and the error body."""
+    stream (removed before decoding, so they are not reported as lost), the error body, and for
+    a wire that names the model in its path, the methods after the model's ``:``."""
 
     codec: str
     path: str
     error: ErrorBody
     stream_keys: tuple[str, ...] = ("stream",)
     model_in_path: bool = False
+    methods: tuple[str, ...] = ()
 
 
 SERVED: tuple[ServedWire, ...] = (
@@ -82,7 +84,14 @@ SERVED: tuple[ServedWire, ...] = (
     ServedWire("openai-chat", "/v1/chat/completions", _openai_error, ("stream", "stream_options")),
     ServedWire("openai-responses", "/v1/responses", _openai_error),
     # generateContent and streamGenerateContent?alt=sse: the method follows the model after ':'.
-    ServedWire("gemini", "/v1beta/models/{target}", _gemini_error, (), model_in_path=True),
+    ServedWire(
+        "gemini",
+        "/v1beta/models/{target}",
+        _gemini_error,
+        (),
+        model_in_path=True,
+        methods=("generateContent", "streamGenerateContent"),
+    ),
 )
 """Every wire the gateway answers, in the order its routes are mounted."""
 
