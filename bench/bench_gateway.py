@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -99,7 +100,8 @@ def start_gateway(upstream_port: int, folder: Path) -> tuple[int, subprocess.Pop
     )
     env = {**os.environ, "BENCH_UPSTREAM_KEY": "sk-bench"}
     command = [sys.executable, "-m", "interlingua.cli", "serve", "--config", str(config), "--port", str(port)]
-    process = subprocess.Popen([*command, "--log-level", "warning"], env=env)
+    # A long keep-alive: 1,000 queued streams leave pooled connections idle for longer than 5 s.
+    process = subprocess.Popen([*command, "--log-level", "warning", "--keep-alive", "120"], env=env)
     wait_for(port, process)
     return port, process
 
@@ -198,6 +200,9 @@ def main() -> None:
     parser.add_argument("--open", type=int, default=200, help="streams held open for the memory figure")
     args = parser.parse_args()
     levels = [level for level in (1, 100, 1000) if level <= args.max_concurrency]
+    # 1,000 streams through the gateway hold 2,000 sockets in it: lift the file limit (inherited).
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with tempfile.TemporaryDirectory() as folder:
         upstream_port, upstream = start_upstream(hold=0.0)
         (Path(folder) / "held").mkdir()
@@ -210,7 +215,11 @@ def main() -> None:
         finally:
             for process in (gateway, held_gateway, upstream, held):
                 process.terminate()
-                process.wait(10)
+            for process in (gateway, held_gateway, upstream, held):
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
 
 
 if __name__ == "__main__":
