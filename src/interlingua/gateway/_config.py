@@ -13,7 +13,7 @@ from typing import Any
 from ._ids import IdStore, SqliteIdStore
 
 DEFAULT_MAX_BODY = 32 * 1024 * 1024
-"""32 MiB: Anthropic's documented request limit for the Messages API, the largest of the four."""
+"""32 MiB: the largest request limit the four served APIs document."""
 
 
 class ConfigError(ValueError):
@@ -22,7 +22,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Route:
-    """Where requests for models matching ``match`` (a glob: ``claude-*``) go.
+    """Where requests for models matching ``match`` (a glob: ``acme-*``) go.
 
     ``codec`` is the upstream's wire; ``base_url`` its address (None: the codec's default);
     ``api_key_env`` the environment variable holding its key (None: the codec's usual ones, or
