@@ -1,0 +1,373 @@
+"""The ASGI app: a vendor endpoint in, a routed upstream call, the answer back in the caller's wire.
+
+Starlette is imported when the app is built, never by ``import interlingua``. Each request:
+key check, size limit, decode with the caller's codec, route by model, tool ids back to the
+upstream's, the upstream call through :class:`~interlingua.AsyncClient`, the answer (or its
+events, one by one) encoded with the caller's codec. What went wrong upstream comes back as the
+caller's vendor error, with its status (a 429 keeps its ``retry-after``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from .._client import AsyncClient
+from .._codec import Codec
+from .._errors import (
+    DecodeError,
+    EncodeError,
+    InterlinguaError,
+    LossyEncodeError,
+    ProviderError,
+    TimeoutError,
+    TransportError,
+)
+from .._registry import get_codec
+from .._request import Request
+from .._response import Response
+from .._warnings import AnyWarning
+from .._wire import loads
+from ._config import ConfigError, GatewayConfig, Route
+from ._ids import ToolIdMap
+from ._pipe import Pipe
+from ._wires import SERVED, STREAM_METHOD, ServedWire
+
+if TYPE_CHECKING:
+    import httpx2
+    from starlette.applications import Starlette
+    from starlette.requests import Request as HttpIn
+    from starlette.responses import Response as HttpOut
+
+log = logging.getLogger("interlingua.gateway")
+
+WARNINGS_HEADER = "x-interlingua-warnings"
+"""``<count>; <first paths, comma-separated>``: what the conversion could not carry."""
+_SHOWN_PATHS = 5
+
+
+class _Refused(Exception):
+    """Answer the caller now with ``status`` and ``message`` in its wire's error shape."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.message, self.headers = status, message, headers or {}
+
+
+class Gateway:
+    """One gateway: its configuration, an upstream client per route (built on first use, sharing
+    one connection pool) and the tool-id map. ``app()`` is the ASGI application."""
+
+    def __init__(self, config: GatewayConfig, *, http_client: httpx2.AsyncClient | None = None) -> None:
+        self.config = config
+        self.ids = ToolIdMap(config.id_store)
+        self.open_streams = 0
+        """Upstream streams open now (a disconnecting caller closes its own at once)."""
+        self._http = http_client
+        self._clients: dict[int, AsyncClient] = {}
+        self._secrets: list[str] = []
+
+    def app(self) -> Starlette:
+        from starlette.applications import Starlette
+        from starlette.routing import Route as Path
+
+        def endpoint(wire: ServedWire) -> Callable[[HttpIn], Any]:
+            async def handle(request: HttpIn) -> HttpOut:
+                return await self.handle(wire, request)
+
+            return handle
+
+        @contextlib.asynccontextmanager
+        async def lifespan(app: Starlette) -> AsyncIterator[None]:
+            yield
+            await self.aclose()
+
+        paths = [Path(wire.path, endpoint(wire), methods=["POST"]) for wire in SERVED]
+        return Starlette(routes=paths, lifespan=lifespan)
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.aclose()
+        if self._http is not None:
+            await self._http.aclose()
+        self._clients.clear()
+
+    # --- one request ------------------------------------------------------------------------
+
+    async def handle(self, wire: ServedWire, http: HttpIn) -> HttpOut:
+        started = time.perf_counter()
+        caller = get_codec(wire.codec)
+        facts: dict[str, Any] = {"route": wire.path, "model": None, "tokens": None}
+        try:
+            self._check_key(http)
+            body = await self._body(http)
+            request, stream = self._decode(wire, caller, http, body)
+            facts["model"] = request.model
+            route = self.config.route_for(request.model or "")
+            if route is None:
+                raise _Refused(404, f"model: {request.model} is not served by this gateway")
+            facts["upstream"] = route.codec
+            request = self.ids.inward_request(request)
+            if route.model is not None:
+                request = request.model_copy(update={"model": route.model})
+            client = self._client(route)
+            warnings = self._encode_warnings(client.codec, request, route)
+            if stream:
+                return await self._stream(wire, caller, client, request, warnings, facts, started)
+            answer = await self._until_disconnect(http, client.send(request))
+            answer = self.ids.outward_response(answer, _accepts(caller))
+            encoded = caller.encode_response(answer)
+        except _Refused as refused:
+            return self._refuse(wire, refused, facts, started)
+        except (InterlinguaError, ConfigError) as exc:  # an answer the caller's wire cannot hold, a bad route
+            return self._refuse(wire, _Refused(502, self._hide(str(exc))), facts, started)
+        warnings = [*warnings, *answer.warnings, *encoded.warnings]
+        facts["tokens"] = _tokens(answer)
+        self._log(facts, warnings, started, 200)
+        from starlette.responses import JSONResponse
+
+        return JSONResponse(encoded.body, headers=_warning_headers(warnings))
+
+    def _check_key(self, http: HttpIn) -> None:
+        if not self.config.keys:
+            return
+        headers = http.headers
+        bearer = headers.get("authorization", "")
+        offered = [
+            bearer[7:] if bearer[:7].lower() == "bearer " else None,
+            headers.get("x-api-key"),
+            headers.get("x-goog-api-key"),
+            http.query_params.get("key"),
+        ]
+        if not any(key in self.config.keys for key in offered if key):
+            raise _Refused(401, "invalid or missing gateway key")
+
+    async def _body(self, http: HttpIn) -> bytes:
+        """The body, read no further than the limit (a lying or absent content-length included)."""
+        limit = self.config.max_body_bytes
+        declared = http.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            raise _Refused(413, f"request body exceeds the gateway's limit of {limit} bytes")
+        chunks, size = [], 0
+        async for chunk in http.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _Refused(413, f"request body exceeds the gateway's limit of {limit} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _decode(self, wire: ServedWire, caller: Codec, http: HttpIn, raw: bytes) -> tuple[Request, bool]:
+        try:
+            body = loads(raw)
+        except ValueError as exc:
+            raise _Refused(400, f"the request body is not JSON ({exc})") from None
+        if not isinstance(body, dict):
+            raise _Refused(400, "the request body must be a JSON object")
+        stream = body.get("stream") is True
+        for key in wire.stream_keys:
+            body.pop(key, None)
+        model = None
+        if wire.model_in_path:
+            model, _, method = http.path_params["target"].rpartition(":")
+            if not model or method not in wire.methods:
+                raise _Refused(404, f"{http.url.path}: this gateway serves {' and '.join(wire.methods)}")
+            stream = method == STREAM_METHOD
+        try:
+            request = caller.decode_request(body)
+        except DecodeError as exc:
+            raise _Refused(400, f"{exc.path}: {exc.reason}") from None
+        if model is not None:
+            request = request.model_copy(update={"model": model.removeprefix("models/")})
+        return request, stream
+
+    def _encode_warnings(self, upstream: Codec, request: Request, route: Route) -> list[AnyWarning]:
+        """What the upstream's wire cannot carry of ``request``; under ``strict``, a 400 naming it."""
+        try:
+            return list(upstream.encode_request(request, strict=route.strict).warnings)
+        except LossyEncodeError as exc:
+            paths = ", ".join(w.path for w in exc.warnings[:_SHOWN_PATHS])
+            raise _Refused(400, f"strict route {route.match!r}: {upstream.name} would lose {paths}") from None
+        except EncodeError as exc:
+            raise _Refused(400, f"{exc.path}: {exc.reason}") from None
+
+    async def _until_disconnect(self, http: HttpIn, call: Any) -> Response:
+        """The upstream answer, or (the caller left first) the upstream call cancelled."""
+        task = asyncio.ensure_future(call)
+        watcher = asyncio.ensure_future(_disconnected(http))
+        try:
+            await asyncio.wait({task, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watcher.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            raise _Refused(499, "the caller disconnected")
+        try:
+            return cast(Response, task.result())
+        except ProviderError as exc:
+            raise self._upstream_refusal(exc) from None
+        except TransportError as exc:
+            raise _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc))) from None
+
+    def _upstream_refusal(self, exc: ProviderError) -> _Refused:
+        status = exc.status or 502
+        if status in (401, 403):  # the gateway's own upstream key was refused: not the caller's business
+            return _Refused(502, "the upstream refused the gateway's credentials")
+        headers = {}
+        if exc.retry_after is not None:
+            headers["retry-after"] = str(max(math.ceil(exc.retry_after), 0))
+        return _Refused(status, self._hide(exc.message), headers)
+
+    # --- streams ----------------------------------------------------------------------------
+
+    async def _stream(
+        self,
+        wire: ServedWire,
+        caller: Codec,
+        client: AsyncClient,
+        request: Request,
+        warnings: list[AnyWarning],
+        facts: dict[str, Any],
+        started: float,
+    ) -> HttpOut:
+        """Open the upstream stream first, so its refusal is still an HTTP status; then relay."""
+        from starlette.responses import StreamingResponse
+
+        try:
+            # AsyncClient's own open: its retries, its vendor errors; the events go through a Pipe.
+            response = await client._open(client._prepare(request, stream=True))
+        except ProviderError as exc:
+            raise self._upstream_refusal(exc) from None
+        except TransportError as exc:
+            raise _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc))) from None
+        pipe = Pipe(
+            client.codec, caller, self.ids, _accepts(caller), max_event_size=client.max_event_size, hide=self._hide
+        )
+        self.open_streams += 1
+        relay = self._relay(response, pipe, warnings, facts, started)
+        return StreamingResponse(relay, media_type="text/event-stream", headers=_warning_headers(warnings))
+
+    async def _relay(
+        self, response: httpx2.Response, pipe: Pipe, warnings: list[AnyWarning], facts: dict[str, Any], started: float
+    ) -> AsyncIterator[bytes]:
+        """The caller's bytes as the pipe makes them; a caller that leaves cancels this generator,
+        and the ``finally`` closes the upstream stream."""
+        network: BaseException | None = None
+        try:
+            try:
+                async for chunk in response.aiter_bytes():
+                    if made := pipe.feed(chunk):
+                        yield made
+            except Exception as exc:  # the network broke: the pipe ends the stream with an error event
+                network = exc
+            if made := pipe.finish(network):
+                yield made
+        finally:
+            import anyio
+
+            pipe.close()
+            self.open_streams -= 1
+            # The caller left: Starlette cancelled this generator's scope, and anyio cancels every
+            # await in it again, so closing the upstream connection must be shielded to happen.
+            with anyio.CancelScope(shield=True):
+                await response.aclose()
+            facts["tokens"] = None if pipe.usage is None else f"{pipe.usage.input_tokens}/{pipe.usage.output_tokens}"
+            self._log(facts, [*warnings, *pipe.warnings], started, 502 if pipe.failed else 200)
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def _client(self, route: Route) -> AsyncClient:
+        client = self._clients.get(id(route))
+        if client is None:
+            key = route.api_key()
+            if key is None:  # the codec's usual variables, or no key (a local server takes none)
+                usual = getattr(get_codec(route.codec), "api_key_env", ())
+                key = next((os.environ[name] for name in usual if os.environ.get(name)), "")
+            if key:
+                self._secrets.append(key)
+            client = AsyncClient(
+                route.codec,
+                api_key=key,
+                base_url=route.base_url,
+                http_client=self._shared_http(),
+                max_retries=route.max_retries,
+                timeout=route.timeout,
+                settings=route.settings,
+            )
+            self._clients[id(route)] = client
+        return client
+
+    def _shared_http(self) -> httpx2.AsyncClient:
+        if self._http is None:
+            import httpx2
+
+            limits = httpx2.Limits(max_connections=None, max_keepalive_connections=1000)
+            self._http = httpx2.AsyncClient(timeout=httpx2.Timeout(600.0, connect=10.0), limits=limits)
+        return self._http
+
+    def _hide(self, text: str) -> str:
+        """``text`` with every upstream key taken out (an upstream may echo a key in an error)."""
+        for secret in self._secrets:
+            text = text.replace(secret, "<hidden>")
+        return text
+
+    def _refuse(self, wire: ServedWire, refused: _Refused, facts: dict[str, Any], started: float) -> HttpOut:
+        from starlette.responses import JSONResponse
+
+        self._log(facts, [], started, refused.status, refused.message)
+        body = wire.error(refused.status, refused.message, None)
+        return JSONResponse(body, status_code=refused.status, headers=refused.headers)
+
+    def _log(
+        self, facts: dict[str, Any], warnings: list[AnyWarning], started: float, status: int, error: str = ""
+    ) -> None:
+        paths = ",".join(w.path for w in warnings[:_SHOWN_PATHS])
+        log.info(
+            "%s %s model=%s upstream=%s status=%d latency_ms=%.1f tokens=%s warnings=%d%s%s",
+            "POST",
+            facts["route"],
+            facts["model"],
+            facts.get("upstream"),
+            status,
+            (time.perf_counter() - started) * 1000,
+            facts["tokens"],
+            len(warnings),
+            f" paths={paths}" if paths else "",
+            f" error={error!r}" if error else "",
+        )
+
+
+async def _disconnected(http: HttpIn) -> None:
+    """Returns when the caller goes away (the body is read, so the next message is the disconnect)."""
+    while (await http.receive())["type"] != "http.disconnect":
+        pass
+
+
+def _accepts(codec: Codec) -> Callable[[str], bool] | None:
+    rules = getattr(codec, "rules", None)
+    ids = getattr(rules, "tool_ids", None)
+    return None if ids is None else cast(Callable[[str], bool], ids.accepts)
+
+
+def _tokens(response: Response) -> str | None:
+    usage = response.usage
+    return None if usage is None else f"{usage.input_tokens}/{usage.output_tokens}"
+
+
+def _warning_headers(warnings: list[AnyWarning]) -> dict[str, str]:
+    if not warnings:
+        return {}
+    paths = ", ".join(w.path for w in warnings[:_SHOWN_PATHS])
+    return {WARNINGS_HEADER: f"{len(warnings)}; {paths}"}
+
+
+def create_app(config: GatewayConfig, *, http_client: httpx2.AsyncClient | None = None) -> Starlette:
+    """The ASGI app for ``config`` (``uvicorn.run(create_app(config))``)."""
+    return Gateway(config, http_client=http_client).app()

@@ -1,0 +1,65 @@
+"""The stream pipe: fed a recorded stream in small pieces, it writes what the caller's encoder
+writes for the whole decoded stream; a stream that breaks or stops early ends with one error."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import interlingua as il
+from interlingua.gateway import ToolIdMap
+from interlingua.gateway._pipe import Pipe
+from interlingua.testing import read_stream_file
+
+from .conftest import UPSTREAMS, WIRES
+
+PAIRS = [pytest.param(c, u, id=f"{c}<-{u}") for c, u in itertools.product(WIRES, WIRES)]
+
+
+def pipe(caller: str, upstream: str) -> Pipe:
+    return Pipe(il.get_codec(upstream), il.get_codec(caller), ToolIdMap(), None, max_event_size=None, hide=str)
+
+
+def relay(p: Pipe, data: bytes, size: int, network: BaseException | None = None) -> bytes:
+    out = [p.feed(data[i : i + size]) for i in range(0, len(data), size)]
+    return b"".join([*out, p.finish(network)])
+
+
+@pytest.mark.parametrize(("caller", "upstream"), PAIRS)
+def test_a_stream_fed_in_pieces_comes_out_as_the_callers_encoder_writes_it_whole(caller: str, upstream: str) -> None:
+    path = UPSTREAMS[upstream].stream_path()
+    events = list(il.get_codec(upstream).decode_stream(read_stream_file(path)))
+    expected = b"".join(il.render_sse(il.get_codec(caller).encode_stream(events)))
+    p = pipe(caller, upstream)
+
+    assert relay(p, path.read_bytes(), 7) == expected
+    assert not p.failed and p.usage is not None
+
+
+@pytest.mark.parametrize("caller", WIRES)
+def test_a_stream_that_breaks_ends_with_one_error_event_naming_the_break(caller: str) -> None:
+    data = UPSTREAMS["anthropic-messages"].stream_path().read_bytes()
+    p = pipe(caller, "anthropic-messages")
+
+    out = relay(p, data[: len(data) // 2], 50, ConnectionResetError("reset by peer"))
+
+    assert p.failed and out.count(b"the stream broke off: reset by peer") == 1
+
+
+def test_a_stream_that_stops_before_its_end_ends_with_an_error_too() -> None:
+    data = UPSTREAMS["openai-chat"].stream_path().read_bytes()
+    p = pipe("anthropic-messages", "openai-chat")
+
+    out = relay(p, data[: len(data) // 2], 64)
+
+    assert p.failed and out.endswith(
+        b'event: error\ndata: {"type":"error","error":{"type":"api_error","message":"the stream broke off"}}\n\n'
+    )
+
+
+def test_an_abandoned_pipe_closes_without_output() -> None:
+    p = pipe("gemini", "anthropic-messages")
+    p.feed(UPSTREAMS["anthropic-messages"].stream_path().read_bytes()[:100])
+    p.close()
+    assert (p.feed(b"more"), p.finish()) == (b"", b"")
