@@ -63,3 +63,37 @@ def test_an_abandoned_pipe_closes_without_output() -> None:
     p.feed(UPSTREAMS["anthropic-messages"].stream_path().read_bytes()[:100])
     p.close()
     assert (p.feed(b"more"), p.finish()) == (b"", b"")
+
+
+def test_an_upstream_door_in_binary_frames_is_relayed_in_the_callers_sse() -> None:
+    """A route through a door whose streams are event-stream frames (bedrock-converse here): the
+    pipe reads the frames with the door's own framing and writes the caller's wire."""
+    pytest.importorskip("interlingua_bedrock")
+    from functools import partial
+
+    from interlingua.kit import event_frames, render_frames
+
+    frames = b"".join(
+        render_frames(
+            [
+                ("messageStart", b'{"role":"assistant"}'),
+                ("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"Hi there"}}'),
+                ("contentBlockStop", b'{"contentBlockIndex":0}'),
+                ("messageStop", b'{"stopReason":"end_turn"}'),
+                ("metadata", b'{"usage":{"inputTokens":5,"outputTokens":2,"totalTokens":7},"metrics":{"latencyMs":9}}'),
+            ]
+        )
+    )
+    p = Pipe(
+        il.get_codec("bedrock-converse"),
+        il.get_codec("anthropic-messages"),
+        ToolIdMap(),
+        None,
+        max_event_size=None,
+        hide=str,
+        framing=partial(event_frames, codec="bedrock-converse"),
+    )
+    out = relay(p, frames, 13)
+    answer = il.accumulate(il.get_codec("anthropic-messages").decode_stream(il.parse_sse([out])))
+    assert answer.message.parts == [il.Text("Hi there")] and answer.stop_reason == "end_turn"
+    assert p.usage is not None and p.usage.output_tokens == 2 and not p.failed

@@ -242,13 +242,20 @@ class Gateway:
 
         try:
             # AsyncClient's own open: its retries, its vendor errors; the events go through a Pipe.
-            response = await client._open(client._prepare(request, stream=True))
+            prepared = client._prepare(request, stream=True)
+            response = await client._open(prepared)
         except ProviderError as exc:
             raise self._upstream_refusal(exc) from None
         except TransportError as exc:
             raise _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc))) from None
         pipe = Pipe(
-            client.codec, caller, self.ids, _accepts(caller), max_event_size=client.max_event_size, hide=self._hide
+            client.codec,
+            caller,
+            self.ids,
+            _accepts(caller),
+            max_event_size=client.max_event_size,
+            hide=self._hide,
+            framing=prepared.events,
         )
         self.open_streams += 1
         relay = self._relay(response, pipe, warnings, facts, started)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .._codec import Codec
+from .._codec import Codec, Framing
 from .._errors import ServerError
 from .._response import Usage
 from .._sse import parse_sse, render_event
@@ -38,6 +38,7 @@ class Pipe:
         *,
         max_event_size: int | None,
         hide: Callable[[str], str],
+        framing: Framing | None = None,
     ) -> None:
         from greenlet import greenlet  # type: ignore[import-untyped]  # greenlet ships no stubs; used as Any
 
@@ -45,7 +46,7 @@ class Pipe:
         self.usage: Usage | None = None
         self.failed = False
         self._upstream, self._caller, self._ids, self._accepts = upstream, caller, ids, accepts
-        self._max_event_size, self._hide = max_event_size, hide
+        self._max_event_size, self._hide, self._framing = max_event_size, hide, framing
         self._made: list[bytes] = []
         self._network: BaseException | None = None
         self._chain: Any = greenlet(self._run)
@@ -100,7 +101,11 @@ class Pipe:
         the error event the caller's wire ends a failed stream with."""
         ended = errored = False
         try:
-            for event in self._upstream.decode_stream(parse_sse(self._chunks(), max_event_size=self._max_event_size)):
+            chunks = self._chunks()
+            # a cloud door's own framing (HttpRequest.events), e.g. binary event-stream frames
+            framing = self._framing
+            frames = parse_sse(chunks, max_event_size=self._max_event_size) if framing is None else framing(chunks)
+            for event in self._upstream.decode_stream(frames):
                 if isinstance(event, MessageEnd):
                     ended = True
                     self.usage = event.usage or self.usage
