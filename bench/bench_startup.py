@@ -6,10 +6,12 @@ burst of load from another process lands on all of them alike; a figure is the m
 rounds minus the floor's median. Times are CPU times (the machine is shared: wall time counts the
 waits). The in-process lines time the statement inside an interpreter that has the floor already
 (no interpreter start-up or tear-down in them), which is steadier.
+``--instructions`` counts instructions instead (callgrind, one run each, ``PYTHONHASHSEED=0``;
+about half a minute a statement): what the load on a shared machine does not move.
 ``--profile`` prints ``-X importtime``'s largest modules above the floor (self time, one run: a
 pointer to where the time goes, not a measure).
 
-Run: ``python bench/bench_startup.py [--profile]``
+Run: ``python bench/bench_startup.py [--instructions] [--profile]``
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 ROUNDS = 11
 FLOOR = "from pydantic import BaseModel"
@@ -74,6 +77,22 @@ def measure(rounds: int = ROUNDS) -> dict[str, tuple[float, float]]:
     return {label: (statistics.median(cold[label]) - floor, statistics.median(inside[label])) for label in STATEMENTS}
 
 
+def instructions(labels: tuple[str, ...] = ("core", "core + 4 codecs")) -> dict[str, int]:
+    """Instructions (callgrind's total) of a fresh interpreter running each statement, minus the
+    floor's; string hashing is seeded so two versions count the same work alike."""
+
+    def count(code: str) -> int:
+        with tempfile.TemporaryDirectory() as folder:
+            out = os.path.join(folder, "callgrind.out")
+            command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", code]
+            subprocess.run(command, check=True, env={**_ENV, "PYTHONHASHSEED": "0"}, capture_output=True)
+            with open(out, encoding="utf-8") as file:
+                return next(int(line.split()[1]) for line in file if line.startswith("summary:"))
+
+    floor = count(FLOOR)
+    return {label: count(f"{FLOOR}; {STATEMENTS[label]}") - floor for label in labels}
+
+
 def profile(code: str = STATEMENTS["core + 4 codecs"], top: int = 25) -> None:
     """The modules with the largest self time that the floor does not import."""
 
@@ -96,7 +115,12 @@ def profile(code: str = STATEMENTS["core + 4 codecs"], top: int = 25) -> None:
 
 
 def main() -> None:
-    print(f"{sys.executable}: over `{FLOOR}`, medians of {ROUNDS} rounds (ms)")
+    if "--instructions" in sys.argv:
+        print(f"{sys.executable}: instructions over `{FLOOR}` (callgrind)")
+        for label, count in instructions().items():
+            print(f"  {label:<28} +{count / 1e6:7.1f} M")
+        return
+    print(f"{sys.executable}: CPU time over `{FLOOR}`, medians of {ROUNDS} rounds (ms)")
     for label, (cold, inside) in measure().items():
         print(f"  {label:<28} cold +{cold:6.1f}   inside a process with the floor {inside:6.1f}")
     if "--profile" in sys.argv:
