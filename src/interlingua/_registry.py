@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from functools import cache, reduce
+from functools import cache
 from importlib import import_module
 from importlib.machinery import PathFinder
 from typing import Any, NamedTuple
@@ -27,8 +27,13 @@ class _Entry(NamedTuple):
     value: str
 
     def load(self) -> Any:
+        # A loop, not functools.reduce: instruction counts toggle on reduce (docs/performance.md),
+        # and a codec's lazy import here would land in them.
         module, _, attrs = self.value.partition("[")[0].partition(":")
-        return reduce(getattr, filter(None, attrs.strip().split(".")), import_module(module.strip()))
+        found = import_module(module.strip())
+        for attr in filter(None, attrs.strip().split(".")):
+            found = getattr(found, attr)
+        return found
 
 
 @cache
