@@ -125,3 +125,25 @@ def test_finding_the_codecs_does_not_import_importlib_metadata() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_finder_with_distributions_of_its_own_leaves_discovery_to_the_stdlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib.metadata import entry_points
+
+    from interlingua import _registry
+
+    class Finder:
+        asked = 0
+
+        @classmethod
+        def find_distributions(cls, *args: object, **kwargs: object) -> list[object]:
+            cls.asked += 1
+            return []
+
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder])
+    assert not _registry._path_finder_only()
+    found = _registry._entry_points.__wrapped__()
+    assert Finder.asked >= 1  # importlib.metadata asked it: the stdlib did the search
+    assert {name: entry.value for name, entry in found.items()} == {
+        ep.name: ep.value for ep in entry_points(group=_registry.GROUP)
+    }

@@ -38,7 +38,7 @@ class _Entry(NamedTuple):
 
 @cache
 def _entry_points() -> dict[str, Any]:
-    found = _scan(sys.path)
+    found = _scan(sys.path) if _path_finder_only() else None
     if found is None:
         from importlib.metadata import entry_points
 
@@ -51,10 +51,8 @@ def _scan(paths: list[str]) -> dict[str, _Entry] | None:
     ``paths`` the way ``importlib.metadata.entry_points`` reads them (a distribution's first copy
     on the path wins, in the order the folders list them), without importing it: that
     module pulls in ``email``, ``zipfile`` and ``importlib.resources``, a third of the start-up of
-    the four codecs. None where only the stdlib can answer: a finder on ``sys.meta_path`` that
-    lists distributions of its own, a zip file or an ``.egg`` folder on the path."""
-    if any(hasattr(finder, "find_distributions") for finder in sys.meta_path if finder is not PathFinder):
-        return None
+    the four codecs. None where only the stdlib can answer: a zip file or an ``.egg`` folder on
+    the path."""
     seen: set[str] = set()
     found: dict[str, _Entry] = {}
     for root in paths:
@@ -75,6 +73,12 @@ def _scan(paths: list[str]) -> dict[str, _Entry] | None:
             seen.add(distribution)
             found.update((entry.name, entry) for entry in _group(os.path.join(root or ".", child, "entry_points.txt")))
     return found
+
+
+def _path_finder_only() -> bool:
+    """Whether distributions can come only from the path: no finder on ``sys.meta_path`` but the
+    stdlib's own lists distributions of its own (``importlib.metadata`` would ask it)."""
+    return not any(hasattr(finder, "find_distributions") for finder in sys.meta_path if finder is not PathFinder)
 
 
 def _normalize(name: str) -> str:
