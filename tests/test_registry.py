@@ -147,3 +147,13 @@ def test_a_finder_with_distributions_of_its_own_leaves_discovery_to_the_stdlib(m
     assert {name: entry.value for name, entry in found.items()} == {
         ep.name: ep.value for ep in entry_points(group=_registry.GROUP)
     }
+
+
+def test_the_importlib_metadata_backport_searches_the_path_as_the_stdlib_does() -> None:
+    pytest.importorskip("importlib_metadata")
+    code = (
+        "import sys, importlib_metadata; from interlingua import _registry; "
+        "print(any(type(f).__module__ == 'importlib_metadata' for f in sys.meta_path), _registry._path_finder_only())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True"]

@@ -75,10 +75,22 @@ def _scan(paths: list[str]) -> dict[str, _Entry] | None:
     return found
 
 
+_PATH_SEARCHERS = frozenset({("importlib_metadata", "MetadataPathFinder")})
+"""Finders that list the distributions on ``sys.path`` just as the stdlib does: the backport,
+which puts its finder on ``sys.meta_path`` in any process that imports it."""
+
+
 def _path_finder_only() -> bool:
     """Whether distributions can come only from the path: no finder on ``sys.meta_path`` but the
-    stdlib's own lists distributions of its own (``importlib.metadata`` would ask it)."""
-    return not any(hasattr(finder, "find_distributions") for finder in sys.meta_path if finder is not PathFinder)
+    stdlib's (and the backport's) lists distributions of its own (``importlib.metadata`` would
+    ask it)."""
+    for finder in sys.meta_path:
+        if finder is PathFinder or not hasattr(finder, "find_distributions"):
+            continue
+        kind = finder if isinstance(finder, type) else type(finder)
+        if (kind.__module__, kind.__qualname__) not in _PATH_SEARCHERS:
+            return False
+    return True
 
 
 def _normalize(name: str) -> str:
