@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, runtime_checkable
 
-from ._handles import Resolver
-from ._normalize import ReasoningPolicy
 from ._parts import PART_TYPES
-from ._request import Request
-from ._response import Response
-from ._sse import SSEEvent
-from ._stream import StreamEvent
-from ._warned_stream import DecodedStream, EncodedStream
-from ._warnings import Encoded
+
+if TYPE_CHECKING:  # the protocol's annotations only: the turn rules load with the codecs that use them
+    from ._handles import Resolver
+    from ._normalize import ReasoningPolicy
+    from ._request import Request
+    from ._response import Response
+    from ._sse import SSEEvent
+    from ._stream import StreamEvent
+    from ._warned_stream import DecodedStream, EncodedStream
+    from ._warnings import Encoded
 
 Support: TypeAlias = Literal["native", "lossy"]
 

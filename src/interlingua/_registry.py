@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import re
+import sys
 from functools import cache
-from typing import Any
+from importlib import import_module
+from importlib.machinery import PathFinder
+from typing import Any, NamedTuple
 
 from ._codec import Codec
 from ._errors import InterlinguaError
@@ -15,11 +20,104 @@ class UnknownCodecError(InterlinguaError, LookupError):
     """No installed codec has that name; the message lists the ones that are installed."""
 
 
+class _Entry(NamedTuple):
+    """An entry point as ``entry_points.txt`` declares it: ``name = module:attr.attr [extras]``."""
+
+    name: str
+    value: str
+
+    def load(self) -> Any:
+        # A loop, not functools.reduce: instruction counts toggle on reduce (docs/performance.md),
+        # and a codec's lazy import here would land in them.
+        module, _, attrs = self.value.partition("[")[0].partition(":")
+        found = import_module(module.strip())
+        for attr in filter(None, attrs.strip().split(".")):
+            found = getattr(found, attr)
+        return found
+
+
 @cache
 def _entry_points() -> dict[str, Any]:
-    from importlib.metadata import entry_points
+    found = _scan(sys.path) if _path_finder_only() else None
+    if found is None:
+        from importlib.metadata import entry_points
 
-    return {ep.name: ep for ep in entry_points(group=GROUP)}
+        return {ep.name: ep for ep in entry_points(group=GROUP)}
+    return found
+
+
+def _scan(paths: list[str]) -> dict[str, _Entry] | None:
+    """The group's entry points, read from the ``*.dist-info`` and ``*.egg-info`` folders on
+    ``paths`` the way ``importlib.metadata.entry_points`` reads them (a distribution's first copy
+    on the path wins, in the order the folders list them), without importing it: that
+    module pulls in ``email``, ``zipfile`` and ``importlib.resources``, a third of the start-up of
+    the four codecs. None where only the stdlib can answer: a zip file or an ``.egg`` folder on
+    the path."""
+    seen: set[str] = set()
+    found: dict[str, _Entry] = {}
+    for root in paths:
+        try:
+            children = os.listdir(root or ".")
+        except NotADirectoryError:
+            return None  # a zip or an egg file
+        except OSError:
+            continue  # a folder that does not exist, as the stdlib skips it
+        if os.fspath(root).lower().endswith(".egg"):
+            return None
+        for child in children:
+            if not child.lower().endswith((".dist-info", ".egg-info")):
+                continue
+            distribution = _normalize(child.rpartition(".")[0].partition("-")[0])
+            if distribution in seen:
+                continue
+            seen.add(distribution)
+            found.update((entry.name, entry) for entry in _group(os.path.join(root or ".", child, "entry_points.txt")))
+    return found
+
+
+_PATH_SEARCHERS = frozenset({("importlib_metadata", "MetadataPathFinder")})
+"""Finders that list the distributions on ``sys.path`` just as the stdlib does: the backport,
+which puts its finder on ``sys.meta_path`` in any process that imports it."""
+
+
+def _path_finder_only() -> bool:
+    """Whether distributions can come only from the path: no finder on ``sys.meta_path`` but the
+    stdlib's (and the backport's) lists distributions of its own (``importlib.metadata`` would
+    ask it)."""
+    for finder in sys.meta_path:
+        if finder is PathFinder or not hasattr(finder, "find_distributions"):
+            continue
+        kind = finder if isinstance(finder, type) else type(finder)
+        if (kind.__module__, kind.__qualname__) not in _PATH_SEARCHERS:
+            return False
+    return True
+
+
+def _normalize(name: str) -> str:
+    """PEP 503 with underscores, as ``importlib.metadata`` keys distributions."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _group(path: str) -> list[_Entry]:
+    """The entries of :data:`GROUP` in one ``entry_points.txt`` (an INI file: ``[group]`` headers,
+    ``name = value`` lines, ``#`` comments)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError:
+        return []
+    section = None
+    entries = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line.strip("[]")
+        elif section == GROUP:
+            name, _, value = line.partition("=")
+            entries.append(_Entry(name.strip(), value.strip()))
+    return entries
 
 
 NO_CODECS = "a codec is a package of its own: pip install ./codecs/<vendor> beside the core from a checkout"

@@ -245,21 +245,9 @@ class StreamAccumulator:
         self._raw_stop: str | None = None
         self.done = False
         self.error: ProviderError | None = None
-        self._handlers: dict[type, Callable[..., None]] = {
-            MessageStart: self._start,
-            PartStart: self._part_start,
-            TextDelta: self._delta,
-            ThinkingDelta: self._delta,
-            ToolInputDelta: self._tool_delta,
-            Echo: self._echo,
-            PartEnd: self._part_end,
-            UsageUpdate: self._usage_update,
-            MessageEnd: self._end,
-            ErrorEvent: self._error,
-        }
 
     def add(self, event: StreamEvent) -> None:
-        self._handlers[type(event)](event)
+        _HANDLERS[type(event)](self, event)
 
     def _start(self, event: MessageStart) -> None:
         self._id, self._model = event.id, event.model
@@ -347,6 +335,21 @@ class StreamAccumulator:
         if not self.done:
             raise StreamError("the stream ended before the message was complete", partial=self.snapshot())
         return self._build(partial=False)
+
+
+_HANDLERS: dict[type, Callable[..., None]] = {
+    MessageStart: StreamAccumulator._start,
+    PartStart: StreamAccumulator._part_start,
+    TextDelta: StreamAccumulator._delta,
+    ThinkingDelta: StreamAccumulator._delta,
+    ToolInputDelta: StreamAccumulator._tool_delta,
+    Echo: StreamAccumulator._echo,
+    PartEnd: StreamAccumulator._part_end,
+    UsageUpdate: StreamAccumulator._usage_update,
+    MessageEnd: StreamAccumulator._end,
+    ErrorEvent: StreamAccumulator._error,
+}
+"""One table for every accumulator: a stream's set-up binds no methods (PERF.md: short streams)."""
 
 
 def accumulate(events: Iterable[StreamEvent]) -> Response:

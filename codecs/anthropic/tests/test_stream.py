@@ -146,3 +146,21 @@ def test_an_event_that_is_not_json_fails_at_its_place() -> None:
         list(CODEC.decode_stream(events))
     assert (info.value.codec, info.value.path) == ("anthropic-messages", "events[1]")
     assert info.value.reason.startswith("data is not JSON")
+
+
+def test_a_stray_error_inside_an_event_is_a_decode_error_at_its_place() -> None:
+    """The held block's arguments are parsed at its stop; cut-off JSON there is no DecodeError
+    from a reader but still fails typed, at the event, like every other malformed input."""
+    from interlingua import DecodeError
+
+    events = _sse(
+        [
+            '{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use"}}',
+            '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"[1"}}',
+            '{"type":"content_block_stop","index":0}',
+        ]
+    )
+    with pytest.raises(DecodeError) as info:
+        list(CODEC.decode_stream(events))
+    assert (info.value.codec, info.value.path) == ("anthropic-messages", "events[2]")
+    assert info.value.reason.startswith("malformed input (ValueError: EOF while parsing a list")

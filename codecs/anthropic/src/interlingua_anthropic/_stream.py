@@ -193,10 +193,15 @@ def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
     decoder = _Decoder()
     for number, sse in enumerate(events):
         try:
-            with decoding(CODEC):
-                produced = list(decoder.event(sse))
+            produced = list(decoder.event(sse))
         except DecodeError as err:
             raise DecodeError(CODEC, f"events[{number}].{err.path}".rstrip("."), err.reason) from None
+        except Exception as err:  # the core's rule for stray errors, paid on the error path only
+            try:
+                with decoding(CODEC):
+                    raise err
+            except DecodeError as typed:
+                raise DecodeError(CODEC, f"events[{number}]", typed.reason) from None
         yield from produced
 
 
