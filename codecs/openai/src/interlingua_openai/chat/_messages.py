@@ -48,6 +48,7 @@ _TOOL = frozenset({"role", "content", "tool_call_id"})
 _ASSISTANT = frozenset({"role", "content", "name", "refusal", "audio"})
 _ASSISTANT_CALLS = _ASSISTANT | {"tool_calls"}
 _NONE: dict[str, Any] = {}  # no echo of ours (read, never written to)
+_PATHS = [f"messages[{i}]" for i in range(512)]  # spelled once, not per message of every encode
 
 # The shapes built most, each a constructor made once (``maker``): a third cheaper than ``build``.
 _text = maker(Text, "text")
@@ -221,17 +222,22 @@ def decode_messages(items: list[Any], ctx: Ctx) -> list[Message]:
 
 def _content_value(blocks: list[Block], data: dict[str, Any]) -> Any:
     """A single plain text part goes as a string (how SDK users write it) unless the wire had an array."""
-    if len(blocks) == 1:
-        block = blocks[0]  # a plain text block has two keys: type and text
-        if len(block) == 2 and block.get("type") == "text" and "text" in block and not (data and data.get("_list")):
-            return block["text"]
-    return blocks
+    block = blocks[0] if len(blocks) == 1 else None  # a plain text block has two keys: type and text
+    if block is None or len(block) != 2 or block.get("type") != "text" or "text" not in block:
+        return blocks
+    return blocks if data and data.get("_list") else block["text"]
 
 
 def _encode_plain(
-    role: str, message: Message, at: str, ctx: Ctx, parts: Sequence[tuple[int, ContentPart]] | None = None
+    role: str,
+    message: Message,
+    at: str,
+    ctx: Ctx,
+    parts: Sequence[tuple[int, ContentPart]] | None = None,
+    data: dict[str, Any] | None = None,
 ) -> Block:
-    """A system, developer or user message; ``parts`` (index, part), when given, instead of all its parts."""
+    """A system, developer or user message; ``parts`` (index, part), when given, instead of all its
+    parts; ``data``, when given, its echo of ours, already read."""
     if role == "developer" and not ctx.dialect.developer_role:
         ctx.out.unsupported(at, "developer", f"{ctx.dialect.name} has no developer role; sent as system")
         role = "system"
@@ -244,10 +250,13 @@ def _encode_plain(
         block = encode_user_part(part, at, j, ctx)
         if block is not None:
             blocks.append(block)
-    data = own(message.provider_echoes, ctx.provider) if message.provider_echoes else _NONE
-    wire: Block = {"role": role, "content": data.get("content", "") if not blocks else _content_value(blocks, data)}
-    if message.name is not None:
-        wire["name"] = message.name
+    if data is None:
+        echoes = message.provider_echoes
+        data = own(echoes, ctx.provider) if echoes else _NONE
+    wire: Block = {"role": role, "content": _content_value(blocks, data) if blocks else data.get("content", "")}
+    name = message.name
+    if name is not None:
+        wire["name"] = name
     return merge_into(wire, data) if data else wire
 
 
@@ -292,13 +301,14 @@ def _encode_tool_result(
     return merge_into(wire, data) if data else wire
 
 
-def _encode_turn(message: Message, at: str, ctx: Ctx, follow: list[Block]) -> list[Block]:
+def _encode_turn(message: Message, role: str, at: str, ctx: Ctx, follow: list[Block]) -> list[Block]:
     """A user or tool message: tool results first (each its own tool message), then the rest."""
-    data = own(message.provider_echoes, ctx.provider) if message.provider_echoes else _NONE
+    echoes = message.provider_echoes
+    data = own(echoes, ctx.provider) if echoes else _NONE
     parts = message.parts
-    if data.get("_whole") is True and len(parts) == 1 and isinstance(parts[0], Native):
+    if data and data.get("_whole") is True and len(parts) == 1 and isinstance(parts[0], Native):
         return [dict(parts[0].data)]
-    kept = data if message.role == "tool" else _NONE
+    kept = data if role == "tool" else _NONE
     out: list[Block] = []
     rest: list[tuple[int, ContentPart]] | None = None  # the other parts, once a result is met
     for j, part in enumerate(parts):
@@ -306,15 +316,15 @@ def _encode_turn(message: Message, at: str, ctx: Ctx, follow: list[Block]) -> li
             # isinstance on a pydantic class is an ABC check, several times the cost
             out.append(_encode_tool_result(part, at, j, ctx, kept, follow))
             if rest is None:
-                rest = list(enumerate(parts[:j]))  # every part before the first result
+                rest = list(enumerate(parts[:j])) if j else []  # every part before the first result
         elif rest is not None:
             rest.append((j, part))
-    if out and message.name is not None and not rest:
-        ctx.out.unsupported(f"{at}.name", "message_name", "tool messages carry no name")
     if rest or not out:  # no results (rest None): every part
-        if message.role == "tool":
+        if role == "tool":
             ctx.out.lossy(at, "text", "parts beside tool results go in a user message", action="converted")
-        out.append(_encode_plain("user", message, at, ctx, rest))
+        out.append(_encode_plain("user", message, at, ctx, rest, data))
+    elif message.name is not None:
+        ctx.out.unsupported(f"{at}.name", "message_name", "tool messages carry no name")
     return out
 
 
@@ -512,23 +522,24 @@ def encode_messages(messages: list[Message], ctx: Ctx) -> list[Block]:
     out: list[Block] = []
     follow: list[Block] = []
     for i, message in enumerate(messages):
-        at = f"messages[{i}]"
+        at = _PATHS[i] if i < len(_PATHS) else f"messages[{i}]"
         if message.id is not None:
             ctx.out.unsent_message_fields(message, at, carries_name=True)
-        match message.role:
+        role = message.role
+        match role:
             case "assistant":
                 block = encode_assistant(message, at, ctx)
             case "user" | "tool":
-                for block in _encode_turn(message, at, ctx, follow):
+                for block in _encode_turn(message, role, at, ctx, follow):
                     if follow and block["role"] != "tool":
                         out.append({"role": "user", "content": follow})
                         follow = []
                     out.append(block)
                 continue
             case "system" | "developer":
-                block = _encode_plain(message.role, message, at, ctx)
+                block = _encode_plain(role, message, at, ctx)
             case _:
-                assert_never(message.role)
+                assert_never(role)
         if follow:
             out.append({"role": "user", "content": follow})
             follow = []
