@@ -477,15 +477,15 @@ def encode_assistant(message: Message, at: str, ctx: Ctx, *, response: bool = Fa
     calls: list[Block] = []
     more: _Assistant | None = None
     for j, part in enumerate(message.parts):
-        match part:
-            case Text() if not part.provider_echoes and not part.citations:
-                content.append(encode_text(part, at, j, ctx))
-            case ToolUse():
-                calls.append(encode_tool_call(part, ctx))
-            case _:
-                if more is None:
-                    more = _Assistant(ctx, at, content, calls, response)
-                more.add(part, j)
+        kind = part.type  # the type first: a failing isinstance on a pydantic class is an ABC check
+        if kind == "tool_use" and isinstance(part, ToolUse):
+            calls.append(encode_tool_call(part, ctx))
+        elif kind == "text" and isinstance(part, Text) and not part.provider_echoes and not part.citations:
+            content.append(encode_text(part, at, j, ctx))
+        else:  # every other part, each by its own method (``_Assistant.add``)
+            if more is None:
+                more = _Assistant(ctx, at, content, calls, response)
+            more.add(part, j)
     data = own(message.provider_echoes, ctx.provider) if message.provider_echoes else _NONE
     wire: Block = {"role": "assistant"}
     if content and response and ctx.dialect.reasoning != "mistral_blocks":
