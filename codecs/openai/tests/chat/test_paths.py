@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic_core import to_json
 
 from interlingua import DecodeError
-from interlingua.kit import arguments_text
+from interlingua.kit import arguments_text, tool_arguments
 from interlingua_openai.chat import OpenAIChatCodec
 from interlingua_openai.chat._parts import compact_arguments, respelled
 
@@ -102,6 +103,42 @@ def test_compact_arguments_prints_floats_inside_tuples_and_float_subclasses_as_j
 
     value = {"scores": (1e-05, Ratio(1e16)), "nested": [{"x": 0.1}]}
     assert compact_arguments(value) == '{"scores":[1e-05,1e+16],"nested":[{"x":0.1}]}' == arguments_text(value, None)
+
+
+@given(_objects, st.sampled_from([(",", ":"), (", ", ": ")]), st.booleans())
+def test_respelled_agrees_with_the_encoder_on_texts_spelled_by_either_serializer(
+    value: dict[str, Any], separators: Any, escaped: bool
+) -> None:
+    """Texts as servers print them (pydantic-core's float spelling, ASCII escapes) judged as the
+    encoder's text would be."""
+    try:
+        text = to_json(value).decode() if separators == (",", ":") and not escaped else ""
+    except ValueError:
+        text = ""
+    text = text or json.dumps(value, ensure_ascii=escaped, separators=separators)
+    assert respelled(value, text) == (arguments_text(value, None) != text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ('{"x":NaN}', False),
+        ('{"x":Infinity,"y":-Infinity}', False),
+        ('{"x":1e-5}', True),  # pydantic-core's spelling; the encoder writes 1e-05
+        ('{"x":1e-05}', False),
+        ('{"x":1E5}', True),
+        ('{"x":-0}', True),
+        ('{"a":1,"a":2}', True),
+        ('{"path":"v1.2e3"}', False),  # looks like a float, is a string
+        ('{"path":"caf\\u00e9"}', True),
+        ('{"path":"café"}', False),
+    ],
+)
+def test_respelled_on_the_texts_a_cheap_test_could_get_wrong(text: str, kept: bool) -> None:
+    value, raw = tool_arguments(text)
+    assert raw is None
+    assert respelled(value, text) is kept
+    assert (arguments_text(value, None) != text) is kept
 
 
 def test_respelled_keeps_a_float_the_encoder_would_print_otherwise() -> None:
