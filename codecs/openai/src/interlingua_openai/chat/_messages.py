@@ -30,7 +30,6 @@ from interlingua import (
 from interlingua.kit import article, dumps, expect, join, maker, optional, require
 
 from ._echo import OMIT, Ctx, build, echo_list, extras, merge_into, own
-from ._fast import encode_message
 from ._parts import (
     Block,
     audio_answer,
@@ -40,6 +39,7 @@ from ._parts import (
     encode_text,
     encode_tool_call,
     encode_user_part,
+    part_path,
     thinking_block,
 )
 
@@ -47,7 +47,8 @@ _PLAIN = frozenset({"role", "content", "name"})
 _TOOL = frozenset({"role", "content", "tool_call_id"})
 _ASSISTANT = frozenset({"role", "content", "name", "refusal", "audio"})
 _ASSISTANT_CALLS = _ASSISTANT | {"tool_calls"}
-_TEXT_BLOCK = frozenset({"type", "text"})
+_NONE: dict[str, Any] = {}  # no echo of ours (read, never written to)
+_PATHS = [f"messages[{i}]" for i in range(512)]  # spelled once, not per message of every encode
 
 # The shapes built most, each a constructor made once (``maker``): a third cheaper than ``build``.
 _text = maker(Text, "text")
@@ -221,32 +222,42 @@ def decode_messages(items: list[Any], ctx: Ctx) -> list[Message]:
 
 def _content_value(blocks: list[Block], data: dict[str, Any]) -> Any:
     """A single plain text part goes as a string (how SDK users write it) unless the wire had an array."""
-    if len(blocks) == 1 and blocks[0].keys() == _TEXT_BLOCK and blocks[0]["type"] == "text" and not data.get("_list"):
-        return blocks[0]["text"]
-    return blocks
+    block = blocks[0] if len(blocks) == 1 else None  # a plain text block has two keys: type and text
+    if block is None or len(block) != 2 or block.get("type") != "text" or "text" not in block:
+        return blocks
+    return blocks if data and data.get("_list") else block["text"]
 
 
 def _encode_plain(
-    role: str, message: Message, at: str, ctx: Ctx, parts: Sequence[tuple[int, ContentPart]] | None = None
+    role: str,
+    message: Message,
+    at: str,
+    ctx: Ctx,
+    parts: Sequence[tuple[int, ContentPart]] | None = None,
+    data: dict[str, Any] | None = None,
 ) -> Block:
-    """A system, developer or user message; ``parts`` (index, part), when given, instead of all its parts."""
+    """A system, developer or user message; ``parts`` (index, part), when given, instead of all its
+    parts; ``data``, when given, its echo of ours, already read."""
     if role == "developer" and not ctx.dialect.developer_role:
         ctx.out.unsupported(at, "developer", f"{ctx.dialect.name} has no developer role; sent as system")
         role = "system"
     blocks = []
-    for i, part in enumerate(message.parts) if parts is None else parts:
-        where = f"{at}.parts[{i}]"
-        if role != "user" and not isinstance(part, Text):
-            ctx.out.lossy(where, part.type, f"{article(role)} message holds text only")
+    text_only = role != "user"
+    for j, part in enumerate(message.parts) if parts is None else parts:
+        if text_only and not isinstance(part, Text):
+            ctx.out.lossy(part_path(at, j), part.type, f"{article(role)} message holds text only")
             continue
-        block = encode_user_part(part, where, ctx)
+        block = encode_user_part(part, at, j, ctx)
         if block is not None:
             blocks.append(block)
-    data = own(message.provider_echoes, ctx.provider)
-    wire: Block = {"role": role, "content": data.get("content", "") if not blocks else _content_value(blocks, data)}
-    if message.name is not None:
-        wire["name"] = message.name
-    return merge_into(wire, data)
+    if data is None:
+        echoes = message.provider_echoes
+        data = own(echoes, ctx.provider) if echoes else _NONE
+    wire: Block = {"role": role, "content": _content_value(blocks, data) if blocks else data.get("content", "")}
+    name = message.name
+    if name is not None:
+        wire["name"] = name
+    return merge_into(wire, data) if data else wire
 
 
 def _tool_result_content(part: ToolResult, at: str, ctx: Ctx, follow: list[Block]) -> Any:
@@ -259,96 +270,123 @@ def _tool_result_content(part: ToolResult, at: str, ctx: Ctx, follow: list[Block
         return dumps(content)
     blocks = []
     for i, inner in enumerate(content):
-        where = f"{at}.content[{i}]"
         if isinstance(inner, Text):
-            blocks.append(encode_text(inner, where, ctx))
+            blocks.append(encode_text(inner, at, i, ctx, "content"))
         elif isinstance(inner, Image | Audio | Document):
-            block = encode_user_part(inner, where, ctx)
+            block = encode_user_part(inner, at, i, ctx, "content")
             if block is not None:
-                ctx.out.lossy(
-                    where, inner.type, "a tool message holds text; moved to a user message after it", action="converted"
-                )
+                why = "a tool message holds text; moved to a user message after it"
+                ctx.out.lossy(part_path(at, i, "content"), inner.type, why, action="converted")
                 follow.append(block)
         else:
-            ctx.out.lossy(where, inner.type, "a tool message holds text only")
+            ctx.out.lossy(part_path(at, i, "content"), inner.type, "a tool message holds text only")
     return blocks
 
 
-def _encode_tool_result(part: ToolResult, at: str, ctx: Ctx, data: dict[str, Any], follow: list[Block]) -> Block:
+def _encode_tool_result(
+    part: ToolResult, at: str, j: int, ctx: Ctx, data: dict[str, Any], follow: list[Block]
+) -> Block:
+    """One tool message for part ``j`` of the message at ``at``; ``data``: the tool message's own echo."""
     if part.cache_control is not None:
-        ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints")
+        ctx.out.lossy(part_path(at, j), "cache_control", "Chat Completions has no cache breakpoints")
     if part.is_error:
-        ctx.out.lossy(
-            at, "tool_result", "a tool message cannot mark an error; the content is sent as is", action="converted"
-        )
+        why = "a tool message cannot mark an error; the content is sent as is"
+        ctx.out.lossy(part_path(at, j), "tool_result", why, action="converted")
+    content = part.content
     wire = {
         "role": "tool",
         "tool_call_id": ctx.ids.encode(part.tool_use_id),
-        "content": _tool_result_content(part, at, ctx, follow),
+        "content": content if type(content) is str else _tool_result_content(part, part_path(at, j), ctx, follow),
     }
-    return merge_into(wire, data)
+    return merge_into(wire, data) if data else wire
 
 
-def _encode_turn(message: Message, at: str, ctx: Ctx, follow: list[Block]) -> list[Block]:
+def _encode_turn(message: Message, role: str, at: str, ctx: Ctx, follow: list[Block]) -> list[Block]:
     """A user or tool message: tool results first (each its own tool message), then the rest."""
-    data = own(message.provider_echoes, ctx.provider)
-    if data.get("_whole") is True and len(message.parts) == 1 and isinstance(message.parts[0], Native):
-        return [dict(message.parts[0].data)]
-    results = [(i, p) for i, p in enumerate(message.parts) if isinstance(p, ToolResult)]
-    out = [
-        _encode_tool_result(p, f"{at}.parts[{i}]", ctx, data if message.role == "tool" else {}, follow)
-        for i, p in results
-    ]
-    rest = [(i, p) for i, p in enumerate(message.parts) if not isinstance(p, ToolResult)]
-    if message.name is not None and results and not rest:
-        ctx.out.unsupported(f"{at}.name", "message_name", "tool messages carry no name")
-    if rest or not results:
-        if message.role == "tool":
+    echoes = message.provider_echoes
+    data = own(echoes, ctx.provider) if echoes else _NONE
+    parts = message.parts
+    if data and data.get("_whole") is True and len(parts) == 1 and isinstance(parts[0], Native):
+        return [dict(parts[0].data)]
+    kept = data if role == "tool" else _NONE
+    out: list[Block] = []
+    rest: list[tuple[int, ContentPart]] | None = None  # the other parts, once a result is met
+    for j, part in enumerate(parts):
+        if part.type == "tool_result" and isinstance(part, ToolResult):  # the type first: a failing
+            # isinstance on a pydantic class is an ABC check, several times the cost
+            out.append(_encode_tool_result(part, at, j, ctx, kept, follow))
+            if rest is None:
+                rest = list(enumerate(parts[:j])) if j else []  # every part before the first result
+        elif rest is not None:
+            rest.append((j, part))
+    if rest or not out:  # no results (rest None): every part
+        if role == "tool":
             ctx.out.lossy(at, "text", "parts beside tool results go in a user message", action="converted")
-        out.append(_encode_plain("user", message, at, ctx, rest))
+        out.append(_encode_plain("user", message, at, ctx, rest, data))
+    elif message.name is not None:
+        ctx.out.unsupported(f"{at}.name", "message_name", "tool messages carry no name")
     return out
 
 
 class _Assistant:
-    """Collects one assistant message's parts into the wire fields they belong to."""
+    """What few assistant messages carry beyond plain text and calls (reasoning, refusals, audio,
+    citations, kept blocks), collected into the wire fields they belong to; ``content`` and
+    ``calls`` are the message's own lists, shared with ``encode_assistant``."""
 
-    def __init__(self, ctx: Ctx, *, response: bool = False) -> None:
+    __slots__ = (
+        "annotations",
+        "at",
+        "audio",
+        "calls",
+        "content",
+        "ctx",
+        "details",
+        "reasoning",
+        "refusal",
+        "response",
+        "signed",
+    )
+
+    def __init__(self, ctx: Ctx, at: str, content: list[Block], calls: list[Block], response: bool) -> None:
         self.ctx = ctx
+        self.at = at  # the message's path; a part's is spelled out only for a warning
         self.response = response
+        self.content = content
+        self.calls = calls
         self.annotations: list[Block] = []
-        self.content: list[Block] = []
         self.reasoning: list[str] = []
         self.details: list[Block] = []
         self.signed = False
-        self.calls: list[Block] = []
         self.refusal: str | None = None
         self.audio: Block | None = None
 
-    def add(self, part: ContentPart, at: str) -> None:
+    def add(self, part: ContentPart, j: int) -> None:
         ctx = self.ctx
-        match part:
-            case Text():
-                self._text(part, at)
-            case Thinking():
-                self._thinking(part, at)
-            case RedactedThinking():
-                self._redacted(part, at)
+        match part:  # the commonest types first: each arm is one isinstance check
             case ToolUse():
                 self.calls.append(encode_tool_call(part, ctx))
+            case Text():
+                self._text(part, j)
+            case Thinking():
+                self._thinking(part, j)
+            case RedactedThinking():
+                self._redacted(part, j)
             case AudioOutput():
+                at = part_path(self.at, j)
                 self.audio = (
                     audio_answer(part, at, ctx) if self.response else audio_reference(part, at, ctx)
                 ) or self.audio
             case Native():
-                block = encode_user_part(part, at, ctx)
+                block = encode_user_part(part, self.at, j, ctx)
                 if block is not None:
                     self.content.append(block)
             case Image() | Audio() | Video() | Document() | ImageOutput() | ToolResult():
-                ctx.out.lossy(at, part.type, f"an assistant message cannot carry a {part.type} part")
+                why = f"an assistant message cannot carry a {part.type} part"
+                ctx.out.lossy(part_path(self.at, j), part.type, why)
             case _:
                 assert_never(part)
 
-    def _text(self, part: Text, at: str) -> None:
+    def _text(self, part: Text, j: int) -> None:
         flag = own(part.provider_echoes, self.ctx.provider).get("_refusal")
         if flag is True:
             self.refusal = (self.refusal or "") + part.text
@@ -359,9 +397,9 @@ class _Assistant:
             self.content.append(
                 merge_into({"type": "text", "text": part.text}, own(part.provider_echoes, self.ctx.provider))
             )
-            self._annotate(part, at, base)
+            self._annotate(part, part_path(self.at, j), base)
         else:
-            self.content.append(encode_text(part, at, self.ctx))
+            self.content.append(encode_text(part, self.at, j, self.ctx))
 
     def _annotate(self, part: Text, at: str, base: int) -> None:
         """Citations of an answer -> url_citation annotations; other kinds have no form here."""
@@ -382,14 +420,16 @@ class _Assistant:
             }
             self.annotations.append({"type": "url_citation", "url_citation": cite})
 
-    def _thinking(self, part: Thinking, at: str) -> None:
+    def _thinking(self, part: Thinking, j: int) -> None:
         ctx = self.ctx
         if part.cache_control is not None:
-            ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints")
+            ctx.out.lossy(part_path(self.at, j), "cache_control", "Chat Completions has no cache breakpoints")
         data = own(part.provider_echoes, ctx.provider)
         match ctx.dialect.reasoning:
             case "none":
-                ctx.out.lossy(at, "thinking", "Chat Completions takes no reasoning back from earlier turns")
+                ctx.out.lossy(
+                    part_path(self.at, j), "thinking", "Chat Completions takes no reasoning back from earlier turns"
+                )
             case "mistral_blocks":
                 last = self.content[-1] if self.content else None
                 if data.get("_more") is True and last is not None and last.get("type") == "thinking":
@@ -408,36 +448,17 @@ class _Assistant:
             case _:
                 assert_never(ctx.dialect.reasoning)
 
-    def _redacted(self, part: RedactedThinking, at: str) -> None:
+    def _redacted(self, part: RedactedThinking, j: int) -> None:
         detail = own(part.provider_echoes, self.ctx.provider).get("_detail")
         if self.ctx.dialect.reasoning_details and isinstance(detail, dict):
             self.signed = True
             self.details.append(detail)
         else:
-            self.ctx.out.lossy(at, "redacted_thinking", f"{self.ctx.dialect.name} cannot take encrypted reasoning back")
+            why = f"{self.ctx.dialect.name} cannot take encrypted reasoning back"
+            self.ctx.out.lossy(part_path(self.at, j), "redacted_thinking", why)
 
-    def _joined(self, message: Message) -> str:
-        """An answer's content is one string: several text parts are joined (warned)."""
-        texts = [b["text"] for b in self.content if b.get("type") == "text" and isinstance(b.get("text"), str)]
-        if len(self.content) > 1:
-            self.ctx.out.lossy(
-                "message", "text", "an answer's content is one string; its parts were joined", action="converted"
-            )
-        return "".join(texts)
-
-    def wire(self, message: Message) -> Block:
-        data = own(message.provider_echoes, self.ctx.provider)
-        wire: Block = {"role": "assistant"}
-        if self.content and self.response and self.ctx.dialect.reasoning != "mistral_blocks":
-            wire["content"] = self._joined(message)
-        elif self.content:
-            wire["content"] = _content_value(self.content, data)
-        elif self.response:
-            wire["content"] = None
-        elif not (self.calls or self.refusal is not None or self.audio):
-            wire["content"] = ""
-        if self.response and (self.annotations or self.ctx.dialect.annotations):
-            wire["annotations"] = self.annotations
+    def fields(self, wire: Block) -> None:
+        """Reasoning, refusal and audio, in the order the wire lists them."""
         field = self.ctx.dialect.reasoning_field
         if self.reasoning and field:
             wire[field] = "".join(self.reasoning)
@@ -447,51 +468,82 @@ class _Assistant:
             wire["refusal"] = self.refusal
         if self.audio is not None:
             wire["audio"] = self.audio
-        if self.calls:
-            wire["tool_calls"] = self.calls
-        if message.name is not None and not self.response:
-            wire["name"] = message.name
-        return merge_into(wire, data)
 
 
 def encode_assistant(message: Message, at: str, ctx: Ctx, *, response: bool = False) -> Block:
-    assistant = _Assistant(ctx, response=response)
-    for i, part in enumerate(message.parts):
-        assistant.add(part, f"{at}.parts[{i}]")
-    return assistant.wire(message)
+    """An assistant message (``response``: a choice's message, which takes annotations and audio
+    bytes); plain text and calls are written here, anything else by ``_Assistant``."""
+    content: list[Block] = []
+    calls: list[Block] = []
+    more: _Assistant | None = None
+    for j, part in enumerate(message.parts):
+        kind = part.type  # the type first: a failing isinstance on a pydantic class is an ABC check
+        if kind == "tool_use" and isinstance(part, ToolUse):
+            calls.append(encode_tool_call(part, ctx))
+        elif kind == "text" and isinstance(part, Text) and not part.provider_echoes and not part.citations:
+            content.append(encode_text(part, at, j, ctx))
+        else:  # every other part, each by its own method (``_Assistant.add``)
+            if more is None:
+                more = _Assistant(ctx, at, content, calls, response)
+            more.add(part, j)
+    data = own(message.provider_echoes, ctx.provider) if message.provider_echoes else _NONE
+    wire: Block = {"role": "assistant"}
+    if content and response and ctx.dialect.reasoning != "mistral_blocks":
+        wire["content"] = _joined(content, ctx)
+    elif content:
+        wire["content"] = _content_value(content, data)
+    elif response:
+        wire["content"] = None
+    elif not (calls or (more is not None and (more.refusal is not None or more.audio))):
+        wire["content"] = ""
+    if response and ((more is not None and more.annotations) or ctx.dialect.annotations):
+        wire["annotations"] = [] if more is None else more.annotations
+    if more is not None:
+        more.fields(wire)
+    if calls:
+        wire["tool_calls"] = calls
+    if message.name is not None and not response:
+        wire["name"] = message.name
+    return merge_into(wire, data) if data else wire
 
 
-def encode_careful(message: Message, at: str, ctx: Ctx, follow: list[Block]) -> list[Block]:
-    """Any IR message: one wire message or more (tool results each get one), warnings given;
-    media from tool results is added to ``follow`` for the user message after them."""
-    ctx.out.unsent_message_fields(message, at, carries_name=True)
-    match message.role:
-        case "assistant":
-            return [encode_assistant(message, at, ctx)]
-        case "user" | "tool":
-            return _encode_turn(message, at, ctx, follow)
-        case "system" | "developer":
-            return [_encode_plain(message.role, message, at, ctx)]
-        case _:
-            assert_never(message.role)
+def _joined(content: list[Block], ctx: Ctx) -> str:
+    """An answer's content is one string: several text parts are joined (warned)."""
+    texts = [b["text"] for b in content if b.get("type") == "text" and isinstance(b.get("text"), str)]
+    if len(content) > 1:
+        ctx.out.lossy("message", "text", "an answer's content is one string; its parts were joined", action="converted")
+    return "".join(texts)
 
 
 def encode_messages(messages: list[Message], ctx: Ctx) -> list[Block]:
-    """IR messages -> wire messages. Media from tool results follows the run of tool messages
-    in one user message, so tool messages still come straight after their calls."""
+    """IR messages -> wire messages: one each, but a tool message per tool result. Media from tool
+    results follows the run of tool messages in one user message, so tool messages still come
+    straight after their calls."""
     out: list[Block] = []
     follow: list[Block] = []
     for i, message in enumerate(messages):
-        fast = encode_message(message, ctx)
-        if fast is not None and not follow:
-            out.append(fast)
-            continue
-        blocks = [fast] if fast is not None else encode_careful(message, f"messages[{i}]", ctx, follow)
-        for block in blocks:
-            if follow and block["role"] != "tool":
-                out.append({"role": "user", "content": follow})
-                follow = []
-            out.append(block)
+        at = _PATHS[i] if i < len(_PATHS) else f"messages[{i}]"
+        if message.id is not None:
+            ctx.out.unsent_message_fields(message, at, carries_name=True)
+        role = message.role
+        match role:
+            case "assistant":
+                block = encode_assistant(message, at, ctx)
+            case "user" | "tool":
+                for block in _encode_turn(message, role, at, ctx, follow):
+                    if follow and block["role"] != "tool":
+                        out.append({"role": "user", "content": follow})
+                        follow = []
+                    out.append(block)
+                continue
+            case "system" | "developer":
+                block = _encode_plain(role, message, at, ctx)
+            case _:
+                assert_never(role)
+        if follow:
+            out.append({"role": "user", "content": follow})
+            follow = []
+        out.append(block)
     if follow:
         out.append({"role": "user", "content": follow})
     return out

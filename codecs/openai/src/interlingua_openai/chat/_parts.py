@@ -269,11 +269,17 @@ def _warn_cache(part: ContentPart, at: str, ctx: Ctx) -> None:
         ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints; caching is automatic")
 
 
-def encode_text(part: Text, at: str, ctx: Ctx) -> Block:
+def part_path(at: str, j: int, field: str = "parts") -> str:
+    """The path of item ``j`` of the list ``field`` at ``at``: spelled out only for a warning."""
+    return f"{at}.{field}[{j}]"
+
+
+def encode_text(part: Text, at: str, j: int, ctx: Ctx, field: str = "parts") -> Block:
+    """A text block; the part's path (``part_path(at, j, field)``) is spelled out only to warn."""
     if part.cache_control is not None:
-        _warn_cache(part, at, ctx)
+        _warn_cache(part, part_path(at, j, field), ctx)
     if part.citations:
-        ctx.out.lossy(at, "citations", "a chat request cannot carry citations; the text is kept")
+        ctx.out.lossy(part_path(at, j, field), "citations", "a chat request cannot carry citations; the text is kept")
     block = {"type": "text", "text": part.text}
     return merge_into(block, own(part.provider_echoes, ctx.provider)) if part.provider_echoes else block
 
@@ -352,35 +358,44 @@ def _encode_native(part: Native, at: str, ctx: Ctx) -> Block | None:
     return dict(part.data)
 
 
-def encode_user_part(part: ContentPart, at: str, ctx: Ctx) -> Block | None:
-    """A part of a user (or system) message; None when it is dropped, with a warning."""
+def encode_user_part(part: ContentPart, at: str, j: int, ctx: Ctx, field: str = "parts") -> Block | None:
+    """Part ``j`` of the list ``field`` at ``at``, in a user (or system) message; None when it is
+    dropped, with a warning."""
     match part:
         case Text():
-            return encode_text(part, at, ctx)
+            return encode_text(part, at, j, ctx, field)
         case Image():
-            return _encode_image(part, at, ctx)
+            return _encode_image(part, part_path(at, j, field), ctx)
         case Audio():
-            return _encode_audio(part, at, ctx)
+            return _encode_audio(part, part_path(at, j, field), ctx)
         case Video():
-            ctx.out.lossy(at, "video", "Chat Completions takes no video input")
+            ctx.out.lossy(part_path(at, j, field), "video", "Chat Completions takes no video input")
             return None
         case Document():
-            return _encode_document(part, at, ctx)
+            return _encode_document(part, part_path(at, j, field), ctx)
         case Native():
-            return _encode_native(part, at, ctx)
+            return _encode_native(part, part_path(at, j, field), ctx)
         case Thinking() | RedactedThinking() | ToolUse() | ImageOutput() | AudioOutput() | ToolResult():
             why = f"{article(part.type)} part cannot stand in {article(ctx.dialect.name)} user turn"
-            ctx.out.lossy(at, part.type, why)
+            ctx.out.lossy(part_path(at, j, field), part.type, why)
             return None
         case _:
             assert_never(part)
 
 
+_KEPT_ARGUMENTS = frozenset({"_arguments"})
+_NONE: dict[str, Any] = {}  # no echo of ours (read, never written to)
+
+
 def encode_tool_call(part: ToolUse, ctx: Ctx) -> Block:
-    data = own(part.provider_echoes, ctx.provider) if part.provider_echoes else {}
-    function = {"name": part.name, "arguments": call_arguments(part, data)}
-    if not data:  # most calls: nothing kept to put back
+    echoes = part.provider_echoes
+    if not echoes or (
+        len(echoes) == 1 and echoes[0].provider == ctx.provider and echoes[0].data.keys() == _KEPT_ARGUMENTS
+    ):  # most calls: nothing kept to put back but the arguments' own text (servers space them)
+        function = {"name": part.name, "arguments": call_arguments(part, echoes[0].data if echoes else _NONE)}
         return {"id": ctx.ids.encode(part.id), "type": "function", "function": function}
+    data = own(echoes, ctx.provider)
+    function = {"name": part.name, "arguments": call_arguments(part, data)}
     function.update(part_of(data, "_function"))
     return merge_into({"id": ctx.ids.encode(part.id), "type": "function", "function": function}, data)
 

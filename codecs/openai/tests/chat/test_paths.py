@@ -1,87 +1,20 @@
-"""The writer of common shapes (``_fast.py``) against the careful one: the same result wherever
-the fast one answers. Reading has one path; bad input inside a common shape is a DecodeError
-naming its path, and the arguments text is the one the encoder writes."""
+"""The common shapes on their one path: bad input inside one is a DecodeError naming its path,
+and the arguments text is the one the encoder writes."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic_core import to_json
 
-from interlingua import DecodeError, Message, Text, ToolResult, WarningSink
-from interlingua.kit import arguments_text
-from interlingua.testing import load_body, real_fixtures, strategies
+from interlingua import DecodeError
+from interlingua.kit import arguments_text, tool_arguments
 from interlingua_openai.chat import OpenAIChatCodec
-from interlingua_openai.chat._echo import Ctx
-from interlingua_openai.chat._fast import encode_message
-from interlingua_openai.chat._messages import encode_careful
 from interlingua_openai.chat._parts import compact_arguments, respelled
-
-GOLDEN = Path(__file__).resolve().parents[4] / "fixtures" / "openai-chat"
-
-
-def _ctx(dialect: str) -> Ctx:
-    codec = OpenAIChatCodec(dialect=dialect)
-    return Ctx(codec.dialect, codec.provider, codec._ids, WarningSink(codec.name))
-
-
-def _dialect_for(path: Path) -> str:
-    if "mistral" in path.parts:
-        return "mistral"
-    return "ollama" if path.name.startswith("ollama-") else "openai"
-
-
-REQUESTS = [
-    *real_fixtures("openai-chat", "request"),
-    *real_fixtures("mistral", "request"),
-    *sorted(p for p in (GOLDEN / "request").glob("*.json") if not p.name.endswith(".ir.json")),
-]
-
-
-def _encode_both(message: Message, dialect: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]], Ctx]:
-    fast = encode_message(message, _ctx(dialect))
-    careful_ctx = _ctx(dialect)
-    return fast, encode_careful(message, "messages[0]", careful_ctx, []), careful_ctx
-
-
-@pytest.mark.parametrize("path", REQUESTS, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
-def test_fast_message_writer_agrees_with_the_careful_one_on_every_recorded_message(path: Path) -> None:
-    dialect = _dialect_for(path)
-    for message in OpenAIChatCodec(dialect=dialect).decode_request(load_body(path)).messages:
-        fast, careful, ctx = _encode_both(message, dialect)
-        if fast is not None:
-            assert [fast] == careful
-            assert ctx.out.warnings == []
-
-
-_plain_messages = st.builds(
-    Message,
-    role=st.sampled_from(["system", "developer", "user", "assistant", "tool"]),
-    parts=st.lists(
-        st.builds(Text, text=strategies.texts)
-        | strategies.tool_uses()
-        | st.builds(ToolResult, tool_use_id=strategies.ids, name=strategies.names, content=strategies.texts),
-        min_size=1,
-        max_size=3,
-    ),
-)
-"""Messages of plain parts, the shapes the fast writer takes (the kit's carry echoes and marks)."""
-
-
-@given(strategies.messages() | _plain_messages)
-def test_fast_message_writer_answers_only_where_the_careful_one_gives_one_message_and_no_warning(
-    message: Message,
-) -> None:
-    for dialect in ("openai", "mistral"):
-        fast, careful, ctx = _encode_both(message, dialect)
-        if fast is not None:
-            assert [fast] == careful
-            assert ctx.out.warnings == []
-
 
 # --- bad input inside a common shape still names its path ------------------------------------
 
@@ -170,6 +103,42 @@ def test_compact_arguments_prints_floats_inside_tuples_and_float_subclasses_as_j
 
     value = {"scores": (1e-05, Ratio(1e16)), "nested": [{"x": 0.1}]}
     assert compact_arguments(value) == '{"scores":[1e-05,1e+16],"nested":[{"x":0.1}]}' == arguments_text(value, None)
+
+
+@given(_objects, st.sampled_from([(",", ":"), (", ", ": ")]), st.booleans())
+def test_respelled_agrees_with_the_encoder_on_texts_spelled_by_either_serializer(
+    value: dict[str, Any], separators: Any, escaped: bool
+) -> None:
+    """Texts as servers print them (pydantic-core's float spelling, ASCII escapes) judged as the
+    encoder's text would be."""
+    try:
+        text = to_json(value).decode() if separators == (",", ":") and not escaped else ""
+    except ValueError:
+        text = ""
+    text = text or json.dumps(value, ensure_ascii=escaped, separators=separators)
+    assert respelled(value, text) == (arguments_text(value, None) != text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ('{"x":NaN}', False),
+        ('{"x":Infinity,"y":-Infinity}', False),
+        ('{"x":1e-5}', True),  # pydantic-core's spelling; the encoder writes 1e-05
+        ('{"x":1e-05}', False),
+        ('{"x":1E5}', True),
+        ('{"x":-0}', True),
+        ('{"a":1,"a":2}', True),
+        ('{"path":"v1.2e3"}', False),  # looks like a float, is a string
+        ('{"path":"caf\\u00e9"}', True),
+        ('{"path":"café"}', False),
+    ],
+)
+def test_respelled_on_the_texts_a_cheap_test_could_get_wrong(text: str, kept: bool) -> None:
+    value, raw = tool_arguments(text)
+    assert raw is None
+    assert respelled(value, text) is kept
+    assert (arguments_text(value, None) != text) is kept
 
 
 def test_respelled_keeps_a_float_the_encoder_would_print_otherwise() -> None:
