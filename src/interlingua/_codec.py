@@ -130,7 +130,7 @@ Signer: TypeAlias = Callable[[str, str, Mapping[str, str], bytes], Mapping[str, 
 """``(method, url, headers, body) -> headers to send``: a door that signs each request (a signature
 covers the body's bytes and the time, so the transport calls it again on every attempt)."""
 
-Framing: TypeAlias = Callable[[Iterator[bytes]], Iterator[SSEEvent]]
+Framing: TypeAlias = "Callable[[Iterator[bytes]], Iterator[SSEEvent]]"
 """The answer's bytes -> the wire's events, for a door whose streams are not SSE."""
 
 
