@@ -1,4 +1,24 @@
-"""The base every IR model shares: frozen, strict about keys, cheap to import."""
+"""The base every IR model shares: frozen, strict about keys, cheap to import.
+
+This is the one module that relies on pydantic details beyond its public API (issue 25's "one
+measured trick"): the slot setters of ``BaseModel`` called directly, ``__pydantic_extra__`` /
+``__pydantic_private__`` answered by the class (always empty on an IR model), the fields set kept
+as a shared frozenset until read, and ``maker``'s generated constructors. Everything else in the
+IR and every codec uses public pydantic only (attribute reads, ``model_construct``,
+``model_copy``). ``tests/test_construct.py`` holds these builds to what ``model_validate`` and
+``model_construct`` make, on pydantic 2.11.0 (the floor ``pyproject.toml`` declares, run by
+``.ci/matrix``) and the newest pydantic the dev requirements install (2.14.x, the main CI run).
+
+Measured, and why it stays: the same construction on public pydantic only (branch
+``pydantic2``: ``model_construct``'s four attribute writes per instance through one cached
+per-class plan, no slots, no ``exec``) costs 22-33% more instructions per round trip of every
+codec's bench workload (callgrind, ``PYTHONHASHSEED=0``: anthropic-messages 3.22M -> 4.25M,
+openai-chat 2.71M -> 3.40M, openai-responses 1.86M -> 2.47M, gemini 2.81M -> 3.43M), against the
+10% a single path may cost; ``model_construct`` itself, three times base. The cost is per IR
+object decoded (about 6,000 instructions each: two more slot stores, a new set that lives as long
+as the instance and wakes the garbage collector), so making the public path affordable means
+decoders that build fewer objects, not a cleverer constructor.
+"""
 
 from __future__ import annotations
 

@@ -435,3 +435,39 @@ def test_converse_send_and_stream_are_signed_and_read(vendor: VendorServer, aws:
         streamed = client.stream(_request()).response()
     assert streamed.message.parts == [il.Text("Hi there")] and streamed.usage.output_tokens == 2
     assert vendor.received[-1].path.endswith("/converse-stream") and _signature_holds(vendor, vendor.received[-1])
+
+
+@pytest.mark.parametrize(
+    ("wire", "settings", "path", "stream_file"),
+    [
+        (
+            "gemini",
+            {"door": "vertex", "vertex_project": "proj", "vertex_location": "us-central1"},
+            "/v1/projects/proj/locations/us-central1/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+            "gemini/stream",
+        ),
+        (
+            "openai-chat",
+            {"door": "azure", "api_version": "2024-10-21", "azure_deployment": "prod-4o"},
+            "/openai/deployments/prod-4o/chat/completions?api-version=2024-10-21",
+            "openai-chat/stream",
+        ),
+        (
+            "openai-responses",
+            {"door": "azure", "api_version": "2024-10-21"},
+            "/openai/responses?api-version=2024-10-21",
+            "openai-responses/stream",
+        ),
+    ],
+)
+def test_vertex_and_azure_doors_stream(
+    wire: str, settings: dict[str, str], path: str, stream_file: str, vendor: VendorServer
+) -> None:
+    sse = sorted((FIXTURES / stream_file).glob("*.sse"))[0].read_bytes()
+    vendor.answer = Answer(sse=sse)
+    model = "gemini-2.5-flash" if wire == "gemini" else "gpt-4o"
+    with il.Client(wire, api_key="door-key", base_url=vendor.url, settings=settings) as client:
+        streamed = client.stream(_request(model)).response()
+    assert streamed == il.accumulate(il.get_codec(wire).decode_stream(il.parse_sse([sse])))
+    (received,) = vendor.received
+    assert received.path == path
