@@ -12,9 +12,9 @@ IR and every codec uses public pydantic only (attribute reads, ``model_construct
 Measured, and why it stays: the same construction on public pydantic only (branch
 ``pydantic2``: ``model_construct``'s four attribute writes per instance through one cached
 per-class plan, no slots, no ``exec``) costs 22-33% more instructions per round trip of every
-codec's bench workload (callgrind, ``PYTHONHASHSEED=0``: anthropic-messages 3.22M -> 4.25M,
-openai-chat 2.71M -> 3.40M, openai-responses 1.86M -> 2.47M, gemini 2.81M -> 3.43M), against the
-10% a single path may cost; ``model_construct`` itself, three times base. The cost is per IR
+codec's bench workload (callgrind, ``PYTHONHASHSEED=0``; by codec: 3.22M -> 4.25M, 2.71M ->
+3.40M, 1.86M -> 2.47M, 2.81M -> 3.43M, figures per wire in docs/performance.md), against the 10%
+a single path may cost; ``model_construct`` itself, three times base. The cost is per IR
 object decoded (about 6,000 instructions each: two more slot stores, a new set that lives as long
 as the instance and wakes the garbage collector), so making the public path affordable means
 decoders that build fewer objects, not a cleverer constructor.
