@@ -43,7 +43,7 @@ def test_lazy_names_are_the_objects_of_their_modules() -> None:
 
 
 _DEFERRED = ("interlingua._client", "interlingua._transcript", "interlingua._budgets", "httpx2", "asyncio")
-_SDKS = ("anthropic", "openai", "google.genai", "httpx2")
+_SDKS = ("anthropic", "openai", "google.genai", "google.auth", "botocore", "cohere", "httpx2")
 
 
 def test_import_interlingua_leaves_transport_transcripts_and_budgets_unloaded() -> None:

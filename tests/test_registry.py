@@ -27,7 +27,8 @@ def test_unknown_codec_lists_the_installed_ones() -> None:
 def test_import_loads_no_vendor_sdk_and_no_http_stack() -> None:
     code = (
         "import sys, interlingua; "
-        "print(sorted(m for m in ('anthropic', 'openai', 'google.genai', 'httpx2', 'hypothesis') if m in sys.modules))"
+        "print(sorted(m for m in ('anthropic', 'openai', 'google.genai', 'google.auth', 'botocore', 'cohere', "
+        "'httpx2', 'hypothesis') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
