@@ -50,7 +50,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import article, expect, join, optional, require, unresolved_handle
+from interlingua.kit import article, expect, join, maker, optional, require, unresolved_handle
 
 PROVIDER = "bedrock"
 NAME = "bedrock-converse"
@@ -115,12 +115,22 @@ _FORMAT_OF = {
 _MIME_OF = {"image": IMAGE_FORMATS, "document": DOCUMENT_FORMATS, "video": VIDEO_FORMATS, "audio": AUDIO_FORMATS}
 
 
+# Each IR shape this module builds, a constructor made once (``maker``): the values are read and
+# checked here, so pydantic's validation would only repeat it.
+_echo = maker(ProviderEcho, "provider", "data")
+_native = maker(Native, "provider", "data")
+_text = maker(Text, "text")
+_call = maker(ToolUse, "id", "name", "input", "provider_echoes")
+_thinking = maker(Thinking, "text", "provider_echoes")
+_redacted = maker(RedactedThinking, "provider_echoes")
+
+
 def echo(data: dict[str, Any]) -> list[ProviderEcho]:
-    return [ProviderEcho(provider=PROVIDER, data=data)]
+    return [_echo(provider=PROVIDER, data=data)]
 
 
 def native(block: dict[str, Any]) -> Native:
-    return Native(provider=PROVIDER, data=block)
+    return _native(provider=PROVIDER, data=block)
 
 
 # --- decoding ----------------------------------------------------------------------------------
@@ -174,7 +184,7 @@ def decode_block(block: dict[str, Any], at: str, ctx: Decoding, *, role: str) ->
     try:
         match kind:
             case "text":
-                return Text(text=expect(value, str, join(at, "text")))
+                return _text(text=expect(value, str, join(at, "text")))
             case "image" | "document" | "video" | "audio":
                 return _media(kind, expect(value, dict, join(at, kind)), join(at, kind))
             case "toolUse":
@@ -237,7 +247,7 @@ def _tool_use(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
     name = require(value, "name", str, at)
     ctx.names[call_id] = name
     extras = {k: v for k, v in value.items() if k not in ("toolUseId", "name", "input")}
-    return ToolUse(id=call_id, name=name, input=value["input"], provider_echoes=echo(extras) if extras else [])
+    return _call(id=call_id, name=name, input=value["input"], provider_echoes=echo(extras) if extras else [])
 
 
 def _tool_result(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
@@ -284,12 +294,12 @@ def _reasoning(value: dict[str, Any], at: str) -> ContentPart:
         raise Keep
     ((kind, inner),) = value.items()
     if kind == "redactedContent":
-        return RedactedThinking(provider_echoes=echo({"redactedContent": expect(inner, str, join(at, kind))}))
+        return _redacted(provider_echoes=echo({"redactedContent": expect(inner, str, join(at, kind))}))
     if kind != "reasoningText":
         raise Keep
     inner = expect(inner, dict, join(at, kind))
     text = require(inner, "text", str, join(at, kind))
-    return Thinking(text=text, provider_echoes=echo({k: v for k, v in inner.items() if k != "text"}))
+    return _thinking(text=text, provider_echoes=echo({k: v for k, v in inner.items() if k != "text"}))
 
 
 # --- encoding ----------------------------------------------------------------------------------

@@ -37,13 +37,14 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import article, construct, expect, join, optional
+from interlingua.kit import article, construct, expect, join, maker, optional
 
 from ._parts import PROVIDER, Decoding, Keep, cache_control, cache_point, decode_blocks, encode_parts, encode_with_cache
 
 BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
 """A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum)."""
 
+_message = maker(Message, "role", "parts")  # built once: role and parts are checked here
 _MAPPED = frozenset({"modelId", "messages", "system", "inferenceConfig", "toolConfig", "additionalModelRequestFields"})
 _INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p", "stopSequences": "stop"}
 _RANGES: dict[str, tuple[float | None, float | None]] = {
@@ -63,7 +64,7 @@ def decode_request(body: dict[str, Any], model: str | None) -> Request:
     if system is not None:
         blocks = expect(system, list, "system")
         if blocks:
-            messages.append(Message(role="system", parts=decode_blocks(blocks, "system", ctx, role="system")))
+            messages.append(_message(role="system", parts=decode_blocks(blocks, "system", ctx, role="system")))
         else:
             empty.append("system")
     for index, message in enumerate(expect(body.get("messages", []), list, "messages")):
@@ -74,7 +75,7 @@ def decode_request(body: dict[str, Any], model: str | None) -> Request:
             options.setdefault("_messages", {})[str(index)] = {k: v for k, v in message.items() if k != "content"}
         ir_role = role if role in ("user", "assistant", "system") else "user"
         parts = decode_blocks(message.get("content", []), join(at, "content"), ctx, role=role)
-        messages.append(Message(role=ir_role, parts=parts))
+        messages.append(_message(role=ir_role, parts=parts))
     settings: dict[str, Any] = {}
     inference = optional(body, "inferenceConfig", dict, "")
     if inference is not None:
