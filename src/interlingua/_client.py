@@ -93,13 +93,10 @@ def _api_key(codec: Codec, given: str | None, settings: Mapping[str, str]) -> st
     door authenticates otherwise (request signing, cloud credentials): a key is then optional."""
     if given is not None:
         return given
-    names: tuple[str, ...] | None = tuple(getattr(codec, "api_key_env", ()))
     door = getattr(codec, "api_key_env_for", None)
-    if door is not None:
-        names = door(settings)
-        if names is None:
-            return None
-    assert names is not None
+    names: tuple[str, ...] | None = door(settings) if door is not None else tuple(getattr(codec, "api_key_env", ()))
+    if names is None:
+        return None
     for name in names:
         if value := os.environ.get(name):
             return value

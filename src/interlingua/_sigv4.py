@@ -1,4 +1,5 @@
-"""SigV4 request signing (AWS's Signature Version 4), for the codecs whose doors need it.
+"""AWS request authentication for the codecs whose doors need it: the region, a bearer API key,
+or SigV4 signing (AWS's Signature Version 4).
 
 The signature is botocore's own (``SigV4Auth``), over the final bytes and headers of each
 attempt, with credentials from botocore's credential chain (environment, shared files, a
@@ -9,11 +10,34 @@ attempt, with credentials from botocore's credential chain (environment, shared 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import partial
 
-from ._codec import Signer
+from ._codec import Endpoint, Signer
 from ._errors import MissingAPIKeyError
+
+
+def aws_region(settings: Mapping[str, str], *, who: str) -> str:
+    """``settings["aws_region"]``, else ``AWS_REGION`` / ``AWS_DEFAULT_REGION`` (botocore's own
+    variables); without one, MissingAPIKeyError says what to set."""
+    region = settings.get("aws_region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
+    if not region:
+        raise MissingAPIKeyError(f"{who}: no region; set settings['aws_region'] or AWS_REGION")
+    return region
+
+
+def aws_auth(
+    headers: dict[str, str], endpoint: Endpoint, *, service: str, region: str, token_env: str, who: str
+) -> Signer | None:
+    """How a request authenticates: an API key (``endpoint.api_key``, else ``token_env``) as a
+    Bearer token put in ``headers`` (None returned), else a SigV4 signer for ``service`` with the
+    credential chain (``settings["aws_profile"]`` picks a profile)."""
+    token = endpoint.api_key or os.environ.get(token_env)
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+        return None
+    return sigv4(service, region, profile=endpoint.settings.get("aws_profile"), who=who)
 
 
 def sigv4(service: str, region: str, *, profile: str | None = None, who: str = "") -> Signer:

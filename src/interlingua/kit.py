@@ -30,7 +30,7 @@ from ._read import (
     optional,
     require,
 )
-from ._sigv4 import sigv4
+from ._sigv4 import aws_auth, aws_region
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
@@ -56,7 +56,8 @@ __all__ = [
     "nearest_level",
     "event_frames",
     "render_frames",
-    "sigv4",
+    "aws_auth",
+    "aws_region",
     "find_handles",
     "unresolved_handle",
     "REASONING_POLICIES",

@@ -27,14 +27,13 @@ botocore and google-auth are imported only when a request goes through their doo
 from __future__ import annotations
 
 import base64
-import os
 from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
 from urllib.parse import quote
 
 from interlingua import EncodeError, Endpoint, HttpRequest, MissingAPIKeyError, ServerSentEvent
-from interlingua.kit import dumps, event_frames, loads, sigv4
+from interlingua.kit import aws_auth, aws_region, dumps, event_frames, loads
 
 DOORS = ("bedrock", "vertex")
 BEDROCK_VERSION = "bedrock-2023-05-31"
@@ -77,20 +76,14 @@ def _bedrock(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoi
     headers = {"content-type": "application/json", **endpoint.headers}
     if betas := headers.pop("anthropic-beta", None):
         body["anthropic_beta"] = [beta.strip() for beta in betas.split(",")]
-    region = settings.get("aws_region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-    if not region:
-        raise MissingAPIKeyError(f"{NAME} on Bedrock: no region; set settings['aws_region'] or AWS_REGION")
+    who = f"{NAME} on Bedrock"
+    region = aws_region(settings, who=who)
     base = (endpoint.base_url or f"https://bedrock-runtime.{region}.amazonaws.com").rstrip("/")
     action = "invoke-with-response-stream" if stream else "invoke"
     url = f"{base}/model/{quote(model, safe='')}/{action}"
     if stream:
         headers["accept"] = "application/vnd.amazon.eventstream"
-    token = endpoint.api_key or os.environ.get("AWS_BEARER_TOKEN_BEDROCK")
-    sign = None
-    if token:
-        headers["authorization"] = f"Bearer {token}"
-    else:
-        sign = sigv4("bedrock", region, profile=settings.get("aws_profile"), who=f"{NAME} on Bedrock")
+    sign = aws_auth(headers, endpoint, service="bedrock", region=region, token_env="AWS_BEARER_TOKEN_BEDROCK", who=who)
     events = partial(bedrock_events, codec=NAME) if stream else None
     return HttpRequest("POST", url, headers, body, stream=stream, sign=sign, events=events)
 

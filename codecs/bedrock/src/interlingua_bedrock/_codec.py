@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
 from typing import Any
@@ -16,7 +15,6 @@ from interlingua import (
     EncodeError,
     Endpoint,
     HttpRequest,
-    MissingAPIKeyError,
     ProviderError,
     Request,
     Resolver,
@@ -30,11 +28,12 @@ from interlingua.kit import (
     ToolIds,
     TurnRules,
     as_object,
+    aws_auth,
+    aws_region,
     decoding,
     encode_with_rules,
     event_frames,
     own_thinking,
-    sigv4,
 )
 
 from . import _errors, _request, _response, _sniff, _stream
@@ -124,19 +123,13 @@ class BedrockConverseCodec:
     def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         if not request.model:
             raise EncodeError(NAME, "model", "the Converse URL names the model; Request.model is required")
-        settings = endpoint.settings
-        region = settings.get("aws_region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
-        if not region:
-            raise MissingAPIKeyError(f"{NAME}: no region; set settings['aws_region'] or AWS_REGION")
+        region = aws_region(endpoint.settings, who=NAME)
         base = (endpoint.base_url or f"https://bedrock-runtime.{region}.amazonaws.com").rstrip("/")
         url = f"{base}/model/{quote(request.model, safe='')}/{'converse-stream' if stream else 'converse'}"
         headers = {"content-type": "application/json", **endpoint.headers}
-        token = endpoint.api_key or os.environ.get("AWS_BEARER_TOKEN_BEDROCK")
-        sign = None
-        if token:
-            headers["authorization"] = f"Bearer {token}"
-        else:
-            sign = sigv4("bedrock", region, profile=settings.get("aws_profile"), who=NAME)
+        sign = aws_auth(
+            headers, endpoint, service="bedrock", region=region, token_env="AWS_BEARER_TOKEN_BEDROCK", who=NAME
+        )
         events = partial(event_frames, codec=NAME) if stream else None
         body = self.encode_request(request).body
         return HttpRequest("POST", url, headers, body, stream=stream, sign=sign, events=events)
