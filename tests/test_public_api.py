@@ -172,6 +172,7 @@ PUBLIC = {
         "render_frames",
         "aws_auth",
         "aws_region",
+        "gcp_token",
         "find_handles",
         "join",
         "keep_sampling",

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
 from ._eventstream import event_frames, render_frames
+from ._gcp_auth import gcp_token
 from ._handles import find_handles, unresolved_handle
 from ._model import construct, maker
 from ._normalize import (
@@ -58,6 +59,7 @@ __all__ = [
     "render_frames",
     "aws_auth",
     "aws_region",
+    "gcp_token",
     "find_handles",
     "unresolved_handle",
     "REASONING_POLICIES",

@@ -251,13 +251,31 @@ def test_vertex_claude_body_url_and_sse_stream(vendor: VendorServer, monkeypatch
     assert "model" not in received.body
 
 
-def test_vertex_gemini_takes_its_token_from_google_auth(
-    vendor: VendorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("wire", "model", "answer", "path"),
+    [
+        (
+            "gemini",
+            "gemini-2.5-flash",
+            "gemini/response/image-output.json",
+            "/v1/projects/proj/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent",
+        ),
+        (
+            "anthropic-messages",
+            "claude-sonnet-4@20250514",
+            "anthropic-messages/response/refusal.json",
+            "/projects/proj/locations/us-central1/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict",
+        ),
+    ],
+)
+def test_vertex_doors_take_their_token_from_google_auth(
+    vendor: VendorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wire: str, model: str, answer: str, path: str
 ) -> None:
-    """google-auth's own refresh runs against a local token endpoint (an authorized-user file
-    naming it), and the token it returns is what reaches Vertex AI."""
+    """google-auth's own refresh runs against a local token endpoint (a service-account file
+    naming it), and the token it returns is what reaches Vertex AI, through either door; the
+    credentials are looked up once for both."""
     pytest.importorskip("google.auth")
-    from interlingua_gemini import _http
+    from interlingua import _gcp_auth
 
     tokens = VendorServer()
     try:
@@ -275,21 +293,17 @@ def test_vertex_gemini_takes_its_token_from_google_auth(
         }
         (tmp_path / "adc.json").write_text(json.dumps(info))
         monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(tmp_path / "adc.json"))
-        for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "ANTHROPIC_API_KEY"):
             monkeypatch.delenv(name, raising=False)
-        monkeypatch.setattr(_http, "_CREDENTIALS", [])
-        answer = load_body(FIXTURES / "gemini/response/image-output.json")
-        vendor.answer = Answer(json=answer)
+        monkeypatch.setattr(_gcp_auth, "_CREDENTIALS", [])
+        vendor.answer = Answer(json=load_body(FIXTURES / answer))
         settings = {"door": "vertex", "vertex_project": "proj", "vertex_location": "us-central1"}
-        with il.Client("gemini", base_url=vendor.url, settings=settings) as client:
-            client.send(_request("gemini-2.5-flash"))
-        (received,) = vendor.received
-        assert received.headers["authorization"] == "Bearer ya29.from-google-auth"
-        assert (
-            received.path
-            == "/v1/projects/proj/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent"
-        )
-        assert [r.path for r in tokens.received] == ["/token"]
+        with il.Client(wire, base_url=vendor.url, settings=settings) as client:
+            client.send(_request(model))
+            client.send(_request(model))
+        assert [r.headers["authorization"] for r in vendor.received] == ["Bearer ya29.from-google-auth"] * 2
+        assert {r.path for r in vendor.received} == {path}
+        assert [r.path for r in tokens.received] == ["/token"]  # fetched once, reused while valid
     finally:
         tokens.close()
 

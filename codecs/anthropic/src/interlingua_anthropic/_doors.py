@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import quote
 
 from interlingua import EncodeError, Endpoint, HttpRequest, MissingAPIKeyError, ServerSentEvent
-from interlingua.kit import aws_auth, aws_region, dumps, event_frames, loads
+from interlingua.kit import aws_auth, aws_region, dumps, event_frames, gcp_token, loads
 
 DOORS = ("bedrock", "vertex")
 BEDROCK_VERSION = "bedrock-2023-05-31"
@@ -130,29 +130,6 @@ def _vertex(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoin
     )
     action = "streamRawPredict" if stream else "rawPredict"
     url = f"{base}/projects/{project}/locations/{region}/publishers/anthropic/models/{quote(model, safe='@')}:{action}"
-    token = endpoint.api_key or _access_token()
+    token = endpoint.api_key or gcp_token(who=NAME)
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}", **endpoint.headers}
     return HttpRequest("POST", url, headers, body, stream=stream)
-
-
-_CREDENTIALS: list[Any] = []
-"""google-auth's application default credentials, loaded once per process and refreshed when stale."""
-
-
-def _access_token() -> str:
-    """An OAuth access token from google-auth (``gcloud auth application-default login``, a service
-    account in ``GOOGLE_APPLICATION_CREDENTIALS``, or the metadata server)."""
-    try:
-        import google.auth
-        import google.auth.transport.requests
-    except ImportError:
-        raise MissingAPIKeyError(
-            f"{NAME} on Vertex AI: pass an access token as api_key=, or install google-auth for its credentials"
-        ) from None
-    if not _CREDENTIALS:
-        credentials, _ = google.auth.default(scopes=["https://www.googleapis.com/auth/cloud-platform"])
-        _CREDENTIALS.append(credentials)
-    credentials = _CREDENTIALS[0]
-    if not credentials.valid:
-        credentials.refresh(google.auth.transport.requests.Request())
-    return str(credentials.token)

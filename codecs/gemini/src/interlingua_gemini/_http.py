@@ -13,9 +13,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from interlingua import Encoded, EncodeError, Endpoint, HttpRequest, MissingAPIKeyError
+from interlingua.kit import gcp_token
 
 from ._parts import NAME, bare_model
 
@@ -54,7 +54,7 @@ def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint:
         version = settings.get("api_version", "v1")
         base = (endpoint.base_url or _vertex_base(location)).rstrip("/")
         path = f"projects/{project}/locations/{location}/publishers/google/models/{bare_model(model)}"
-        headers["authorization"] = f"Bearer {endpoint.api_key or _access_token()}"
+        headers["authorization"] = f"Bearer {endpoint.api_key or gcp_token(who=NAME)}"
     else:
         version = settings.get("api_version", "v1beta")
         base = (endpoint.base_url or GEMINI_BASE).rstrip("/")
@@ -65,22 +65,3 @@ def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint:
     return HttpRequest(
         method="POST", url=f"{base}/{version}/{path}:{method}", headers=headers, json=encoded.body, stream=stream
     )
-
-
-_CREDENTIALS: list[Any] = []
-"""google-auth's application default credentials, loaded once per process and refreshed when stale."""
-
-
-def _access_token() -> str:
-    """An OAuth access token from google-auth (``gcloud auth application-default login``, a service
-    account in ``GOOGLE_APPLICATION_CREDENTIALS``, or the metadata server)."""
-    import google.auth
-    import google.auth.transport.requests
-
-    if not _CREDENTIALS:
-        credentials, _ = google.auth.default(scopes=["https://www.googleapis.com/auth/cloud-platform"])
-        _CREDENTIALS.append(credentials)
-    credentials = _CREDENTIALS[0]
-    if not credentials.valid:
-        credentials.refresh(google.auth.transport.requests.Request())
-    return str(credentials.token)
