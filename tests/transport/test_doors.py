@@ -127,6 +127,32 @@ def test_each_retry_is_signed_afresh(vendor: VendorServer, aws: None) -> None:
     assert all(_signature_holds(vendor, received) for received in vendor.received)
 
 
+def test_the_credential_chain_runs_once_per_environment(aws: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """botocore's chain (a session, maybe the metadata service) runs on the first signature and
+    not on each one after; a changed key in the environment is found anew."""
+    from botocore.session import Session
+
+    from interlingua import _sigv4
+
+    monkeypatch.setattr(_sigv4, "_FOUND", {})
+    lookups: list[str | None] = []
+    original = Session.get_credentials
+
+    def counted(self: Session) -> Any:
+        lookups.append(self.profile)
+        return original(self)
+
+    monkeypatch.setattr(Session, "get_credentials", counted)
+    sign = _sigv4.sigv4("bedrock", REGION)
+    url = f"https://bedrock-runtime.{REGION}.amazonaws.com/model/m/converse"
+    first = sign("POST", url, {"content-type": "application/json"}, b"{}")
+    sign("POST", url, {"content-type": "application/json"}, b"{}")
+    assert len(lookups) == 1 and f"Credential={KEY_ID}/" in first["Authorization"]
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "AKIAOTHERKEY")
+    assert "Credential=AKIAOTHERKEY/" in sign("POST", url, {}, b"{}")["Authorization"]
+    assert len(lookups) == 2
+
+
 def test_bedrock_api_key_is_a_bearer_token_and_betas_ride_in_the_body(
     vendor: VendorServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
