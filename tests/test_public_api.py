@@ -168,6 +168,8 @@ PUBLIC = {
         "encode_with_rules",
         "error_body",
         "expect",
+        "ErrorBody",
+        "Serving",
         "event_frames",
         "render_frames",
         "aws_auth",

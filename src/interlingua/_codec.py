@@ -155,6 +155,33 @@ class HttpRequest:
         return f"HttpRequest(method={self.method!r}, url={self.url!r}, headers={shown!r}, stream={self.stream})"
 
 
+ErrorBody: TypeAlias = Callable[[int, str, "str | None"], dict[str, Any]]
+"""``(status, message, kind) -> body``: a wire's error body as its clients' SDKs parse it; ``kind``
+is the vendor's error type when one is known (an upstream error's), else None."""
+
+
+@dataclass(frozen=True)
+class Serving:
+    """How a codec's API is *served*, for the gateway (``interlingua serve``): what the codec
+    protocol's ``http_request`` says for sending, read the other way.
+
+    ``path`` is the route (Starlette syntax; ``{target}`` takes the rest of the path where the
+    model sits in it, as ``models/{model}:{method}``); ``error`` writes the wire's error body;
+    ``stream_keys`` are body keys that only ask for a stream (removed before decoding, so they are
+    not reported as lost); where the model is in the path, ``methods`` are the methods after its
+    ``:`` that are served and ``stream_method`` the one that asks for a stream."""
+
+    path: str
+    error: ErrorBody
+    stream_keys: tuple[str, ...] = ("stream",)
+    methods: tuple[str, ...] = ()
+    stream_method: str | None = None
+
+    @property
+    def model_in_path(self) -> bool:
+        return bool(self.methods)
+
+
 @runtime_checkable
 class Codec(Protocol):
     """One wire format, both directions. Codecs work on plain JSON dicts; decode_* also accept
@@ -164,7 +191,10 @@ class Codec(Protocol):
     ``interlingua.testing.Oracle`` (its vendor SDK's types per kind, the vendor rules types miss,
     each with its source, and the reader of its model-ruled settings), kept in the codec's own
     package. Only ``interlingua.testing.validate_wire`` / ``check_rules`` import that module: it
-    reads the vendor SDK, a test dependency. A codec without one works everywhere but there."""
+    reads the vendor SDK, a test dependency. A codec without one works everywhere but there.
+
+    Optional, read by the gateway: ``serving: Serving``, how the wire's API is served; a codec
+    without one is reached through the gateway as an upstream only."""
 
     name: str
     provider: str

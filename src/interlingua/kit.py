@@ -4,6 +4,7 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 from typing import TYPE_CHECKING
 
 from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
+from ._codec import ErrorBody, Serving
 from ._eventstream import event_frames, render_frames
 from ._gcp_auth import gcp_token
 from ._handles import find_handles, unresolved_handle
@@ -55,6 +56,8 @@ __all__ = [
     "keep_sampling",
     "lookup",
     "nearest_level",
+    "ErrorBody",
+    "Serving",
     "event_frames",
     "render_frames",
     "aws_auth",

@@ -37,7 +37,7 @@ from .._wire import loads
 from ._config import ConfigError, GatewayConfig, Route
 from ._ids import ToolIdMap
 from ._pipe import Pipe
-from ._wires import SERVED, STREAM_METHOD, ServedWire
+from ._wires import ServedWire, served
 
 if TYPE_CHECKING:
     import httpx2
@@ -88,7 +88,7 @@ class Gateway:
             yield
             await self.aclose()
 
-        paths = [Path(wire.path, endpoint(wire), methods=["POST"]) for wire in SERVED]
+        paths = [Path(wire.path, endpoint(wire), methods=["POST"]) for wire in served()]
         return Starlette(routes=paths, lifespan=lifespan)
 
     async def aclose(self) -> None:
@@ -170,14 +170,15 @@ class Gateway:
         if not isinstance(body, dict):
             raise _Refused(400, "the request body must be a JSON object")
         stream = body.get("stream") is True
-        for key in wire.stream_keys:
+        serving = wire.serving
+        for key in serving.stream_keys:
             body.pop(key, None)
         model = None
-        if wire.model_in_path:
+        if serving.model_in_path:
             model, _, method = http.path_params["target"].rpartition(":")
-            if not model or method not in wire.methods:
-                raise _Refused(404, f"{http.url.path}: this gateway serves {' and '.join(wire.methods)}")
-            stream = method == STREAM_METHOD
+            if not model or method not in serving.methods:
+                raise _Refused(404, f"{http.url.path}: this gateway serves {' and '.join(serving.methods)}")
+            stream = method == serving.stream_method
         try:
             request = caller.decode_request(body)
         except DecodeError as exc:
@@ -329,7 +330,7 @@ class Gateway:
         from starlette.responses import JSONResponse
 
         self._log(facts, [], started, refused.status, refused.message)
-        body = wire.error(refused.status, refused.message, None)
+        body = wire.serving.error(refused.status, refused.message, None)
         return JSONResponse(body, status_code=refused.status, headers=refused.headers)
 
     def _log(

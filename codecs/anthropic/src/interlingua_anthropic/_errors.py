@@ -1,4 +1,5 @@
-"""decode_error: status + body + headers -> ProviderError, for HTTP errors and stream error events."""
+"""decode_error: status + body + headers -> ProviderError, for HTTP errors and stream error events;
+and the other way, ``served_error``: the body a gateway serving this wire answers with."""
 
 from __future__ import annotations
 
@@ -64,3 +65,21 @@ def error_from_json(status: int | None, raw: Any, headers: Mapping[str, str]) ->
     if status is None and isinstance(kind, str) and kind in _BY_TYPE:
         return _BY_TYPE[kind](text, status=None, **kw)
     return ProviderError.for_status(status, text, **kw)
+
+
+def served_error(status: int, message: str, kind: str | None) -> dict[str, Any]:
+    """The wire's error body, ``{"type": "error", "error": {"type", "message"}}``, the type by status
+    unless the upstream's is known. https://docs.anthropic.com/en/api/errors"""
+    return {"type": "error", "error": {"type": kind or _SERVED_TYPES.get(status, "api_error"), "message": message}}
+
+
+_SERVED_TYPES = {  # https://docs.anthropic.com/en/api/errors: the HTTP status of each error type
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}

@@ -21,7 +21,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules, own_thinking
+from interlingua.kit import ReasoningPolicy, Serving, TurnRules, decoding, encode_with_rules, own_thinking
 
 from . import _errors, _http, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -46,6 +46,15 @@ class GeminiCodec:
     api_key_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
     capabilities: Capabilities = CAPABILITIES
     oracle = "interlingua_gemini._oracle:ORACLE"  # the test kit's SDK oracle and rules
+    # Served as the REST API is: the model and the method in the path (``models/M:generateContent``,
+    # ``models/M:streamGenerateContent?alt=sse``), no stream key in the body.
+    serving = Serving(
+        "/v1beta/models/{target}",
+        _errors.served_error,
+        stream_keys=(),
+        methods=("generateContent", "streamGenerateContent"),
+        stream_method="streamGenerateContent",
+    )
     # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id;
     # it counts a turn's functionResponse parts against the functionCall parts before them.
     rules = TurnRules(

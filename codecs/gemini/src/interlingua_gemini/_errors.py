@@ -1,6 +1,8 @@
 """decode_error: a google.rpc.Status body (``{"error": {code, message, status, details}}``) and
 the status and headers -> the ProviderError subclass for the status.
 
+``served_error`` is the other way: the body a gateway serving this wire answers with.
+
 Retry-After comes from the headers, else from a ``google.rpc.RetryInfo`` detail
 (``"retryDelay": "37s"``), which the Gemini API sends with 429s. A 503 that says the model is
 overloaded is an OverloadedError. Bodies that are not JSON (a proxy's HTML) keep their text.
@@ -59,3 +61,23 @@ def _retry_delay(details: Any) -> float | None:
             except ValueError:
                 return None
     return None
+
+
+def served_error(status: int, message: str, kind: str | None) -> dict[str, Any]:
+    """A google.rpc.Status body, ``{"error": {"code", "message", "status"}}``, its status by HTTP
+    status (``kind`` is another wire's error type, not a gRPC status, so it is not used).
+    https://ai.google.dev/gemini-api/docs/troubleshooting"""
+    return {"error": {"code": status, "message": message, "status": _SERVED_STATUS.get(status, "INTERNAL")}}
+
+
+_SERVED_STATUS = {  # https://ai.google.dev/gemini-api/docs/troubleshooting: HTTP status -> status
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    413: "INVALID_ARGUMENT",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+}

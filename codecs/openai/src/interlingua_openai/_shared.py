@@ -1,4 +1,4 @@
-"""What the two OpenAI wire formats truly share: the error body, the Bearer header, and the
+"""What the two OpenAI wire formats truly share: the error body (read and served), the Bearer header, and the
 provider key, whose ``provider_options`` each wire must sort into its own fields and the other's."""
 
 from __future__ import annotations
@@ -125,3 +125,19 @@ def bearer_headers(api_key: str | None, extra: Mapping[str, str] | None = None) 
         headers["authorization"] = f"Bearer {api_key}"
     headers.update(extra or {})
     return headers
+
+
+def served_error(status: int, message: str, kind: str | None) -> dict[str, Any]:
+    """Both wires' error body, ``{"error": {"message", "type", "param", "code"}}``, as a gateway
+    serving them answers. https://platform.openai.com/docs/guides/error-codes"""
+    default_type, code = _SERVED_TYPES.get(status, ("server_error" if status >= 500 else "invalid_request_error", None))
+    return {"error": {"message": message, "type": kind or default_type, "param": None, "code": code}}
+
+
+_SERVED_TYPES: dict[int, tuple[str, str | None]] = {  # the error-codes guide's type and code per status
+    401: ("invalid_request_error", "invalid_api_key"),
+    403: ("invalid_request_error", "unsupported_country_region_territory"),
+    404: ("invalid_request_error", "model_not_found"),
+    413: ("invalid_request_error", "request_too_large"),
+    429: ("requests", "rate_limit_exceeded"),
+}

@@ -21,10 +21,10 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, TurnRules, decoding, encode_with_rules
+from interlingua.kit import ReasoningPolicy, Serving, TurnRules, decoding, encode_with_rules
 
 from .. import _azure
-from .._shared import bearer_headers
+from .._shared import bearer_headers, served_error
 from . import _request, _response, _sniff
 from ._capabilities import capabilities_for
 from ._dialect import Dialect, dialect_named, thinking_test, tool_ids
@@ -48,6 +48,7 @@ class OpenAIChatCodec:
 
     name = "openai-chat"
     oracle = "interlingua_openai.chat._oracle:ORACLE"  # the test kit's SDK oracle and rules
+    serving = Serving("/v1/chat/completions", served_error, stream_keys=("stream", "stream_options"))
 
     def __init__(self, *, dialect: str | Dialect = "openai", budgets: ThinkingBudgets | None = None) -> None:
         self.dialect = dialect if isinstance(dialect, Dialect) else dialect_named(dialect)

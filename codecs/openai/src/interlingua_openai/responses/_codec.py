@@ -20,10 +20,10 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, ToolIds, TurnRules, decoding, encode_with_rules, own_thinking
+from interlingua.kit import ReasoningPolicy, Serving, ToolIds, TurnRules, decoding, encode_with_rules, own_thinking
 
 from .. import _azure
-from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers
+from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers, served_error
 from . import _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._items import sends_name
@@ -46,6 +46,7 @@ class OpenAIResponsesCodec:
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
     oracle = "interlingua_openai.responses._oracle:ORACLE"  # the test kit's SDK oracle and rules
+    serving = Serving("/v1/responses", served_error)
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = _request.BUDGETS if budgets is None else budgets
