@@ -168,6 +168,7 @@ PUBLIC = {
         "encode_with_rules",
         "error_body",
         "expect",
+        "BatchLine",
         "ErrorBody",
         "Serving",
         "event_frames",

@@ -161,6 +161,22 @@ is the vendor's error type when one is known (an upstream error's), else None.""
 
 
 @dataclass(frozen=True)
+class BatchLine:
+    """One line of a vendor's batch file: the key of its id and the key of the request body it
+    wraps; a line that also names its endpoint (``method`` and ``url``) gives ``url``."""
+
+    id: str
+    body: str
+    url: str | None = None
+
+    def wrap(self, line_id: Any, body: Any) -> dict[str, Any]:
+        """The line for ``body``, with ``line_id`` kept."""
+        if self.url is None:
+            return {self.id: line_id, self.body: body}
+        return {self.id: line_id, "method": "POST", "url": self.url, self.body: body}
+
+
+@dataclass(frozen=True)
 class Serving:
     """How a codec's API is *served*, for the gateway (``interlingua serve``): what the codec
     protocol's ``http_request`` says for sending, read the other way.
@@ -169,13 +185,31 @@ class Serving:
     model sits in it, as ``models/{model}:{method}``); ``error`` writes the wire's error body;
     ``stream_keys`` are body keys that only ask for a stream (removed before decoding, so they are
     not reported as lost); where the model is in the path, ``methods`` are the methods after its
-    ``:`` that are served and ``stream_method`` the one that asks for a stream."""
+    ``:`` that are served and ``stream_method`` the one that asks for a stream. ``batch`` is the
+    vendor's batch-file line, which the CLI reads and writes (``interlingua convert`` keeps ids).
+    A recorded HTTP exchange names its wire by its path: the route after its version segment
+    (``/chat/completions`` of ``/v1/chat/completions``), since proxies and cloud hosts put their
+    own prefix ahead of it."""
 
     path: str
     error: ErrorBody
     stream_keys: tuple[str, ...] = ("stream",)
     methods: tuple[str, ...] = ()
     stream_method: str | None = None
+    batch: BatchLine | None = None
+
+    def names(self, path: str) -> tuple[bool, str | None]:
+        """Whether an HTTP ``path`` is this route, and the model it names where the model sits
+        in the path (``.../models/acme-large:generate``)."""
+        if self.model_in_path:
+            head, _, method = path.rpartition(":")
+            prefix = self.path.partition("{")[0]  # "/v1beta/models/"
+            marker = "/" + prefix.strip("/").rpartition("/")[2] + "/"  # "/models/"
+            if method in self.methods and marker in head:
+                return True, head.rpartition(marker)[2] or None
+            return False, None
+        tail = "/" + self.path.lstrip("/").partition("/")[2]
+        return path.endswith(tail), None
 
     @property
     def model_in_path(self) -> bool:

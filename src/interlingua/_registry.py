@@ -10,7 +10,7 @@ from importlib import import_module
 from importlib.machinery import PathFinder
 from typing import Any, NamedTuple
 
-from ._codec import Codec
+from ._codec import Codec, Serving
 from ._errors import InterlinguaError
 
 GROUP = "interlingua.codecs"
@@ -147,3 +147,30 @@ def get_codec(name: str, **options: Any) -> Codec:
     if not options:
         return _default(name)
     return _load(name)(**options)  # type: ignore[no-any-return]  # entry points are typed Any
+
+
+class ServedWire(NamedTuple):
+    """An installed codec that declares how it is served (``Codec.serving``)."""
+
+    codec: str
+    provider: str
+    serving: Serving
+
+    @property
+    def path(self) -> str:
+        return self.serving.path
+
+
+def served() -> tuple[ServedWire, ...]:
+    """Every installed codec that declares ``serving``, by name: the gateway's routes, the CLI's
+    batch lines and logged paths. Two that claim one route are refused, naming both."""
+    found: dict[str, ServedWire] = {}
+    for name in codecs():
+        codec = get_codec(name)
+        serving = getattr(codec, "serving", None)
+        if not isinstance(serving, Serving):
+            continue
+        if serving.path in found:
+            raise ValueError(f"codecs {found[serving.path].codec!r} and {name!r} both serve {serving.path}")
+        found[serving.path] = ServedWire(name, codec.provider, serving)
+    return tuple(found.values())

@@ -4,7 +4,7 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 from typing import TYPE_CHECKING
 
 from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
-from ._codec import ErrorBody, Serving
+from ._codec import BatchLine, ErrorBody, Serving
 from ._eventstream import event_frames, render_frames
 from ._gcp_auth import gcp_token
 from ._handles import find_handles, unresolved_handle
@@ -56,6 +56,7 @@ __all__ = [
     "keep_sampling",
     "lookup",
     "nearest_level",
+    "BatchLine",
     "ErrorBody",
     "Serving",
     "event_frames",

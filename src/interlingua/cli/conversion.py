@@ -11,10 +11,11 @@ What comes out, by what goes in (docs/guide/cli.md, "Convert a dataset", says th
 - a wire response body -> the target's response body;
 - an interlingua transcript -> the target's request body (``model`` from ``--model``; the
   transcript's metadata is the host's own and is not sent);
-- an OpenAI fine-tuning line (``{"messages": [...]}``, no model) is an openai-chat request
+- a fine-tuning line (``{"messages": [...]}``, no model) is a chat-completions request
   without a model -> the target's request body without a model;
-- a batch line (Anthropic ``{custom_id, params}``, OpenAI ``{custom_id, method, url, body}``,
-  Gemini ``{key, request}``) -> the target vendor's batch line with the same id;
+- a batch line (each codec declares its own, ``Codec.serving.batch``: ``{custom_id, params}``,
+  ``{custom_id, method, url, body}``, ``{key, request}``) -> the target's batch line with the
+  same id;
 - a recorded stream -> the target's stream (or, accumulated, its response body).
 
 ``target="transcript"`` writes interlingua transcripts; request settings a transcript has no
@@ -43,6 +44,7 @@ from .. import (
     parse_sse,
     render_sse,
 )
+from .._registry import served
 from .._wire import loads
 from .detect import TRANSCRIPT, Detected, DetectError, Kind, detect_body, detect_stream
 
@@ -65,17 +67,17 @@ class Converted:
 
 
 # -- batch envelopes ----------------------------------------------------------------------------
-
-_BATCH_URLS = {"openai-chat": "/v1/chat/completions", "openai-responses": "/v1/responses"}
+# The codecs declare their batch lines and routes (``Codec.serving``); this module names no vendor.
 
 
 @dataclass(frozen=True, slots=True)
 class Envelope:
-    """What a line or file wraps its body in: a vendor batch line (``id`` kept for the output),
-    or a recorded HTTP exchange (``http``: the body alone comes out). ``wire`` and ``model``
-    are what the wrapper implies, when it does (an OpenAI batch URL, a Gemini model path)."""
+    """What a line or file wraps its body in: a vendor batch line (``style`` is that vendor's
+    provider key; ``id`` is kept for the output), or a recorded HTTP exchange (``style`` "http":
+    the body alone comes out). ``wire`` and ``model`` are what the wrapper implies, when it does
+    (a batch URL, a model in the path)."""
 
-    style: Literal["anthropic", "openai", "gemini", "http"]
+    style: str
     id: Any = None
     wire: str | None = None
     model: str | None = None
@@ -86,42 +88,38 @@ class Envelope:
 
 
 def unwrap(line: Mapping[str, Any]) -> tuple[Envelope | None, Any]:
-    """The envelope of a dataset line or file (if any) and the body inside it."""
-    if "custom_id" in line and isinstance(line.get("params"), Mapping):
-        return Envelope("anthropic", line["custom_id"], "anthropic-messages"), line["params"]
-    if "custom_id" in line and isinstance(line.get("body"), Mapping):
-        return Envelope("openai", line["custom_id"], _wire_of_path(str(line.get("url", "")))[0]), line["body"]
-    if "key" in line and isinstance(line.get("request"), Mapping):
-        return Envelope("gemini", line["key"], "gemini"), line["request"]
+    """The envelope of a dataset line or file (if any) and the body inside it: the first batch
+    line shape it has (by codec name; a line naming its URL goes to the codec of that URL), else
+    a recorded HTTP exchange (a body beside a status or path)."""
+    lines = [(wire, wire.serving.batch) for wire in served() if wire.serving.batch is not None]
+    shaped = [(wire, batch) for wire, batch in lines if batch.id in line and isinstance(line.get(batch.body), Mapping)]
+    if shaped:
+        url = line.get("url")
+        wire, batch = next(((w, b) for w, b in shaped if b.url is not None and b.url == url), shaped[0])
+        named = wire.codec if batch.url is None or batch.url == url else _wire_of_path(str(url or ""))[0]
+        return Envelope(wire.provider, line[batch.id], named), line[batch.body]
     if isinstance(line.get("body"), Mapping) and ("status" in line or "path" in line):
-        wire, model = _wire_of_path(str(line.get("path", "")))
-        return Envelope("http", wire=wire, model=model), line["body"]
+        wire_name, model = _wire_of_path(str(line.get("path", "")))
+        return Envelope("http", wire=wire_name, model=model), line["body"]
     return None, line
 
 
 def _wire_of_path(path: str) -> tuple[str | None, str | None]:
-    """The wire (and for Gemini the model) an HTTP path or batch URL names."""
-    if path.endswith("/chat/completions"):
-        return "openai-chat", None
-    if path.endswith("/responses"):
-        return "openai-responses", None
-    if path.endswith("/messages"):
-        return "anthropic-messages", None
-    if "/models/" in path and (path.endswith(":generateContent") or path.endswith(":streamGenerateContent")):
-        return "gemini", path.rpartition("/models/")[2].partition(":")[0]
+    """The wire (and the model, where the path holds it) an HTTP path or batch URL names."""
+    for wire in served():
+        matches, model = wire.serving.names(path)
+        if matches:
+            return wire.codec, model
     return None, None
 
 
 def wrap(envelope: Envelope, target: str, body: Any) -> dict[str, Any]:
     """The target vendor's batch line for ``body``, keeping the source line's id."""
     name = target.partition(":")[0]
-    if name == "anthropic-messages":
-        return {"custom_id": envelope.id, "params": body}
-    if name in _BATCH_URLS:
-        return {"custom_id": envelope.id, "method": "POST", "url": _BATCH_URLS[name], "body": body}
-    if name == "gemini":
-        return {"key": envelope.id, "request": body}
-    return {"custom_id": envelope.id, "body": body}  # a third-party codec: the id and the body
+    for wire in served():
+        if wire.codec == name and wire.serving.batch is not None:
+            return wire.serving.batch.wrap(envelope.id, body)
+    return {"custom_id": envelope.id, "body": body}  # a codec with no batch line: the id and the body
 
 
 # -- codecs -------------------------------------------------------------------------------------
@@ -130,7 +128,7 @@ _CODECS: dict[str, Codec] = {}
 
 
 def codec_for(spec: str) -> Codec:
-    """The codec named ``spec``: ``NAME`` or ``NAME:DIALECT`` (``openai-chat:mistral``), once per
+    """The codec named ``spec``: ``NAME`` or ``NAME:DIALECT`` (``acme-chat:beta``), once per
     process. Raises UnknownCodecError (listing the installed ones) for an unknown name."""
     codec = _CODECS.get(spec)
     if codec is None:
@@ -175,7 +173,7 @@ class Converter:
         return Converted(output, warnings, detected, envelope.style if envelope and envelope.batch else None)
 
     def convert_stream(self, data: bytes, *, accumulated: bool = False) -> Converted:
-        """Convert a recorded stream (SSE, or Gemini's JSON array) to the target's SSE bytes, or
+        """Convert a recorded stream (SSE, or a JSON array of chunks) to the target's SSE bytes, or
         with ``accumulated`` to the target's response body. A stream that ends early raises
         StreamError. Warnings are the source decode's and then the target's own: its
         encode_stream's (paths name the decoded event, ``events[12].part``), or with

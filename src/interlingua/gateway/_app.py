@@ -29,7 +29,7 @@ from .._errors import (
     TimeoutError,
     TransportError,
 )
-from .._registry import get_codec
+from .._registry import ServedWire, get_codec, served
 from .._request import Request
 from .._response import Response
 from .._warnings import AnyWarning
@@ -37,7 +37,6 @@ from .._wire import loads
 from ._config import ConfigError, GatewayConfig, Route
 from ._ids import ToolIdMap
 from ._pipe import Pipe
-from ._wires import ServedWire, served
 
 if TYPE_CHECKING:
     import httpx2

@@ -23,7 +23,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, Serving, ToolIds, TurnRules, decoding, encode_with_rules
+from interlingua.kit import BatchLine, ReasoningPolicy, Serving, ToolIds, TurnRules, decoding, encode_with_rules
 
 from . import _doors, _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -48,7 +48,8 @@ class AnthropicMessagesCodec:
     api_key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
     capabilities: ClassVar[Capabilities] = CAPABILITIES
     oracle: ClassVar[str] = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
-    serving: ClassVar[Serving] = Serving("/v1/messages", _errors.served_error)
+    # A Message Batches request is {custom_id, params}: https://docs.anthropic.com/en/api/creating-message-batches
+    serving: ClassVar[Serving] = Serving("/v1/messages", _errors.served_error, batch=BatchLine("custom_id", "params"))
 
     def __init__(self, *, default_max_tokens: int = 4096, budgets: ThinkingBudgets | None = None) -> None:
         self.default_max_tokens = default_max_tokens

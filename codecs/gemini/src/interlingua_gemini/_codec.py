@@ -21,7 +21,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, Serving, TurnRules, decoding, encode_with_rules, own_thinking
+from interlingua.kit import BatchLine, ReasoningPolicy, Serving, TurnRules, decoding, encode_with_rules, own_thinking
 
 from . import _errors, _http, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -54,6 +54,7 @@ class GeminiCodec:
         stream_keys=(),
         methods=("generateContent", "streamGenerateContent"),
         stream_method="streamGenerateContent",
+        batch=BatchLine("key", "request"),  # a batch file's line: https://ai.google.dev/gemini-api/docs/batch-mode
     )
     # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id;
     # it counts a turn's functionResponse parts against the functionCall parts before them.

@@ -21,7 +21,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, Serving, TurnRules, decoding, encode_with_rules
+from interlingua.kit import BatchLine, ReasoningPolicy, Serving, TurnRules, decoding, encode_with_rules
 
 from .. import _azure
 from .._shared import bearer_headers, served_error
@@ -48,7 +48,13 @@ class OpenAIChatCodec:
 
     name = "openai-chat"
     oracle = "interlingua_openai.chat._oracle:ORACLE"  # the test kit's SDK oracle and rules
-    serving = Serving("/v1/chat/completions", served_error, stream_keys=("stream", "stream_options"))
+    serving = Serving(
+        "/v1/chat/completions",
+        served_error,
+        stream_keys=("stream", "stream_options"),
+        # a batch input line: {custom_id, method, url, body}: https://platform.openai.com/docs/guides/batch
+        batch=BatchLine("custom_id", "body", "/v1/chat/completions"),
+    )
 
     def __init__(self, *, dialect: str | Dialect = "openai", budgets: ThinkingBudgets | None = None) -> None:
         self.dialect = dialect if isinstance(dialect, Dialect) else dialect_named(dialect)

@@ -20,7 +20,16 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, Serving, ToolIds, TurnRules, decoding, encode_with_rules, own_thinking
+from interlingua.kit import (
+    BatchLine,
+    ReasoningPolicy,
+    Serving,
+    ToolIds,
+    TurnRules,
+    decoding,
+    encode_with_rules,
+    own_thinking,
+)
 
 from .. import _azure
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers, served_error
@@ -46,7 +55,8 @@ class OpenAIResponsesCodec:
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
     oracle = "interlingua_openai.responses._oracle:ORACLE"  # the test kit's SDK oracle and rules
-    serving = Serving("/v1/responses", served_error)
+    # a batch input line: {custom_id, method, url, body}: https://platform.openai.com/docs/guides/batch
+    serving = Serving("/v1/responses", served_error, batch=BatchLine("custom_id", "body", "/v1/responses"))
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = _request.BUDGETS if budgets is None else budgets
