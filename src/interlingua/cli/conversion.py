@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 from .. import (
@@ -44,7 +45,7 @@ from .. import (
     parse_sse,
     render_sse,
 )
-from .._registry import served
+from .._registry import ServedWire, served
 from .._wire import loads
 from .detect import TRANSCRIPT, Detected, DetectError, Kind, detect_body, detect_stream
 
@@ -70,6 +71,12 @@ class Converted:
 # The codecs declare their batch lines and routes (``Codec.serving``); this module names no vendor.
 
 
+@cache
+def _served() -> tuple[ServedWire, ...]:
+    """The installed codecs' declarations, gathered once per process (each line asks)."""
+    return served()
+
+
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """What a line or file wraps its body in: a vendor batch line (``style`` is that vendor's
@@ -91,7 +98,7 @@ def unwrap(line: Mapping[str, Any]) -> tuple[Envelope | None, Any]:
     """The envelope of a dataset line or file (if any) and the body inside it: the first batch
     line shape it has (by codec name; a line naming its URL goes to the codec of that URL), else
     a recorded HTTP exchange (a body beside a status or path)."""
-    lines = [(wire, wire.serving.batch) for wire in served() if wire.serving.batch is not None]
+    lines = [(wire, wire.serving.batch) for wire in _served() if wire.serving.batch is not None]
     shaped = [(wire, batch) for wire, batch in lines if batch.id in line and isinstance(line.get(batch.body), Mapping)]
     if shaped:
         url = line.get("url")
@@ -106,7 +113,7 @@ def unwrap(line: Mapping[str, Any]) -> tuple[Envelope | None, Any]:
 
 def _wire_of_path(path: str) -> tuple[str | None, str | None]:
     """The wire (and the model, where the path holds it) an HTTP path or batch URL names."""
-    for wire in served():
+    for wire in _served():
         matches, model = wire.serving.names(path)
         if matches:
             return wire.codec, model
@@ -116,7 +123,7 @@ def _wire_of_path(path: str) -> tuple[str | None, str | None]:
 def wrap(envelope: Envelope, target: str, body: Any) -> dict[str, Any]:
     """The target vendor's batch line for ``body``, keeping the source line's id."""
     name = target.partition(":")[0]
-    for wire in served():
+    for wire in _served():
         if wire.codec == name and wire.serving.batch is not None:
             return wire.serving.batch.wrap(envelope.id, body)
     return {"custom_id": envelope.id, "body": body}  # a codec with no batch line: the id and the body
