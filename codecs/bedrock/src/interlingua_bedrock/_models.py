@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from interlingua import ContentPart, Document, Image, Message, Request, ToolChoice, ToolChoiceMode, Video, WarningSink
-from interlingua.kit import cap_max_tokens, keep_sampling, lookup, nearest_level
+from interlingua.kit import cap_max_tokens, drop_prefill, keep_sampling, lookup, nearest_level
 
 from ._parts import PROVIDER, encode_parts, encode_with_cache
 
@@ -42,8 +42,10 @@ def refuses(spec: ModelSpec | None, feature: str) -> bool:
 def part_encoder(spec: ModelSpec | None) -> PartEncoder:
     """``encode_parts``, or, for a model without vision or document chat, one that leaves those
     parts out (LossyEncode each): the model answers a request carrying them with a 400."""
-    refused = {kind: name for kind, name in _PARTS.items() if refuses(spec, name)}
-    if spec is None or not refused:
+    if spec is None or not spec.features:
+        return encode_parts
+    refused = {kind: name for kind, name in _PARTS.items() if spec.features.get(name) is False}
+    if not refused:
         return encode_parts
 
     def encode(parts: list[ContentPart], at: str, out: WarningSink) -> list[dict[str, Any]]:
@@ -81,7 +83,9 @@ def move_system(
 def refuses_tools(spec: ModelSpec | None, request: Request, out: WarningSink) -> bool:
     """Whether the model takes no tools: then none is sent (one UnsupportedSetting for the tools,
     one for a tool choice)."""
-    if not refuses(spec, "tool_use") or spec is None or not (request.tools or request.tool_choice is not None):
+    if spec is None or spec.features.get("tool_use") is not False:
+        return False
+    if not request.tools and request.tool_choice is None:
         return False
     why = f"{spec.id} has no tool use on Converse: not sent ({spec.cite('features')})"
     if request.tools:
@@ -107,12 +111,20 @@ def tool_choice(spec: ModelSpec | None, request: Request, out: WarningSink) -> T
 def settings(spec: ModelSpec | None, request: Request, out: WarningSink) -> Mapping[str, Any]:
     """The inference settings (IR names) to send: the request's, less what the model refuses and
     with ``max_tokens`` held to its output limit."""
-    values = {"temperature": request.temperature, "top_p": request.top_p, "top_k": request.top_k}
-    if spec is not None and any(value is not None for value in values.values()):
-        values = keep_sampling(spec, values, spec.thinks(_level(request)), out)
-    found: dict[str, Any] = {"max_tokens": request.max_tokens, "stop": request.stop, "top_k": None}
-    found.update((name, values.get(name)) for name in ("temperature", "top_p", "top_k"))
-    if spec is not None and request.max_tokens is not None:
+    found = {
+        "max_tokens": request.max_tokens,
+        "stop": request.stop,
+        "temperature": request.temperature,
+        "top_p": request.top_p,
+        "top_k": request.top_k,
+    }
+    if spec is None:
+        return found
+    sampling = {name: found[name] for name in ("temperature", "top_p", "top_k")}
+    if any(value is not None for value in sampling.values()):
+        kept = keep_sampling(spec, sampling, spec.thinks(_level(request)), out)
+        found.update((name, kept.get(name)) for name in sampling)
+    if request.max_tokens is not None:
         found["max_tokens"] = cap_max_tokens(spec, request.max_tokens, out)
     return found
 
@@ -158,8 +170,6 @@ def _level(request: Request) -> str | None:
 
 
 def without_prefill(spec: ModelSpec | None, request: Request, out: WarningSink) -> list[Message]:
-    from interlingua.kit import drop_prefill
-
     messages = request.messages
     if spec is None or not messages or messages[-1].role != "assistant":
         return messages
