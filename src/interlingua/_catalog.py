@@ -193,8 +193,8 @@ def load(path: str | Path, provider: str | None = None) -> list[ModelSpec]:
 
 def register(entry: ModelSpec | Mapping[str, Any], provider: str | None = None) -> ModelSpec:
     """Add (or override) one model: a ModelSpec, or a mapping shaped like a ``[[model]]`` table
-    (``extends`` may name any model the provider's catalog knows)."""
-    from ._model_spec import CatalogError, ModelSpec, parse_entry
+    (``extends`` may name any model the provider's catalog knows, or ``"<provider>/<id>"``)."""
+    from ._model_spec import CatalogError, ModelSpec, base_of, parse_entry
 
     if isinstance(entry, ModelSpec):
         spec = entry
@@ -203,9 +203,12 @@ def register(entry: ModelSpec | Mapping[str, Any], provider: str | None = None) 
         if not isinstance(owner, str):
             raise CatalogError(f"{entry.get('id')!r}: name its provider")
         base_id = entry.get("extends")
-        base = catalog(owner).find(base_id) if isinstance(base_id, str) else None
-        if base_id is not None and base is None:
-            raise CatalogError(f"{entry.get('id')!r} extends {base_id!r}, which the {owner} catalog does not know")
+        if isinstance(base_id, str) and "/" in base_id:  # None: that provider's catalog is not installed
+            base = base_of(base_id, {}, f"register: {entry.get('id')!r}")
+        else:
+            base = catalog(owner).find(base_id) if isinstance(base_id, str) else None
+            if base_id is not None and base is None:
+                raise CatalogError(f"{entry.get('id')!r} extends {base_id!r}, which the {owner} catalog does not know")
         spec = parse_entry(entry, owner, base, "register")
     catalog(spec.provider).add(spec)
     return spec
