@@ -316,3 +316,16 @@ def test_the_rule_checker_finds_what_a_model_refuses_in_a_raw_body() -> None:
         "forced_tool_choice: anthropic.claude-opus-4-7 does not take it while thinking",
         "thinking: anthropic.claude-opus-4-7 takes no 'enabled' thinking",
     ]
+
+
+def test_the_effort_joins_what_output_config_already_holds() -> None:
+    fields = {"additionalModelRequestFields": {"output_config": {"format": {"type": "json_schema", "schema": {}}}}}
+    request = _request(
+        "anthropic.claude-opus-4-7", thinking=ThinkingConfig(level="low"), provider_options={"bedrock": fields}
+    )
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["additionalModelRequestFields"] == {
+        "output_config": {"format": {"type": "json_schema", "schema": {}}, "effort": "low"},
+        "thinking": {"type": "adaptive"},
+    }
+    assert encoded.warnings == []

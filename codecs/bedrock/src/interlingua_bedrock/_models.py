@@ -129,11 +129,20 @@ def settings(spec: ModelSpec | None, request: Request, out: WarningSink) -> Mapp
     return found
 
 
-def thinking(spec: ModelSpec, request: Request, budgets: Mapping[str, int], out: WarningSink) -> dict[str, Any]:
-    """The ``additionalModelRequestFields`` that carry thinking for a model whose entry knows how
-    it reasons: Claude's ``thinking`` (``enabled`` with a budget, or ``adaptive`` with
-    ``output_config.effort``), nothing where the model takes no thinking setting or takes it in a
-    form this codec does not write (UnsupportedSetting)."""
+def write_thinking(
+    spec: ModelSpec, request: Request, budgets: Mapping[str, int], extra: dict[str, Any], out: WarningSink
+) -> None:
+    """Thinking, into ``extra`` (``additionalModelRequestFields``), for a model whose entry knows
+    how it reasons: Claude's ``thinking`` (``enabled`` with a budget, or ``adaptive`` with
+    ``output_config.effort``, beside what ``output_config`` already holds), nothing where the model
+    takes no thinking setting or takes it in a form this codec does not write (UnsupportedSetting)."""
+    fields = _thinking(spec, request, budgets, out)
+    if "output_config" in fields and isinstance(extra.get("output_config"), dict):
+        fields["output_config"] = {**extra["output_config"], **fields["output_config"]}
+    extra.update(fields)
+
+
+def _thinking(spec: ModelSpec, request: Request, budgets: Mapping[str, int], out: WarningSink) -> dict[str, Any]:
     asked, rules = request.thinking, spec.thinking
     if asked is None or rules is None:
         return {}

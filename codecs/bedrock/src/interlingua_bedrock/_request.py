@@ -13,6 +13,8 @@ do, gives it too and gets it back).
   (``{"type": "enabled", "budget_tokens": n}``) and ``top_k`` are read into the IR's settings
   (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html);
   the rest stays in ``provider_options["bedrock"]["additionalModelRequestFields"]``.
+- the target model's rules (the bedrock catalog, ``models.toml``) are applied by ``_models``:
+  what the model behind the Bedrock model id refuses is dropped or changed, with a warning;
 - every other field (``guardrailConfig``, ``promptVariables``, ``requestMetadata``,
   ``performanceConfig``, ``serviceTier``, ``outputConfig``, ...) is kept in
   ``provider_options["bedrock"]`` and written back as it came.
@@ -253,7 +255,8 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     if inference or "inferenceConfig" in empty:
         body["inferenceConfig"] = inference
     if _models.refuses_tools(spec, request, out):
-        options.pop("_toolConfig", None), options.pop("_toolChoice", None)
+        for key in ("_toolConfig", "_toolChoice"):  # what a Converse body had with its tools goes with them
+            options.pop(key, None)
     else:
         tool_config = _encode_tools(request, _models.tool_choice(spec, request, out), options, empty, out)
         if tool_config is not None:
@@ -262,7 +265,7 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     if settings["top_k"] is not None:
         extra["top_k"] = settings["top_k"]
     if spec is not None and spec.thinking is not None:
-        extra.update(_models.thinking(spec, request, BUDGETS, out))
+        _models.write_thinking(spec, request, BUDGETS, extra, out)
     elif (thinking := _encode_thinking(request, out)) is not None:
         extra["thinking"] = thinking
     if extra or "additionalModelRequestFields" in empty:
