@@ -104,10 +104,12 @@ def test_extending_a_model_the_other_catalog_does_not_know_fails_and_a_missing_c
     assert (models.has_catalog("anthropic"), models.has_catalog("nobody")) == (True, False)
 
 
-def test_register_extends_another_providers_model_too() -> None:
-    spec = models.register({"id": "acme.opus", "extends": "anthropic/claude-opus-4-7"}, provider="acme-host")
+def test_register_extends_another_providers_model_too_without_its_wires_or_scopes() -> None:
+    spec = models.register({"id": "acme.pro", "extends": "openai/gpt-5-pro"}, provider="acme-host")
     try:
-        assert models.find("acme-host", "acme.opus") == spec
-        assert spec.rejects == frozenset({"temperature", "top_p", "top_k"})
+        base = models.find("openai", "gpt-5-pro")
+        assert base is not None and base.wires and base.thinking is not None  # served by openai-responses only
+        assert models.find("acme-host", "acme.pro") == spec
+        assert (spec.wires, spec.scopes, spec.thinking) == ((), (), base.thinking)
     finally:
-        models.forget("acme-host", "acme.opus")
+        models.forget("acme-host", "acme.pro")

@@ -157,6 +157,10 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
         if base
         else ModelSpec(id=model, provider=provider)
     )
+    if base is not None and base.provider != table.get("provider", provider):
+        # another provider's model served here: its facts hold, its wires, scopes and features
+        # (words of its own codecs) do not
+        spec = replace(spec, wires=(), scopes=(), features=_EMPTY)
     fields: dict[str, Any] = {"provider": table.get("provider", provider)}
     for key in ("aliases", "match", "wires", "scopes"):
         if key in table:
