@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -226,7 +227,7 @@ def test_the_catalog_is_read_on_first_use_not_at_import() -> None:
 
 
 def _shipped() -> list[ModelSpec]:
-    return [spec for spec in models.all_models() if spec.provider in ("anthropic", "openai", "gemini")]
+    return [spec for spec in models.all_models() if spec.provider in ("anthropic", "openai", "gemini", "bedrock")]
 
 
 def test_every_shipped_fact_names_its_source() -> None:
@@ -236,6 +237,7 @@ def test_every_shipped_fact_names_its_source() -> None:
             "limits": spec.context_window is not None or spec.max_output_tokens is not None,
             "sampling": bool(spec.rejects or spec.exclusive),
             "thinking": spec.thinking is not None,
+            "features": bool(spec.features),
         }
         missing += [f"{spec.id}: {group}" for group, used in groups.items() if used and group not in spec.sources]
         missing += [f"{spec.id}: {url}" for url in spec.sources.values() if not url.startswith("https://")]
@@ -286,7 +288,10 @@ def test_every_catalog_model_has_a_price_but_the_named_gaps() -> None:
     assert {p: ids for p, ids in unpriced.items() if ids} == PRICE_GAPS
     for spec in _shipped():
         row = table.get(spec.price) if spec.price else None
-        found = [table.get(name) for name in (spec.id, *spec.aliases)]  # the ids a response names find the row too
+        # the ids a response names find the row too; a Bedrock model id (anthropic.claude-...) is
+        # AWS's to price, and a response from Bedrock names the Claude id anyway
+        names = [name for name in (spec.id, *spec.aliases) if not name.startswith("anthropic.")]
+        found = [table.get(name) for name in names]
         assert row is None or found == [row] * len(found), spec.id
 
 
@@ -302,8 +307,13 @@ def test_a_catalog_model_without_a_price_warns_once_and_prices_nothing() -> None
 
 
 def test_the_shipped_catalogs_know_the_models_the_real_corpus_uses() -> None:
-    assert {s.provider for s in _shipped()} == {"anthropic", "openai", "gemini"}
+    assert {s.provider for s in _shipped()} == {"anthropic", "openai", "gemini", "bedrock"}
     for provider, model in [
+        ("bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+        ("bedrock", "us.anthropic.claude-3-7-sonnet-20250219-v1:0"),
+        ("bedrock", "us.amazon.nova-micro-v1:0"),
+        ("bedrock", "us.amazon.nova-2-lite-v1:0"),
+        ("bedrock", "us.deepseek.r1-v1:0"),
         ("anthropic", "claude-sonnet-4-5-20250929"),
         ("anthropic", "claude-haiku-4-5-20251001"),
         ("openai", "gpt-5-nano-2025-08-07"),
@@ -323,6 +333,7 @@ _PROVIDERS = {
     "openai-chat": "openai",
     "openai-responses": "openai",
     "gemini": "gemini",
+    "bedrock-converse": "bedrock",
 }
 _LINGUA_WIRES = {"anthropic": "anthropic-messages", "chat-completions": "openai-chat", "responses": "openai-responses"}
 
@@ -332,13 +343,15 @@ def _accepted_requests() -> list[tuple[str, str, dict[str, object], str | None]]
     from interlingua.testing import lingua_fixtures_dir, real_fixtures
 
     found: list[tuple[str, str, dict[str, object], str | None]] = []
-    for wire in ("anthropic-messages", "openai-chat", "openai-responses", "gemini"):
+    for wire in ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "bedrock-converse"):
         for path in real_fixtures(wire, "request"):
             if path.stem.startswith("invalid-"):
                 continue  # recorded with the 400 the API answered
             document = json.loads(path.read_text(encoding="utf-8"))
             route = document.get("path", "") if isinstance(document, dict) else ""
             model = route.split("/models/", 1)[1].split(":", 1)[0] if "/models/" in route else None
+            if "/model/" in route:  # Converse: /model/{modelId}/converse, the id URL-quoted
+                model = unquote(route.split("/model/", 1)[1].rsplit("/", 1)[0])
             found.append((f"{wire}/{path.stem}", wire, load_body_of(path), model))
     lingua = lingua_fixtures_dir()
     for path in sorted(lingua.glob("*/*/*request*.json")):

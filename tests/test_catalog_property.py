@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from interlingua import Message, Request, Tool, ToolChoice, get_codec, models
 from interlingua.testing import check_rules, strategies, validate_wire
 
-WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
+WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "bedrock-converse")
 
 
 def _models(wire: str) -> list[str]:

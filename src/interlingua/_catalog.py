@@ -3,7 +3,9 @@
 A codec ships its vendor's facts as ``models.toml`` in its package; that file is read on the first
 lookup for its provider (never at import) and each model found is cached by id. A model is found by
 its id or an alias, then with a dated snapshot suffix removed (``-20250929``, ``-2025-08-07``), then
-by the longest ``match`` prefix. Users add or override entries at runtime (``interlingua.models``).
+by the longest ``match`` prefix; a name that starts with one of the catalog's ``scopes`` (a
+regional deployment's prefix, ``acme-eu.``) is found the same way without it. Users add or
+override entries at runtime (``interlingua.models``).
 
 The rules here are generic; the data names the models, and each codec maps a rule onto its wire.
 An encoder that knows the target model drops what the model refuses and maps what it must change
@@ -39,7 +41,7 @@ _DATE = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8})$")
 class Catalog:
     """One provider's models: its codec's data file (read on first use) and the user's entries."""
 
-    __slots__ = ("_by_name", "_cache", "_prefixes", "added", "package", "provider")
+    __slots__ = ("_by_name", "_cache", "_prefixes", "_scopes", "added", "package", "provider")
 
     def __init__(self, provider: str, package: str | None) -> None:
         self.provider = provider
@@ -47,6 +49,7 @@ class Catalog:
         self.added: dict[str, ModelSpec] = {}
         self._by_name: dict[str, ModelSpec] | None = None
         self._prefixes: list[tuple[str, ModelSpec]] = []
+        self._scopes: tuple[str, ...] = ()
         self._cache: dict[str, ModelSpec | None] = {}
 
     def models(self) -> list[ModelSpec]:
@@ -74,8 +77,15 @@ class Catalog:
     def _find(self, model: str) -> ModelSpec | None:
         if self._by_name is None:
             self._index()
-        by_name = self._by_name or {}
         name = model.rsplit("/", 1)[-1]  # "models/acme-2", "publishers/acme/models/acme-2"
+        found = self._match(name)
+        if found is None:
+            scope = next((scope for scope in self._scopes if name.startswith(scope)), None)
+            found = None if scope is None else self._match(name[len(scope) :])
+        return found
+
+    def _match(self, name: str) -> ModelSpec | None:
+        by_name = self._by_name or {}
         for candidate in (name, _DATE.sub("", name)):
             if candidate in by_name:
                 return by_name[candidate]
@@ -87,12 +97,15 @@ class Catalog:
     def _index(self) -> None:
         by_name: dict[str, ModelSpec] = {}
         prefixes: list[tuple[str, ModelSpec]] = []
+        scopes: set[str] = set()
         for spec in self.models():
             for name in (spec.id, *spec.aliases):
                 by_name[name] = spec
             prefixes += [(prefix, spec) for prefix in spec.match]
+            scopes.update(spec.scopes)
         self._by_name = by_name
         self._prefixes = sorted(prefixes, key=lambda item: -len(item[0]))
+        self._scopes = tuple(sorted(scopes, key=lambda scope: -len(scope)))  # the longest first
 
     def add(self, spec: ModelSpec) -> None:
         self.added[spec.id] = spec
@@ -180,8 +193,8 @@ def load(path: str | Path, provider: str | None = None) -> list[ModelSpec]:
 
 def register(entry: ModelSpec | Mapping[str, Any], provider: str | None = None) -> ModelSpec:
     """Add (or override) one model: a ModelSpec, or a mapping shaped like a ``[[model]]`` table
-    (``extends`` may name any model the provider's catalog knows)."""
-    from ._model_spec import CatalogError, ModelSpec, parse_entry
+    (``extends`` may name any model the provider's catalog knows, or ``"<provider>/<id>"``)."""
+    from ._model_spec import CatalogError, ModelSpec, base_of, parse_entry
 
     if isinstance(entry, ModelSpec):
         spec = entry
@@ -190,9 +203,12 @@ def register(entry: ModelSpec | Mapping[str, Any], provider: str | None = None) 
         if not isinstance(owner, str):
             raise CatalogError(f"{entry.get('id')!r}: name its provider")
         base_id = entry.get("extends")
-        base = catalog(owner).find(base_id) if isinstance(base_id, str) else None
-        if base_id is not None and base is None:
-            raise CatalogError(f"{entry.get('id')!r} extends {base_id!r}, which the {owner} catalog does not know")
+        if isinstance(base_id, str) and "/" in base_id:  # None: that provider's catalog is not installed
+            base = base_of(base_id, {}, f"register: {entry.get('id')!r}")
+        else:
+            base = catalog(owner).find(base_id) if isinstance(base_id, str) else None
+            if base_id is not None and base is None:
+                raise CatalogError(f"{entry.get('id')!r} extends {base_id!r}, which the {owner} catalog does not know")
         spec = parse_entry(entry, owner, base, "register")
     catalog(spec.provider).add(spec)
     return spec

@@ -1,8 +1,8 @@
 """The model rules judged on a settled request: what a catalog entry says its model would refuse.
 
 A wire-neutral view (the IR's setting names, plus the wire words a rule speaks of) is held to the
-model's entry: settings it refuses, exclusive groups, what it refuses (or takes only in a range)
-while it reasons, its output limit, its thinking forms, levels and budget range, a prefilled
+model's entry: request features and settings it refuses, exclusive groups, what it refuses (or
+takes only in a range) while it reasons, its output limit, its thinking forms, levels and budget range, a prefilled
 final assistant turn. One judge for every reader: the test kit's rule checker reads wire bodies
 into a view, ``interlingua inspect`` reads a decoded Request (:func:`view_of`).
 """
@@ -28,12 +28,14 @@ class RuleView:
     level: str | None = None  # the level (effort) sent, in catalog words
     budget: int | None = None
     prefill: bool = False  # the last message is the assistant's
+    features: list[str] = field(default_factory=list)  # the request features used, in the catalog's words
 
 
 def refusals(spec: ModelSpec, view: RuleView, wire: str | None = None) -> list[str]:
     """What ``spec``'s model would refuse in ``view`` (``wire``: the API it is sent to), one line each."""
     served = not wire or not spec.wires or wire in spec.wires
     problems = [] if served else [f"model: {spec.id} is not served by {wire}"]
+    problems += [f"{name}: {spec.id} does not take it" for name in view.features if spec.features.get(name) is False]
     problems += _sampling(spec, view)
     problems += _thinking(spec, view)
     limit = spec.max_output_tokens

@@ -55,6 +55,9 @@ class ModelSpec:
     ``deprecated``, ``retired``), ``retired``: the date requests began to fail, both informational
     (the rule checker judges settings; a retired model is still encoded as asked). ``note``: what
     a reader should know that is not a rule, such as a claim the vendor's pages do not state.
+    ``features``: request features (in its codec's words) the model takes (True) or refuses
+    (False); one left out is not known. ``scopes``: prefixes a name may carry ahead of the id or an
+    alias (a regional deployment's), the name without one finds the model.
     ``sources``: fact group -> the page that states it."""
 
     id: str
@@ -74,6 +77,8 @@ class ModelSpec:
     status: str | None = None
     retired: str | None = None
     note: str | None = None
+    features: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
+    scopes: tuple[str, ...] = ()
     sources: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def thinks(self, level: str | None) -> bool:
@@ -122,6 +127,8 @@ class ModelSpec:
             "status": self.status,
             "retired": self.retired,
             "note": self.note,
+            "features": dict(self.features),
+            "scopes": list(self.scopes),
             "sources": dict(self.sources),
         }
 
@@ -130,11 +137,11 @@ class ModelSpec:
 
 _TOP = frozenset(
     {"id", "aliases", "match", "context_window", "max_output_tokens", "wires", "price", "prefill", "extends"}
-    | {"status", "retired", "note"}
+    | {"status", "retired", "note", "scopes"}
 )
 STATUSES = ("active", "legacy", "deprecated", "retired")
 """The lifecycle words a ``status`` may take, the vendors' own (a model "shut down" is retired)."""
-_TABLES = frozenset({"sampling", "thinking", "sources"})
+_TABLES = frozenset({"sampling", "thinking", "features", "sources"})
 
 
 def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None = None, where: str = "") -> ModelSpec:
@@ -150,8 +157,12 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
         if base
         else ModelSpec(id=model, provider=provider)
     )
+    if base is not None and base.provider != table.get("provider", provider):
+        # another provider's model served here: its facts hold, its wires, scopes and features
+        # (words of its own codecs) do not
+        spec = replace(spec, wires=(), scopes=(), features=_EMPTY)
     fields: dict[str, Any] = {"provider": table.get("provider", provider)}
-    for key in ("aliases", "match", "wires"):
+    for key in ("aliases", "match", "wires", "scopes"):
         if key in table:
             fields[key] = tuple(_strings(table[key], f"{where}: {model}.{key}"))
     for key in ("context_window", "max_output_tokens", "price", "prefill", "status", "retired", "note"):
@@ -166,6 +177,11 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
         fields["exclusive"] = tuple(frozenset(_strings(g, f"{where}: {model}.sampling")) for g in sampling["exclusive"])
     if "thinking" in table:
         fields.update(_parse_thinking(table["thinking"], spec.thinking, f"{where}: {model}.thinking"))
+    if "features" in table:
+        features = table["features"]
+        if not all(isinstance(value, bool) for value in features.values()):
+            raise CatalogError(f"{where}: {model}.features: each feature is true or false")
+        fields["features"] = MappingProxyType({**spec.features, **features})
     if "sources" in table:
         fields["sources"] = MappingProxyType({**spec.sources, **table["sources"]})
     return replace(spec, **fields)
@@ -204,18 +220,39 @@ def _strings(value: Any, where: str) -> list[str]:
 
 
 def parse_file(data: Mapping[str, Any], where: str, provider: str | None = None) -> list[ModelSpec]:
-    """A catalog file: a top-level ``provider`` (or one per entry) and ``[[model]]`` tables, each
-    possibly ``extends = "<an earlier id>"``."""
+    """A catalog file: a top-level ``provider`` (or one per entry), ``scopes`` (each entry's
+    default) and ``[[model]]`` tables, each possibly ``extends = "<an earlier id>"`` or
+    ``"<provider>/<id>"`` (a model of another provider's catalog: the same model served here)."""
     default = data.get("provider", provider)
+    scopes = data.get("scopes")
     specs: dict[str, ModelSpec] = {}
     for i, table in enumerate(data.get("model", [])):
         owner = table.get("provider", default)
         if not isinstance(owner, str):
             raise CatalogError(f"{where}: model[{i}] names no provider")
-        base_id = table.get("extends")
-        base = specs.get(base_id) if isinstance(base_id, str) else None
-        if base_id is not None and base is None:
-            raise CatalogError(f"{where}: model[{i}] extends {base_id!r}, which no earlier entry defines")
+        if scopes is not None and "scopes" not in table:
+            table = {**table, "scopes": scopes}
+        base = base_of(table.get("extends"), specs, f"{where}: model[{i}]")
         spec = parse_entry(table, owner, base, f"{where}: model[{i}]")
         specs[spec.id] = spec
     return list(specs.values())
+
+
+def base_of(base_id: Any, known: Mapping[str, ModelSpec], where: str) -> ModelSpec | None:
+    """The entry ``extends`` names: one of ``known``, or ``"<provider>/<id>"`` in that provider's
+    catalog. None when nothing is extended, or the other provider has no catalog installed (the
+    entry then stands on its own facts); a name neither finds is a CatalogError."""
+    if base_id is None:
+        return None
+    if not isinstance(base_id, str):
+        raise CatalogError(f"{where}: extends takes a model id")
+    if base_id in known:
+        return known[base_id]
+    if "/" in base_id:
+        from . import models
+
+        owner, _, model = base_id.partition("/")
+        found = models.find(owner, model)
+        if found is not None or not models.has_catalog(owner):
+            return found
+    raise CatalogError(f"{where}: extends {base_id!r}, which no earlier entry defines")

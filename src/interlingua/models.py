@@ -23,6 +23,11 @@ def find(provider: str, model: str) -> ModelSpec | None:
     return _catalog_for(provider).find(model)
 
 
+def has_catalog(provider: str) -> bool:
+    """Whether an installed codec ships (or the user added) models for ``provider``."""
+    return _catalog_for(provider).has_data()
+
+
 def all_models(provider: str | None = None) -> list[ModelSpec]:
     """Every model of every installed codec's catalog (or of ``provider``'s), plus yours."""
     _discover()
@@ -55,6 +60,7 @@ __all__ = [
     "all_models",
     "find",
     "forget",
+    "has_catalog",
     "load",
     "register",
 ]

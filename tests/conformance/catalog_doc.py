@@ -10,7 +10,7 @@ from __future__ import annotations
 from interlingua import models
 from interlingua.models import ModelSpec
 
-PROVIDERS = ("anthropic", "openai", "gemini")
+PROVIDERS = ("anthropic", "openai", "gemini", "bedrock")
 _HEAD = """# Model rules
 
 Generated from the shipped catalogs (each codec's `models.toml`) by
@@ -36,6 +36,8 @@ def markdown() -> str:
 def _model(spec: ModelSpec) -> str:
     names = ", ".join(f"`{name}`" for name in (*spec.aliases, *(f"{p}*" for p in spec.match)))
     lines = [f"\n### `{spec.id}`\n", f"Also found as {names}.\n" if names else ""]
+    if spec.scopes:
+        lines.append(f"Also found behind the prefixes {', '.join(f'`{scope}`' for scope in spec.scopes)}.\n")
     lines += [f"- {rule} ({_link(spec, group)})\n" for rule, group in _rules(spec)]
     if spec.price is not None:
         lines.append(f"- prices: the `{spec.price}` row of the price table\n")
@@ -72,6 +74,13 @@ def _rules(spec: ModelSpec) -> list[tuple[str, str]]:
     rules += [(f"takes one of {_names(group)}, not both (the later dropped)", "sampling") for group in spec.exclusive]
     if spec.prefill is False:
         rules.append(("takes no prefilled final assistant turn (dropped)", "prefill"))
+    refused = tuple(name for name, taken in spec.features.items() if not taken)
+    if refused:
+        what = "what needs it is left out; a system prompt goes to the head of the first user turn"
+        rules.append((f"has no {_names(refused, ordered=True)} ({what})", "features"))
+    taken = tuple(name for name, taken in spec.features.items() if taken)
+    if taken:
+        rules.append((f"takes {_names(taken, ordered=True)}", "features"))
     rules += _thinking(spec)
     return rules
 

@@ -139,6 +139,9 @@ def _payload(value: Mapping[str, Any]) -> tuple[str, Any] | None:
 
 
 def _rule_view(body: Mapping[str, Any]) -> RuleView:
+    """The body's model-ruled settings in the catalog's words: Claude's thinking field (in
+    ``additionalModelRequestFields``, its own words: ``enabled``, ``adaptive``), the Converse
+    features used (AWS's table's columns), a forced tool choice, a final assistant turn."""
     found = body.get("inferenceConfig")
     inference: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     extra = body.get("additionalModelRequestFields")
@@ -150,12 +153,43 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
     if isinstance(inference.get("maxTokens"), int):
         view.max_output = inference["maxTokens"]
     thinking = extra.get("thinking")
-    if isinstance(thinking, Mapping):
-        view.thinks = thinking.get("type") == "enabled"
+    kind = thinking.get("type") if isinstance(thinking, Mapping) else None
+    if isinstance(thinking, Mapping) and isinstance(kind, str):
+        view.thinks = kind != "disabled"
+        view.forms = [kind] if kind != "disabled" else []
         if isinstance(thinking.get("budget_tokens"), int):
             view.budget = thinking["budget_tokens"]
-            view.forms.append("budget")
+    config = extra.get("output_config")
+    if kind == "adaptive" and isinstance(config, Mapping) and isinstance(config.get("effort"), str):
+        view.level = config["effort"]
+    choice = dig(body, "toolConfig.toolChoice")
+    if isinstance(choice, Mapping) and ("any" in choice or "tool" in choice):
+        view.settings["forced_tool_choice"] = "any" if "any" in choice else "tool"
+    view.features = _features(body)
+    messages = body.get("messages")
+    last = messages[-1] if isinstance(messages, list) and messages else None
+    view.prefill = isinstance(last, Mapping) and last.get("role") == "assistant"
     return view
+
+
+_FEATURES = {"image": "vision", "video": "vision", "document": "document_chat"}
+"""A content block -> the Converse feature it needs (https://docs.aws.amazon.com/bedrock/latest/
+userguide/conversation-inference-supported-models-features.html)."""
+
+
+def _features(body: Mapping[str, Any]) -> list[str]:
+    """The features of AWS's Converse table the body uses: a system prompt, tools, and images,
+    videos or documents in the messages' own content."""
+    used = {"system_prompts"} if body.get("system") else set()
+    if dig(body, "toolConfig.tools"):
+        used.add("tool_use")
+    messages = body.get("messages")
+    for message in messages if isinstance(messages, list) else []:
+        content = message.get("content") if isinstance(message, Mapping) else None
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, Mapping):
+                used.update(_FEATURES[key] for key in block if key in _FEATURES)
+    return sorted(used)
 
 
 ORACLE = Oracle(

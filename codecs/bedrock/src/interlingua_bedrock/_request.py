@@ -13,6 +13,8 @@ do, gives it too and gets it back).
   (``{"type": "enabled", "budget_tokens": n}``) and ``top_k`` are read into the IR's settings
   (https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-extended-thinking.html);
   the rest stays in ``provider_options["bedrock"]["additionalModelRequestFields"]``.
+- the target model's rules (the bedrock catalog, ``models.toml``) are applied by ``_models``:
+  what the model behind the Bedrock model id refuses is dropped or changed, with a warning;
 - every other field (``guardrailConfig``, ``promptVariables``, ``requestMetadata``,
   ``performanceConfig``, ``serviceTier``, ``outputConfig``, ...) is kept in
   ``provider_options["bedrock"]`` and written back as it came.
@@ -35,14 +37,17 @@ from interlingua import (
     ThinkingConfig,
     Tool,
     ToolChoice,
+    ToolChoiceMode,
     WarningSink,
 )
 from interlingua.kit import article, construct, expect, join, maker, optional
 
-from ._parts import PROVIDER, Decoding, Keep, cache_control, cache_point, decode_blocks, encode_parts, encode_with_cache
+from . import _models
+from ._parts import PROVIDER, Decoding, Keep, cache_control, cache_point, decode_blocks, encode_with_cache
 
 BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
-"""A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum)."""
+"""A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum),
+smallest first."""
 
 _message = maker(Message, "role", "parts")  # built once: role and parts are checked here
 _MAPPED = frozenset({"modelId", "messages", "system", "inferenceConfig", "toolConfig", "additionalModelRequestFields"})
@@ -207,9 +212,11 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     body: dict[str, Any] = {}
     if options.pop("_modelId", False) and request.model:
         body["modelId"] = request.model
+    spec = _models.entry(request, out)  # the target model's rules (models.toml); None: unknown
+    encode_parts = _models.part_encoder(spec)
     system: list[dict[str, Any]] = []
     messages: list[dict[str, Any]] = []
-    for index, message in enumerate(request.messages):
+    for index, message in enumerate(_models.without_prefill(spec, request, out)):
         at = f"messages[{index}]"
         out.unsent_message_fields(message, at)
         if message.role in ("system", "developer"):
@@ -226,12 +233,16 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
         wire: dict[str, Any] = {"role": role, "content": encode_parts(message.parts, f"{at}.parts", out)}
         wire.update(message_extras.get(str(len(messages)), {}))
         messages.append(wire)
+    if system and spec is not None and _models.refuses(spec, "system_prompts"):
+        _models.move_system(spec, system, messages, request, out)
+        system = []
     if system or "system" in empty:
         body["system"] = system
     body["messages"] = messages
     inference: dict[str, Any] = dict(options.pop("_inferenceConfig", {}))
+    settings = _models.settings(spec, request, out)
     for wire_key, field in _INFERENCE.items():
-        value = getattr(request, field)
+        value = settings[field]
         if value is None:
             continue
         low, high = _RANGES.get(field, (None, None))
@@ -243,14 +254,19 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
         inference[wire_key] = value
     if inference or "inferenceConfig" in empty:
         body["inferenceConfig"] = inference
-    tool_config = _encode_tools(request, options, empty, out)
-    if tool_config is not None:
-        body["toolConfig"] = tool_config
+    if _models.refuses_tools(spec, request, out):
+        for key in ("_toolConfig", "_toolChoice"):  # what a Converse body had with its tools goes with them
+            options.pop(key, None)
+    else:
+        tool_config = _encode_tools(request, _models.tool_choice(spec, request, out), options, empty, out)
+        if tool_config is not None:
+            body["toolConfig"] = tool_config
     extra = dict(options.pop("additionalModelRequestFields", {}))
-    if request.top_k is not None:
-        extra["top_k"] = request.top_k
-    thinking = _encode_thinking(request, out)
-    if thinking is not None:
+    if settings["top_k"] is not None:
+        extra["top_k"] = settings["top_k"]
+    if spec is not None and spec.thinking is not None:
+        _models.write_thinking(spec, request, BUDGETS, extra, out)
+    elif (thinking := _encode_thinking(request, out)) is not None:
         extra["thinking"] = thinking
     if extra or "additionalModelRequestFields" in empty:
         body["additionalModelRequestFields"] = extra
@@ -280,7 +296,11 @@ def _format_why(fmt: ResponseFormat) -> str:
 
 
 def _encode_tools(
-    request: Request, options: dict[str, Any], empty: set[str], out: WarningSink
+    request: Request,
+    tool_choice: ToolChoiceMode | ToolChoice | None,
+    options: dict[str, Any],
+    empty: set[str],
+    out: WarningSink,
 ) -> dict[str, Any] | None:
     tools: list[dict[str, Any]] = []
     for index, tool in enumerate(request.tools):
@@ -302,7 +322,7 @@ def _encode_tools(
             tools.append({"cachePoint": cache_point(tool.cache_control)})
     config: dict[str, Any] = dict(options.pop("_toolConfig", {}))
     choice = options.pop("_toolChoice", None)
-    match request.tool_choice:
+    match tool_choice:
         case None:
             pass
         case "auto":
