@@ -10,7 +10,10 @@ through unions, lists and wrappers, and names every key by its path:
 - ``tool_choice(tool).name`` inside the union member tagged ``"tool"`` of a single value.
 
 A tag key itself is not listed (its member's keys stand for it); a free-form map (``dict[str, X]``)
-is one key. A declaration row is a path, ``[*]`` / ``(*)`` match any tag (``[]`` none), and a row
+is one key. A wire described by a service model rather than SDK classes is walked through its
+shapes (:func:`sdk_paths` takes a shape too): a structure's members are keys, a union structure's
+members too (its one key names the member, as in ``content[].text``), a list adds ``[]``, and a map
+or a document (free-form JSON) is one key. A declaration row is a path, ``[*]`` / ``(*)`` match any tag (``[]`` none), and a row
 ending in ``.*`` covers its key and everything under it (a subtree kept verbatim); a more
 specific row under it wins.
 :func:`coverage_problems` names every SDK key no row covers and every row no SDK key matches (a
@@ -64,6 +67,9 @@ def sdk_paths(root: Any) -> set[str]:
 
 
 def _walk(annotation: Any, path: str, found: set[str], seen: tuple[Any, ...], tag: str = "") -> None:
+    if _is_shape(annotation):
+        _walk_shape(annotation, path, found, seen)
+        return
     annotation = _unwrap_known(annotation)
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
@@ -94,6 +100,30 @@ def _walk(annotation: Any, path: str, found: set[str], seen: tuple[Any, ...], ta
             _walk(field, f"{path}.{key}" if path else key, found, (*seen, annotation))
         return
     if path:  # a scalar, a Literal, a free-form map, or a list of those
+        found.add(path.removesuffix("[]"))
+
+
+def _is_shape(annotation: Any) -> bool:
+    """A service model's shape: an object naming its kind in ``type_name`` (``structure``,
+    ``list``, ``map``, or a scalar such as ``string`` or ``blob``)."""
+    return isinstance(getattr(annotation, "type_name", None), str) and not isinstance(annotation, type)
+
+
+def _walk_shape(shape: Any, path: str, found: set[str], seen: tuple[Any, ...]) -> None:
+    kind = shape.type_name
+    if kind == "list":
+        _walk_shape(shape.member, f"{path}[]", found, seen)
+        return
+    if kind == "structure" and not shape.metadata.get("document"):
+        if shape.name in seen:  # a recursive shape: listed once, above
+            found.add(path.removesuffix("[]"))
+            return
+        if not shape.members and path:  # a marker object, ``{}``: the key is all it says
+            found.add(path.removesuffix("[]"))
+        for key, member in shape.members.items():
+            _walk_shape(member, f"{path}.{key}" if path else key, found, (*seen, shape.name))
+        return
+    if path:  # a scalar, a free-form map, or a document (any JSON)
         found.add(path.removesuffix("[]"))
 
 
