@@ -164,6 +164,9 @@ def older_sdk(wire: str) -> str | None:
     return f"{wire}'s declarations are checked against {distribution} {checked}; {installed} is older"
 
 
+ENDPOINT = il.Endpoint(api_key="coverage-probe", settings={"aws_region": "us-east-1"})
+"""Where the probes' requests are built for: Converse names its region in the URL."""
+
 DECODED = ("ir", "provider_option")
 """The destinations a probe must show reaching every other codec (the rest stay on one wire)."""
 
@@ -190,7 +193,7 @@ def request_outcomes(wire: str) -> dict[str, dict[str, Outcome]]:
                 continue
             model = None if row == probes.MODEL_ROWS.get(wire) else MODELS[target]
             table[row][target] = probe_outcome(
-                source, il.get_codec(target), probe.body, probe.without, probe.at, model=model
+                source, il.get_codec(target), probe.body, probe.without, probe.at, model=model, endpoint=ENDPOINT
             )
     return table
 

@@ -296,3 +296,17 @@ def test_the_codec_is_installed_and_detected() -> None:
     assert "bedrock-converse" in il.codecs()
     body = load_body(real_fixture("bedrock-converse", "request", "text-basic-nova.json"))
     assert CODEC.sniff(body) is not None and CODEC.sniff({"contents": [], "toolConfig": {}}) is None
+
+
+def test_another_wires_reasoning_token_count_is_reported_in_the_answer() -> None:
+    usage = il.Usage(input_tokens=10, output_tokens=9, reasoning_tokens=3)
+    answer = il.Response(message=il.Message(role="assistant", parts=[il.Text("It is so.")]), usage=usage)
+    encoded = CODEC.encode_response(answer)
+    assert encoded.body["usage"] == {"inputTokens": 10, "outputTokens": 9, "totalTokens": 19}
+    assert [(w.kind, w.path, w.message) for w in encoded.warnings] == [
+        (
+            "lossy_encode",
+            "usage.reasoning_tokens",
+            "Converse usage has no reasoning token count (3 of the output tokens)",
+        )
+    ]

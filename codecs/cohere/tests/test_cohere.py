@@ -197,3 +197,28 @@ def test_golden_error_reads_with_its_status_and_retry_after() -> None:
         "retry_after": error.retry_after,
     } == expected
     assert validate_wire("cohere-chat", "error", recorded["body"]) == []
+
+
+def test_a_reasoning_summary_setting_is_reported_not_dropped() -> None:
+    request = il.Request(
+        model="command-a-reasoning-08-2025",
+        messages=[il.Message(role="user", parts=[il.Text("hi")])],
+        thinking=il.ThinkingConfig(budget_tokens=2048, summary=True),
+    )
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["thinking"] == {"type": "enabled", "token_budget": 2048}
+    assert [(w.kind, w.path) for w in encoded.warnings] == [("unsupported_setting", "thinking.summary")]
+
+
+def test_another_wires_reasoning_token_count_is_reported_in_the_answer() -> None:
+    usage = il.Usage(input_tokens=10, output_tokens=9, reasoning_tokens=3)
+    answer = il.Response(id="r1", message=il.Message(role="assistant", parts=[il.Text("It is so.")]), usage=usage)
+    encoded = CODEC.encode_response(answer)
+    assert encoded.body["usage"] == {"tokens": {"input_tokens": 10, "output_tokens": 9}}
+    assert [(w.kind, w.path, w.message) for w in encoded.warnings] == [
+        (
+            "lossy_encode",
+            "usage.reasoning_tokens",
+            "Cohere's usage has no reasoning token count (3 of the output tokens)",
+        )
+    ]

@@ -100,6 +100,9 @@ def encode_usage(usage: Usage, kept: dict[str, Any], *, own: bool, out: WarningS
         for key in extra:
             out.lossy(f"usage.extra.{key}", "usage", f"Converse usage has no {key} counter")
         extra = {}
+    if usage.reasoning_tokens is not None:  # TokenUsage counts no reasoning tokens apart
+        why = f"Converse usage has no reasoning token count ({usage.reasoning_tokens} of the output tokens)"
+        out.lossy("usage.reasoning_tokens", "usage", why)
     read, write = usage.cache_read_tokens, usage.cache_write_tokens
     wire: dict[str, Any] = {}
     if not extra.pop("inputTokensAbsent", 0):

@@ -112,6 +112,9 @@ def encode_response(response: Response, out: WarningSink) -> dict[str, Any]:
         body["finish_reason"] = _WRITE[response.stop_reason]
     if not data.pop("_noUsage", False):
         body["usage"] = encode_usage(response.usage, data)
+    if response.usage.reasoning_tokens is not None:  # Usage has tokens, cached_tokens, billed_units only
+        why = f"Cohere's usage has no reasoning token count ({response.usage.reasoning_tokens} of the output tokens)"
+        out.lossy("usage.reasoning_tokens", "usage", why)
     for key in ("_usage", "_usageRest", "_usageShape"):
         data.pop(key, None)
     body.update(data)
