@@ -289,7 +289,7 @@ def _encode_tools(
             if tool.provider == PROVIDER:
                 tools.append(dict(tool.data))
             else:
-                out.lossy(at, "native", f"{article(tool.provider)} tool has no place on Converse")
+                out.lossy(at, "native_tools", f"{article(tool.provider)} tool has no place on Converse")
             continue
         spec: dict[str, Any] = {"name": tool.name}
         if tool.description:  # NonEmptyString: an empty description is no description
@@ -327,11 +327,11 @@ def _encode_thinking(request: Request, out: WarningSink) -> dict[str, Any] | Non
         return None
     if thinking.level == "off":
         return {"type": "disabled"}
+    if thinking.summary is not None:
+        out.unsupported("thinking.summary", "thinking", "Claude on Bedrock takes no summary setting")
     budget = thinking.budget_tokens
     if budget is None and thinking.level is not None:
         budget = BUDGETS[thinking.level]
     if budget is None:
         return None
-    if thinking.summary is not None:
-        out.unsupported("thinking.summary", "thinking.summary", "Claude on Bedrock takes no summary setting")
     return {"type": "enabled", "budget_tokens": budget}
