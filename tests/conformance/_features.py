@@ -160,7 +160,7 @@ DOCUMENTED: dict[tuple[str, str], tuple[Callable[[Request, Feature], bool], Expe
     ("anthropic", "document"): (
         lambda r, f: getattr(f.part.source, "type", None) == "base64" and f.part.source.media_type != "application/pdf",
         "lossy",
-        "anthropic _parts: inline (base64) documents are PDFs; text goes as a text source (Converse sends txt as bytes)",
+        "anthropic _parts: inline (base64) documents are PDFs only (Converse sends a txt document as bytes)",
     ),
     ("gemini", "document"): (
         lambda r, f: getattr(f.part, "name", None) is None,
