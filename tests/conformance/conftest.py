@@ -87,6 +87,15 @@ REAL_SOURCES = {  # recorded wire folder -> the target that decodes it
 }
 
 
+REAL_FOLDER = {wire: folder for folder, wire in REAL_SOURCES.items() if folder != wire}
+"""A wire whose recorded traffic sits in a folder of another name (``cohere`` for cohere-chat)."""
+
+
+def real_folder(wire: str) -> str:
+    """The folder of ``shared/fixtures/real`` holding ``wire``'s recordings."""
+    return REAL_FOLDER.get(wire, wire)
+
+
 @dataclass(frozen=True)
 class Recorded:
     wire: str

@@ -310,3 +310,27 @@ def test_another_wires_reasoning_token_count_is_reported_in_the_answer() -> None
             "Converse usage has no reasoning token count (3 of the output tokens)",
         )
     ]
+
+
+def test_a_stop_reason_without_a_converse_form_is_converted_with_a_warning() -> None:
+    answer = il.Response(message=il.Message.assistant("so far"), stop_reason="pause")
+    encoded = CODEC.encode_response(answer)
+    assert encoded.body["stopReason"] == "end_turn"
+    assert [(w.kind, w.path, w.message) for w in encoded.warnings] == [
+        ("lossy_encode", "stop_reason", "stopReason has no form for 'pause'; sent as 'end_turn'")
+    ]
+
+
+def test_a_call_id_rewritten_for_converse_comes_back_as_it_was() -> None:
+    call = il.ToolUse(id="functions/get time#1", name="get_time", input={"tz": "Europe/Paris"})
+    result = il.ToolResult(tool_use_id="functions/get time#1", name="get_time", content="10:00")
+    request = il.Request(
+        model="m",
+        messages=[il.Message.user("time?"), il.Message(role="assistant", parts=[call]), il.Message.user(result)],
+    )
+    body = CODEC.encode_request(request).body
+    sent = body["messages"][1]["content"][0]["toolUse"]["toolUseId"]
+    assert sent.startswith("tooluse_") and sent == body["messages"][2]["content"][0]["toolResult"]["toolUseId"]
+    back = CODEC.decode_request(body)
+    assert [p.id for p in back.messages[1].parts if isinstance(p, il.ToolUse)] == ["functions/get time#1"]
+    assert [p.tool_use_id for p in back.messages[2].parts if isinstance(p, il.ToolResult)] == ["functions/get time#1"]

@@ -222,3 +222,32 @@ def test_another_wires_reasoning_token_count_is_reported_in_the_answer() -> None
             "Cohere's usage has no reasoning token count (3 of the output tokens)",
         )
     ]
+
+
+def test_a_stop_reason_without_a_finish_reason_is_converted_with_a_warning() -> None:
+    answer = il.Response(id="r1", message=il.Message.assistant("no"), stop_reason="content_filter")
+    encoded = CODEC.encode_response(answer)
+    assert encoded.body["finish_reason"] == "ERROR"
+    assert [(w.kind, w.path, w.message) for w in encoded.warnings] == [
+        ("lossy_encode", "stop_reason", "finish_reason has no form for 'content_filter'; sent as 'ERROR'")
+    ]
+
+
+def test_a_text_document_outside_a_tool_message_is_sent_as_text_and_in_one_as_an_object() -> None:
+    document = il.Document(source=il.MediaSource.from_text("The sky is blue."), name="sky")
+    call = il.ToolUse(id="c1", name="look", input={})
+    result = il.ToolResult(tool_use_id="c1", name="look", content=[document])
+    request = il.Request(
+        model="command-a-03-2025",
+        messages=[
+            il.Message(role="user", parts=[document, il.Text("why?")]),
+            il.Message(role="assistant", parts=[call]),
+            il.Message(role="tool", parts=[result]),
+        ],
+    )
+    encoded = CODEC.encode_request(request)
+    user, _, tool = encoded.body["messages"]
+    assert user["content"] == [{"type": "text", "text": "The sky is blue."}, {"type": "text", "text": "why?"}]
+    assert tool["content"] == [{"type": "document", "document": {"data": {"title": "sky", "text": "The sky is blue."}}}]
+    assert [(w.kind, w.path) for w in encoded.warnings] == [("lossy_encode", "messages[0].parts[0]")]
+    assert validate_wire("cohere-chat", "request", encoded.body) == []

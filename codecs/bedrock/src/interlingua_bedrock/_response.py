@@ -134,7 +134,10 @@ def encode_response(response: Response, out: WarningSink) -> dict[str, Any]:
     ):
         body["stopReason"] = response.raw_stop_reason
     elif response.stop_reason is not None:
-        body["stopReason"] = _WRITE[response.stop_reason]
+        stop = body["stopReason"] = _WRITE[response.stop_reason]
+        if STOP_REASONS[stop] != response.stop_reason:  # botocore's StopReason enum
+            why = f"stopReason has no form for {response.stop_reason!r}; sent as {stop!r}"
+            out.lossy("stop_reason", "stop_reason", why, action="converted")
     elif found is None:  # stopReason is required: an answer that names none ended its turn
         body["stopReason"] = "end_turn"
     usage = encode_usage(response.usage, kept_usage, own=found is not None, out=out)

@@ -109,7 +109,10 @@ def encode_response(response: Response, out: WarningSink) -> dict[str, Any]:
     if raw is not None and STOP_REASONS.get(raw, "other") == response.stop_reason:
         body["finish_reason"] = raw
     elif response.stop_reason is not None:
-        body["finish_reason"] = _WRITE[response.stop_reason]
+        finish = body["finish_reason"] = _WRITE[response.stop_reason]
+        if STOP_REASONS[finish] != response.stop_reason:  # ChatFinishReason has six values
+            why = f"finish_reason has no form for {response.stop_reason!r}; sent as {finish!r}"
+            out.lossy("stop_reason", "stop_reason", why, action="converted")
     if not data.pop("_noUsage", False):
         body["usage"] = encode_usage(response.usage, data)
     if response.usage.reasoning_tokens is not None:  # Usage has tokens, cached_tokens, billed_units only
