@@ -36,7 +36,7 @@ from interlingua import (
 from interlingua.kit import dumps, expect, loads
 
 from ._messages import NAME, echo, own
-from ._response import _WRITE, STOP_REASONS, decode_usage, encode_usage
+from ._response import STOP_REASONS, decode_usage, encode_usage, report_usage, write_finish
 
 
 def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
@@ -141,6 +141,8 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 if part.text:
                     yield _event({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": part.text}}})
             case PartStart(index=index, part=Text() | Thinking() as part):
+                if isinstance(part, Text) and part.citations:
+                    out.lossy(f"{at}.part.citations", "citations", "citations are written by Cohere, not sent")
                 kinds[index] = ("content", counts["content"])
                 counts["content"] += 1
                 key = "text" if isinstance(part, Text) else "thinking"
@@ -155,6 +157,15 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 yield _event(
                     {"type": "tool-call-start", "index": kinds[index][1], "delta": {"message": {"tool_calls": call}}}
                 )
+                if part.input:  # a call that arrived whole (Gemini's): its arguments as one delta
+                    arguments = {"function": {"arguments": dumps(part.input)}}
+                    yield _event(
+                        {
+                            "type": "tool-call-delta",
+                            "index": kinds[index][1],
+                            "delta": {"message": {"tool_calls": arguments}},
+                        }
+                    )
             case PartStart(part=part):
                 out.lossy(f"{at}.part", part.type, f"{part.type} has no Cohere stream event; not sent")
             case TextDelta(index=index, text=text) if kinds.get(index, ("", 0))[0] == "plan":
@@ -170,9 +181,12 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 yield _event(
                     {"type": "tool-call-delta", "index": kinds[index][1], "delta": {"message": {"tool_calls": call}}}
                 )
-            case PartEnd(index=index) if index in kinds and kinds[index][0] != "plan":
-                name = "content-end" if kinds[index][0] == "content" else "tool-call-end"
-                yield _event({"type": name, "index": kinds[index][1]})
+            case PartEnd(index=index, citations=citations) if index in kinds:
+                if citations:
+                    out.lossy(f"{at}.citations", "citations", "citations are written by Cohere, not sent")
+                if kinds[index][0] != "plan":
+                    name = "content-end" if kinds[index][0] == "content" else "tool-call-end"
+                    yield _event({"type": name, "index": kinds[index][1]})
             case EchoEvent(index=None, echo=found) if found.provider == "cohere":
                 kept.update(found.data)
             case UsageUpdate(usage=latest):
@@ -181,12 +195,14 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 finish = (
                     raw
                     if raw is not None and STOP_REASONS.get(raw, "other") == reason
-                    else _WRITE[reason or "end_turn"]
+                    else write_finish(reason or "end_turn", out, f"{at}.stop_reason")
                 )
                 delta: dict[str, Any] = {"finish_reason": finish}
                 counted = final or usage
                 if counted is not None and not kept.get("_noUsage"):
                     delta["usage"] = encode_usage(counted, kept)
+                if counted is not None:
+                    report_usage(counted, out, f"{at}.usage")
                 yield _event({"type": "message-end", "delta": delta})
             case ErrorEvent(error=error):
                 yield _event({"type": "error", "message": error.message})
