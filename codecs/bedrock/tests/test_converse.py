@@ -334,3 +334,36 @@ def test_a_call_id_rewritten_for_converse_comes_back_as_it_was() -> None:
     back = CODEC.decode_request(body)
     assert [p.id for p in back.messages[1].parts if isinstance(p, il.ToolUse)] == ["functions/get time#1"]
     assert [p.tool_use_id for p in back.messages[2].parts if isinstance(p, il.ToolResult)] == ["functions/get time#1"]
+
+
+def _foreign_stream(*parts: il.StreamEvent, stop: il.StopReason = "end_turn") -> list[il.StreamEvent]:
+    return [il.MessageStart(), *parts, il.MessageEnd(stop, None, il.Usage(input_tokens=3, output_tokens=2))]
+
+
+def test_a_stream_from_another_wire_reads_back_empty_blocks_whole_calls_and_reports_citations() -> None:
+    cited = il.Citation(cited_text="so", source=il.CitationSource(type="url", url="https://example.com/a"))
+    call = il.ToolUse(id="c1", name="lookup", input={"q": "x"})  # whole, as Gemini's stream gives it
+    events = _foreign_stream(
+        il.PartStart(0, il.Thinking("")),
+        il.PartEnd(0),
+        il.PartStart(1, il.Text("It is so.")),
+        il.PartEnd(1, citations=[cited]),
+        il.PartStart(2, call),
+        il.PartEnd(2),
+        stop="tool_use",
+    )
+    written = CODEC.encode_stream(events)
+    frames = list(written)
+    back = il.accumulate(CODEC.decode_stream(frames))
+    thinking, text, used = back.message.parts
+    assert isinstance(thinking, il.Thinking) and thinking.text == ""
+    assert isinstance(text, il.Text) and text.text == "It is so." and text.citations == []
+    assert isinstance(used, il.ToolUse) and (used.id, used.input) == ("c1", {"q": "x"})
+    assert [(w.path, w.part_type) for w in written.warnings] == [("events[4].citations", "citations")]
+
+
+def test_a_stream_ends_at_its_exception_and_says_the_stop_reason_after_it_is_lost() -> None:
+    failure = il.ErrorEvent(il.ProviderError.for_status(429, "slow down", type="throttlingException", codec="t"))
+    written = CODEC.encode_stream(_foreign_stream(failure, stop="error"))
+    assert [e.event for e in written] == ["messageStart", "exception"]
+    assert [(w.path, w.part_type) for w in written.warnings] == [("events[2].stop_reason", "stop_reason")]

@@ -251,3 +251,21 @@ def test_a_text_document_outside_a_tool_message_is_sent_as_text_and_in_one_as_an
     assert tool["content"] == [{"type": "document", "document": {"data": {"title": "sky", "text": "The sky is blue."}}}]
     assert [(w.kind, w.path) for w in encoded.warnings] == [("lossy_encode", "messages[0].parts[0]")]
     assert validate_wire("cohere-chat", "request", encoded.body) == []
+
+
+def test_a_whole_call_and_another_wires_usage_cross_a_stream() -> None:
+    usage = il.Usage(input_tokens=3, output_tokens=2, reasoning_tokens=1, extra={"totalTokenCount": 5})
+    events = [
+        il.MessageStart(id="m1"),
+        il.PartStart(0, il.ToolUse(id="c1", name="lookup", input={"q": "x"})),  # whole, as Gemini's
+        il.PartEnd(0),
+        il.MessageEnd("tool_use", None, usage),
+    ]
+    written = CODEC.encode_stream(events)
+    back = il.accumulate(CODEC.decode_stream(list(written)))
+    (used,) = back.message.parts
+    assert isinstance(used, il.ToolUse) and used.input == {"q": "x"}
+    assert [w.path for w in written.warnings] == [
+        "events[3].usage.reasoning_tokens",
+        "events[3].usage.extra.totalTokenCount",
+    ]
