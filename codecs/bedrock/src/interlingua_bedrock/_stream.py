@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from interlingua import Echo as EchoEvent
 from interlingua import (
+    DecodeError,
     ErrorEvent,
     MessageEnd,
     MessageStart,
@@ -42,9 +42,10 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
+from interlingua import Echo as EchoEvent
 from interlingua.kit import dumps, expect, loads, optional, require
 
-from ._parts import PROVIDER, echo, own
+from ._parts import NAME, PROVIDER, echo, own
 from ._response import STOP_REASONS, decode_usage, encode_usage, write_stop
 
 EXCEPTION = "exception"
@@ -57,10 +58,10 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
     for number, event in enumerate(events):
         at = f"events[{number}]"
         if event.event == EXCEPTION:
-            problem = expect(loads(event.data), dict, at)
+            problem = _payload(event, at)
             yield ErrorEvent(_error(problem))
             return
-        data = expect(loads(event.data), dict, at)
+        data = _payload(event, at)
         data.pop("p", None)
         match event.event:
             case "messageStart":
@@ -92,6 +93,15 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
                 out.lossy_decode(at, f"a {other} event has no IR form; skipped")
     if stop is not None and not ended:
         yield MessageEnd(STOP_REASONS.get(stop, "other"), stop, None)
+
+
+def _payload(event: SSEEvent, at: str) -> dict[str, Any]:
+    """An event's JSON object; data that is not JSON fails at the event's path."""
+    try:
+        data = loads(event.data)
+    except (ValueError, TypeError) as err:
+        raise DecodeError(NAME, at, f"data is not JSON ({err})") from None
+    return expect(data, dict, at)
 
 
 def _error(problem: dict[str, Any]) -> ProviderError:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from interlingua import Echo as EchoEvent
 from interlingua import (
+    DecodeError,
     ErrorEvent,
     MessageEnd,
     MessageStart,
@@ -33,6 +33,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
+from interlingua import Echo as EchoEvent
 from interlingua.kit import dumps, expect, loads
 
 from ._messages import NAME, echo, own
@@ -43,7 +44,7 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
     parts: dict[tuple[str, int], int] = {}
     for number, event in enumerate(events):
         at = f"events[{number}]"
-        data = expect(loads(event.data), dict, at)
+        data = _payload(event, at)
         kind = data.get("type", event.event)
         delta: dict[str, Any] = _object(data.get("delta"))
         message: dict[str, Any] = _object(delta.get("message"))
@@ -112,6 +113,15 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
                 yield ErrorEvent(error)
             case _:
                 out.lossy_decode(at, f"a {kind} event has no IR form; skipped")
+
+
+def _payload(event: SSEEvent, at: str) -> dict[str, Any]:
+    """An event's JSON object; data that is not JSON fails at the event's path."""
+    try:
+        data = loads(event.data)
+    except (ValueError, TypeError) as err:
+        raise DecodeError(NAME, at, f"data is not JSON ({err})") from None
+    return expect(data, dict, at)
 
 
 def _object(value: Any) -> dict[str, Any]:
