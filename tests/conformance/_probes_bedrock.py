@@ -5,6 +5,7 @@ the IR or provider_options, and an answer carrying each response key the test fo
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from ._coverage_probes import ANSWER_SCHEMA, PDF, PNG, SCHEMA, Body, Probe, answer, options, pair
@@ -191,19 +192,13 @@ def requests() -> dict[str, Probe]:
                     {
                         "textFormat": {
                             "type": "json_schema",
-                            "structure": {"jsonSchema": {"name": "answer", "schema": _json(ANSWER_SCHEMA)}},
+                            "structure": {"jsonSchema": {"name": "answer", "schema": json.dumps(ANSWER_SCHEMA)}},
                         }
                     },
                 ),
             },
         ),
     }
-
-
-def _json(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
 
 
 _ANSWER: Body = {
