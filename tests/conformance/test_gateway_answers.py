@@ -2,9 +2,9 @@
 decoded by its own codec and encoded by each other codec it serves, is a body the target vendor's
 SDK accepts (the oracle: SDK response types, unknown keys reported).
 
-The gateway serves the four wires of ``interlingua.gateway`` (its ``SERVED`` table); any codec may
-be its upstream, so Converse's and Cohere's answers are sources here, never targets (their own
-codec tests encode every other wire's answers for them)."""
+The gateway serves the four wires of ``WIRES``; any codec may be its upstream, so Converse's and
+Cohere's answers are sources here, never targets (their own codec tests encode every other wire's
+answers for them)."""
 
 from __future__ import annotations
 
