@@ -257,6 +257,8 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     for field in ("seed", "presence_penalty", "frequency_penalty", "parallel_tool_calls"):
         if getattr(request, field) is not None:
             out.unsupported(field, field, f"Converse has no {field}; not sent")
+    if request.thinking is not None and request.thinking.summary is not None:  # whatever writes the thinking
+        out.unsupported("thinking.summary", "thinking", "Claude on Bedrock takes no summary setting")
     if request.response_format is not None and request.response_format.type != "text":
         out.unsupported("response_format", "response_format", _format_why(request.response_format))
     body.update(options)
@@ -327,8 +329,6 @@ def _encode_thinking(request: Request, out: WarningSink) -> dict[str, Any] | Non
         return None
     if thinking.level == "off":
         return {"type": "disabled"}
-    if thinking.summary is not None:
-        out.unsupported("thinking.summary", "thinking", "Claude on Bedrock takes no summary setting")
     budget = thinking.budget_tokens
     if budget is None and thinking.level is not None:
         budget = BUDGETS[thinking.level]
