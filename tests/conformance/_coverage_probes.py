@@ -532,7 +532,7 @@ def _r_blocks(message: str) -> dict[str, Probe]:
                 {"type": "input_file", "file_url": "https://example.com/a.pdf"}
             ),
             "input[function_call_output].output[input_file].filename": pair(
-                _R, _r_call(output=[_R_FILE]), _r_call(output=[_NAMELESS]), "messages[2].parts[0]"
+                _R, _r_call(output=[_R_FILE]), _r_call(output=[_NAMELESS]), "messages[2].parts[0].content[0]"
             ),
         }
     at = "messages[0].parts[0]"
@@ -827,7 +827,8 @@ def gemini() -> dict[str, Probe]:
 # --- responses: stop reason, usage, citations, thinking ------------------------------------------
 
 
-def _answer(base: Body, at: str, **changes: Any) -> Probe:
+def answer(base: Body, at: str, **changes: Any) -> Probe:
+    """A response with some top-level keys changed, and the base response."""
     return Probe(_with(base, **changes), copy.deepcopy(base), at)
 
 
@@ -846,15 +847,15 @@ _A_ANSWER: Body = {
 def anthropic_answers() -> dict[str, Probe]:
     usage = _A_ANSWER["usage"]
     return {
-        "stop_reason": _answer(_A_ANSWER, "stop_reason", stop_reason="max_tokens"),
-        "usage.input_tokens": _answer(_A_ANSWER, "usage", usage={**usage, "input_tokens": 20}),
-        "usage.output_tokens": _answer(_A_ANSWER, "usage", usage={**usage, "output_tokens": 9}),
-        "usage.cache_read_input_tokens": _answer(_A_ANSWER, "usage", usage={**usage, "cache_read_input_tokens": 4}),
-        "usage.cache_creation_input_tokens": _answer(
+        "stop_reason": answer(_A_ANSWER, "stop_reason", stop_reason="max_tokens"),
+        "usage.input_tokens": answer(_A_ANSWER, "usage", usage={**usage, "input_tokens": 20}),
+        "usage.output_tokens": answer(_A_ANSWER, "usage", usage={**usage, "output_tokens": 9}),
+        "usage.cache_read_input_tokens": answer(_A_ANSWER, "usage", usage={**usage, "cache_read_input_tokens": 4}),
+        "usage.cache_creation_input_tokens": answer(
             _A_ANSWER, "usage", usage={**usage, "cache_creation_input_tokens": 4}
         ),
-        "content[text].citations.*": _answer(_A_ANSWER, "message.parts[0]", content=[_A_CITED]),
-        "content[thinking].thinking": _answer(
+        "content[text].citations.*": answer(_A_ANSWER, "message.parts[0]", content=[_A_CITED]),
+        "content[thinking].thinking": answer(
             _A_ANSWER,
             "message.parts[0]",
             content=[
@@ -886,20 +887,20 @@ def chat_answers() -> dict[str, Probe]:
         "url_citation": {"url": "https://example.com/a", "title": "A", "start_index": 6, "end_index": 8},
     }
     return {
-        "choices[].finish_reason": _answer(
+        "choices[].finish_reason": answer(
             _C_ANSWER, "stop_reason", choices=[{**_c_choice()[0], "finish_reason": "length"}]
         ),
-        "usage.prompt_tokens": _answer(_C_ANSWER, "usage", usage={**usage, "prompt_tokens": 20, "total_tokens": 25}),
-        "usage.completion_tokens": _answer(
+        "usage.prompt_tokens": answer(_C_ANSWER, "usage", usage={**usage, "prompt_tokens": 20, "total_tokens": 25}),
+        "usage.completion_tokens": answer(
             _C_ANSWER, "usage", usage={**usage, "completion_tokens": 9, "total_tokens": 19}
         ),
-        "usage.prompt_tokens_details.cached_tokens": _answer(
+        "usage.prompt_tokens_details.cached_tokens": answer(
             _C_ANSWER, "usage", usage={**usage, "prompt_tokens_details": {"cached_tokens": 4}}
         ),
-        "usage.completion_tokens_details.reasoning_tokens": _answer(
+        "usage.completion_tokens_details.reasoning_tokens": answer(
             _C_ANSWER, "usage", usage={**usage, "completion_tokens_details": {"reasoning_tokens": 3}}
         ),
-        "choices[].message.annotations[].*": _answer(
+        "choices[].message.annotations[].*": answer(
             _C_ANSWER, "message.parts[0]", choices=_c_choice(annotations=[cited])
         ),
     }
@@ -956,19 +957,19 @@ def responses_answers() -> dict[str, Probe]:
     }
     reasoning = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "let me think"}]}
     return {
-        "status": _answer(
+        "status": answer(
             _R_ANSWER, "stop_reason", status="incomplete", incomplete_details={"reason": "max_output_tokens"}
         ),
-        "usage.input_tokens": _answer(_R_ANSWER, "usage", usage={**usage, "input_tokens": 20, "total_tokens": 25}),
-        "usage.output_tokens": _answer(_R_ANSWER, "usage", usage={**usage, "output_tokens": 9, "total_tokens": 19}),
-        "usage.input_tokens_details.cached_tokens": _answer(
+        "usage.input_tokens": answer(_R_ANSWER, "usage", usage={**usage, "input_tokens": 20, "total_tokens": 25}),
+        "usage.output_tokens": answer(_R_ANSWER, "usage", usage={**usage, "output_tokens": 9, "total_tokens": 19}),
+        "usage.input_tokens_details.cached_tokens": answer(
             _R_ANSWER, "usage", usage={**usage, "input_tokens_details": {"cached_tokens": 4, "cache_write_tokens": 0}}
         ),
-        "usage.output_tokens_details.reasoning_tokens": _answer(
+        "usage.output_tokens_details.reasoning_tokens": answer(
             _R_ANSWER, "usage", usage={**usage, "output_tokens_details": {"reasoning_tokens": 3}}
         ),
-        "output[message].content[output_text].annotations[*].*": _answer(_R_ANSWER, "message.parts[0]", output=[cited]),
-        "output[reasoning].summary[].*": _answer(_R_ANSWER, "message.parts[0]", output=[reasoning, said]),
+        "output[message].content[output_text].annotations[*].*": answer(_R_ANSWER, "message.parts[0]", output=[cited]),
+        "output[reasoning].summary[].*": answer(_R_ANSWER, "message.parts[0]", output=[reasoning, said]),
     }
 
 
@@ -984,22 +985,22 @@ def gemini_answers() -> dict[str, Probe]:
     usage = _G_ANSWER["usageMetadata"]
     said = _G_ANSWER["candidates"][0]
     return {
-        "candidates[].finishReason": _answer(
+        "candidates[].finishReason": answer(
             _G_ANSWER, "stop_reason", candidates=[{**said, "finishReason": "MAX_TOKENS"}]
         ),
-        "usageMetadata.promptTokenCount": _answer(
+        "usageMetadata.promptTokenCount": answer(
             _G_ANSWER, "usage", usageMetadata={**usage, "promptTokenCount": 20, "totalTokenCount": 25}
         ),
-        "usageMetadata.candidatesTokenCount": _answer(
+        "usageMetadata.candidatesTokenCount": answer(
             _G_ANSWER, "usage", usageMetadata={**usage, "candidatesTokenCount": 9, "totalTokenCount": 19}
         ),
-        "usageMetadata.cachedContentTokenCount": _answer(
+        "usageMetadata.cachedContentTokenCount": answer(
             _G_ANSWER, "usage", usageMetadata={**usage, "cachedContentTokenCount": 4}
         ),
-        "usageMetadata.thoughtsTokenCount": _answer(
+        "usageMetadata.thoughtsTokenCount": answer(
             _G_ANSWER, "usage", usageMetadata={**usage, "thoughtsTokenCount": 3, "totalTokenCount": 18}
         ),
-        "candidates[].content.parts[].thought": _answer(
+        "candidates[].content.parts[].thought": answer(
             _G_ANSWER,
             "message.parts[0]",
             candidates=[
@@ -1015,14 +1016,26 @@ def gemini_answers() -> dict[str, Probe]:
     }
 
 
+# The wires added later keep their probes beside this module (it is long enough); they import the
+# helpers above, so they are read once those exist.
+from . import _probes_bedrock, _probes_cohere  # noqa: E402
+
 PROBES: dict[str, Callable[[], dict[str, Probe]]] = {
     "anthropic-messages": anthropic,
     "openai-chat": openai_chat,
     "openai-responses": openai_responses,
     "gemini": gemini,
+    "bedrock-converse": _probes_bedrock.requests,
+    "cohere-chat": _probes_cohere.requests,
 }
 
-MODEL_ROWS = {"anthropic-messages": "model", "openai-chat": "model", "openai-responses": "model"}
+MODEL_ROWS = {
+    "anthropic-messages": "model",
+    "openai-chat": "model",
+    "openai-responses": "model",
+    "bedrock-converse": "modelId",
+    "cohere-chat": "model",
+}
 """The row whose probe keeps its own model names (the others are sent to each target's model)."""
 
 RESPONSE_PROBES: dict[str, Callable[[], dict[str, Probe]]] = {
@@ -1030,4 +1043,6 @@ RESPONSE_PROBES: dict[str, Callable[[], dict[str, Probe]]] = {
     "openai-chat": chat_answers,
     "openai-responses": responses_answers,
     "gemini": gemini_answers,
+    "bedrock-converse": _probes_bedrock.answers,
+    "cohere-chat": _probes_cohere.answers,
 }

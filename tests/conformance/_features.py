@@ -92,16 +92,20 @@ REQUEST_SETTINGS = tuple(name for name in SETTINGS if name in Request.model_fiel
 
 REASONING = ("thinking", "redacted_thinking")
 
-REPLAYS_OWN_REASONING = frozenset({"anthropic", "gemini", "openai-responses", "openrouter", "deepseek", "mistral"})
+REPLAYS_OWN_REASONING = frozenset(
+    {"anthropic", "gemini", "openai-responses", "openrouter", "deepseek", "mistral", "bedrock", "cohere"}
+)
 """Targets (by :func:`target_key`) that send their own reasoning back: Anthropic signed thinking,
 Gemini thought signatures, OpenAI Responses reasoning items, OpenRouter reasoning_details,
-DeepSeek reasoning_content, Mistral thinking blocks. OpenAI's Chat Completions has no reasoning
+DeepSeek reasoning_content, Mistral thinking blocks, Converse reasoningContent (with its
+signature), Cohere thinking blocks. OpenAI's Chat Completions has no reasoning
 on the wire at all (its ``thinking`` row is lossy with no exception)."""
 
-NEEDS_OWN_SIGNATURE = frozenset({"anthropic", "gemini", "openai-responses"})
+NEEDS_OWN_SIGNATURE = frozenset({"anthropic", "gemini", "openai-responses", "bedrock", "cohere"})
 """Targets that replay only reasoning their vendor produced (Anthropic: "only thinking Claude
 signed can be replayed"; Gemini: "Gemini's own thought parts only"; Responses: "only OpenAI's own
-reasoning items are replayed"). Elsewhere unsigned reasoning text is native."""
+reasoning items are replayed"; Converse: "Bedrock's own reasoning"; Cohere: "Cohere's own thinking
+blocks"). Elsewhere unsigned reasoning text is native."""
 
 TOOL_ID_RULES: dict[str, Callable[[str], bool]] = {
     "anthropic": lambda i: re.fullmatch(r"[a-zA-Z0-9_-]+", i) is not None,
@@ -111,9 +115,12 @@ TOOL_ID_RULES: dict[str, Callable[[str], bool]] = {
     "mistral": lambda i: re.fullmatch(r"[a-zA-Z0-9]{9}", i) is not None,
     "openai-responses": lambda i: len(i) <= 64,
     "gemini": lambda i: True,
+    "bedrock": lambda i: re.fullmatch(r"[a-zA-Z0-9_.:-]{1,64}", i) is not None,
+    "cohere": lambda i: True,
 }
 """Tool call ids each target accepts unchanged (DESIGN.md invariant 3; Mistral's 9 characters
-from the mistral dialect's docstring). Gemini matches results to calls by name and order."""
+from the mistral dialect's docstring; Converse's botocore ToolUseId, ``[a-zA-Z0-9_.:-]+``, 1 to 64).
+Gemini matches results to calls by name and order; Cohere documents no rule for its ids."""
 
 _CHAT_FAMILY = ("openai-chat", "deepseek", "mistral", "openrouter")
 _OPENAI_WIRES = ("openai-chat", "openai-responses")
@@ -150,10 +157,41 @@ DOCUMENTED: dict[tuple[str, str], tuple[Callable[[Request, Feature], bool], Expe
         )
         for chat in _CHAT_FAMILY
     },
+    ("anthropic", "document"): (
+        lambda r, f: getattr(f.part.source, "type", None) == "base64" and f.part.source.media_type != "application/pdf",
+        "lossy",
+        "anthropic _parts: inline (base64) documents are PDFs only (Converse sends a txt document as bytes)",
+    ),
     ("gemini", "document"): (
         lambda r, f: getattr(f.part, "name", None) is None,
         "native",
         "gemini note: a *named* document loses its name; an unnamed one goes as inlineData/fileData",
+    ),
+    **{
+        ("bedrock", kind): (
+            lambda r, f: not _bytes_or_s3(f.part),
+            "lossy",
+            f"bedrock note {kind}: bytes or an s3:// location; an https URL or a file id has no place on Converse",
+        )
+        for kind in ("image", "video", "audio", "document")
+    },
+    **{
+        ("bedrock", setting): (
+            lambda r, f, setting=setting: not 0 <= getattr(r, setting) <= 1,
+            "lossy",
+            f"bedrock: botocore's InferenceConfiguration takes {setting} from 0 to 1",
+        )
+        for setting in ("temperature", "top_p")
+    },
+    ("cohere", "document"): (
+        lambda r, f: isinstance(f.part.source, TextSource) and ".content[" in f.path,
+        "native",
+        "cohere note document: documents as text (document.data), in a tool message",
+    ),
+    ("cohere", "tool_choice"): (
+        lambda r, f: r.tool_choice in ("auto", "required", "none"),
+        "native",
+        "cohere note: REQUIRED and NONE (auto is the default, left out); only a named tool is reported",
     ),
 }
 """(target, key) -> (applies to this request and feature?, expectation, the note it rests on)."""
@@ -269,6 +307,15 @@ def _details(part: ContentPart) -> Iterator[str]:
             yield "document.text"
         if isinstance(part.source, UrlSource):
             yield "document.url"
+
+
+def _bytes_or_s3(part: Any) -> bool:
+    """Whether a media part's source is one Converse takes: inline bytes, an s3:// location, or
+    (a document) text."""
+    source = getattr(part, "source", None)
+    if isinstance(source, UrlSource):
+        return source.url.startswith("s3://")
+    return getattr(source, "type", None) in ("base64", "text")
 
 
 def _tool_message_of_results(request: Request, path: str) -> bool:

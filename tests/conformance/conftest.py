@@ -25,7 +25,9 @@ class Target:
     """A codec to encode for, and the model a request to it addresses.
 
     The models match the ``model`` recorded on the corpus's own echoes (claude-sonnet-4-5,
-    gpt-5, gemini-3-pro-preview), so a vendor's reasoning is replayed to the model that made it.
+    gpt-5, gemini-3-pro-preview), so a vendor's reasoning is replayed to the model that made it;
+    Bedrock's and Cohere's are models their recorded traffic addresses (a Claude on Bedrock,
+    Cohere's reasoning Command A).
     """
 
     id: str
@@ -51,6 +53,8 @@ TARGETS = [
     Target("deepseek", "openai-chat", "deepseek", "deepseek-reasoner"),
     Target("mistral", "openai-chat", "mistral", "magistral-medium-latest"),
     Target("openrouter", "openai-chat", "openrouter", "anthropic/claude-sonnet-4.5"),
+    Target("bedrock-converse", "bedrock-converse", None, "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
+    Target("cohere-chat", "cohere-chat", None, "command-a-reasoning-08-2025"),
 ]
 TARGET_IDS = [t.id for t in TARGETS]
 BY_ID = {t.id: t for t in TARGETS}
@@ -78,7 +82,18 @@ REAL_SOURCES = {  # recorded wire folder -> the target that decodes it
     "openai-responses": "openai-responses",
     "gemini": "gemini",
     "mistral": "mistral",
+    "bedrock-converse": "bedrock-converse",
+    "cohere": "cohere-chat",
 }
+
+
+REAL_FOLDER = {wire: folder for folder, wire in REAL_SOURCES.items() if folder != wire}
+"""A wire whose recorded traffic sits in a folder of another name (``cohere`` for cohere-chat)."""
+
+
+def real_folder(wire: str) -> str:
+    """The folder of ``shared/fixtures/real`` holding ``wire``'s recordings."""
+    return REAL_FOLDER.get(wire, wire)
 
 
 @dataclass(frozen=True)
@@ -96,25 +111,33 @@ REAL = [Recorded(wire, path) for wire in REAL_SOURCES for path in real_fixtures(
 
 @cache
 def decode_recorded(wire: str, path: Path) -> Request:
-    """A recorded request decoded by its own codec; Gemini's model is read from the URL path."""
+    """A recorded request decoded by its own codec; Gemini's and Bedrock's model is read from the
+    URL path (``/models/{model}:generateContent``, ``/model/{modelId}/converse``)."""
     source = BY_ID[REAL_SOURCES[wire]].codec
     body = load_body(path)
-    if wire == "gemini":
-        return source.decode_request(body, model=_gemini_model(path))  # type: ignore[call-arg]
+    if wire in _MODEL_IN_URL:
+        return source.decode_request(body, model=_url_model(path))  # type: ignore[call-arg]
     return source.decode_request(body)
 
 
-def _gemini_model(path: Path) -> str | None:
+_MODEL_IN_URL = {"gemini", "bedrock-converse"}
+
+
+def _url_model(path: Path) -> str | None:
+    from urllib.parse import unquote
+
     document: Any = json.loads(path.read_text(encoding="utf-8"))
     where = document.get("path", "") if isinstance(document, Mapping) else ""
-    if "/models/" not in where:
-        return None
-    return str(where.split("/models/", 1)[1].split(":", 1)[0])
+    for before, after in (("/models/", ":"), ("/model/", "/")):
+        if before in where:
+            return unquote(where.split(before, 1)[1].split(after, 1)[0])
+    return None
 
 
 def decode_with(target: Target, body: Mapping[str, Any]) -> Request:
-    """``body`` decoded by ``target``'s codec (Gemini told the model, which its URL would carry)."""
-    if target.name == "gemini":
+    """``body`` decoded by ``target``'s codec (Gemini and Bedrock told the model, which their URL
+    would carry)."""
+    if target.name in _MODEL_IN_URL:
         return target.codec.decode_request(body, model=target.model)  # type: ignore[call-arg]
     return target.codec.decode_request(body)
 

@@ -1,4 +1,4 @@
-"""The field-coverage contract wired to the four wires, and the ``docs/coverage.md`` page from it.
+"""The field-coverage contract wired to the six wires, and the ``docs/coverage.md`` page from it.
 
 Each codec declares (its ``_coverage.py``) where every key of its vendor SDK's request and
 response types goes; this module names the SDK types each table is checked against, runs the
@@ -18,6 +18,8 @@ from typing import Any
 
 import interlingua as il
 import interlingua_anthropic._coverage as anthropic_coverage
+import interlingua_bedrock._coverage as bedrock_coverage
+import interlingua_cohere._coverage as cohere_coverage
 import interlingua_gemini._coverage as gemini_coverage
 import interlingua_openai.chat._coverage as chat_coverage
 import interlingua_openai.responses._coverage as responses_coverage
@@ -30,8 +32,10 @@ MODELS = {
     "openai-chat": "gpt-5",
     "openai-responses": "gpt-5",
     "gemini": "gemini-3-pro-preview",
+    "bedrock-converse": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "cohere-chat": "command-a-reasoning-08-2025",
 }
-"""Each target's own model (those of the corpus's echoes), so its model rules apply."""
+"""Each target's own model (those of the corpus's echoes and recorded answers), so its model rules apply."""
 WIRES = tuple(MODELS)
 
 
@@ -63,6 +67,21 @@ def _gemini_request() -> Any:
         "cachedContent": str,
         "labels": dict[str, str],
     }
+
+
+def _converse(kind: str) -> Any:
+    """The Converse operation's input or output shape in botocore's service model (the oracle's)."""
+    import botocore.session
+
+    operation = botocore.session.get_session().get_service_model("bedrock-runtime").operation_model("Converse")
+    return operation.input_shape if kind == "request" else operation.output_shape
+
+
+def _cohere_request() -> Any:
+    """The parameters of ``client.v2.chat``, key by key, as the oracle checks them."""
+    from interlingua_cohere._oracle import _request_types
+
+    return _request_types()
 
 
 def _sdk(module: str, name: str) -> Callable[[], Any]:
@@ -114,10 +133,15 @@ COVERAGE = {
     "gemini": Wire(
         "gemini", "gemini", gemini_coverage, _gemini_request, _sdk("google.genai.types", "GenerateContentResponse")
     ),
+    "bedrock-converse": Wire(
+        "bedrock-converse", "bedrock", bedrock_coverage, lambda: _converse("request"), lambda: _converse("response")
+    ),
+    "cohere-chat": Wire("cohere-chat", "cohere", cohere_coverage, _cohere_request, _sdk("cohere", "V2ChatResponse")),
 }
 
 CHECKED_AGAINST = {"anthropic-messages": ("anthropic", "2.14.0"), "openai-chat": ("openai", "3.57.0"),
-                   "openai-responses": ("openai", "3.57.0"), "gemini": ("google-genai", "3.6.1")}  # fmt: skip
+                   "openai-responses": ("openai", "3.57.0"), "gemini": ("google-genai", "3.6.1"),
+                   "bedrock-converse": ("botocore", "1.44.8"), "cohere-chat": ("cohere", "7.3.1")}  # fmt: skip
 """The SDK release each wire's declarations were last checked against. The dev requirements
 install the newest release, where a key the declarations lack fails the walk (a vendor added a
 field: someone decides); an older release (the support matrix's floor run resolves one) lacks
@@ -139,6 +163,9 @@ def older_sdk(wire: str) -> str | None:
         return None
     return f"{wire}'s declarations are checked against {distribution} {checked}; {installed} is older"
 
+
+ENDPOINT = il.Endpoint(api_key="coverage-probe", settings={"aws_region": "us-east-1"})
+"""Where the probes' requests are built for: Converse names its region in the URL."""
 
 DECODED = ("ir", "provider_option")
 """The destinations a probe must show reaching every other codec (the rest stay on one wire)."""
@@ -166,7 +193,7 @@ def request_outcomes(wire: str) -> dict[str, dict[str, Outcome]]:
                 continue
             model = None if row == probes.MODEL_ROWS.get(wire) else MODELS[target]
             table[row][target] = probe_outcome(
-                source, il.get_codec(target), probe.body, probe.without, probe.at, model=model
+                source, il.get_codec(target), probe.body, probe.without, probe.at, model=model, endpoint=ENDPOINT
             )
     return table
 

@@ -54,6 +54,14 @@ RESPONSE_ROWS = {
         "output[reasoning].summary[].*",
     },
     "gemini": {"candidates[].finishReason", "usageMetadata.promptTokenCount", "candidates[].content.parts[].thought"},
+    # Converse's citationsContent is kept Native and Cohere's message citations ride in an echo:
+    # neither is an IR citation, so neither is probed here.
+    "bedrock-converse": {
+        "stopReason",
+        "usage.inputTokens",
+        "output.message.content[].reasoningContent.reasoningText.text",
+    },
+    "cohere-chat": {"finish_reason", "usage.tokens.input_tokens", "message.content[thinking].thinking"},
 }
 """The response rows probed at least: stop reason, usage, citations (where the wire has them), thinking."""
 

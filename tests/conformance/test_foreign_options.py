@@ -15,6 +15,8 @@ CHAT = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
 RESPONSES = {"model": "gpt-4.1", "input": "hi"}
 ANTHROPIC = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [{"role": "user", "content": "hi"}]}
 GEMINI = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+CONVERSE = {"messages": [{"role": "user", "content": [{"text": "hi"}]}]}
+COHERE = {"model": "command-a-03-2025", "messages": [{"role": "user", "content": "hi"}]}
 SAFETY = [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE"}]
 
 # (source wire, provider key, extra body fields, reported key); each is encoded to every target.
@@ -40,10 +42,33 @@ FOREIGN: list[tuple[str, str, dict[str, Any], str]] = [
         "mcp_servers",
     ),
     ("deepseek", "deepseek", {"logprobs": True}, "logprobs"),
-]
-BASES = {"openai-chat": CHAT, "openai-responses": RESPONSES, "anthropic-messages": ANTHROPIC, "gemini": GEMINI}
+    ("bedrock-converse", "bedrock", {"guardrailConfig": {"guardrailIdentifier": "g1", "guardrailVersion": "1"}},
+     "guardrailConfig"),
+    ("bedrock-converse", "bedrock", {"requestMetadata": {"team": "a"}}, "requestMetadata"),
+    ("bedrock-converse", "bedrock", {"additionalModelRequestFields": {"anthropic_beta": ["a-beta"]}},
+     "additionalModelRequestFields"),
+    ("cohere-chat", "cohere", {"safety_mode": "STRICT"}, "safety_mode"),
+    ("cohere-chat", "cohere", {"documents": ["The sky is blue."]}, "documents"),
+    ("cohere-chat", "cohere", {"citation_options": {"mode": "FAST"}}, "citation_options"),
+]  # fmt: skip
+BASES = {
+    "openai-chat": CHAT,
+    "openai-responses": RESPONSES,
+    "anthropic-messages": ANTHROPIC,
+    "gemini": GEMINI,
+    "bedrock-converse": CONVERSE,
+    "cohere-chat": COHERE,
+}
 BASES["deepseek"] = {**CHAT, "model": "deepseek-chat"}
-TARGETS = ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "deepseek")
+TARGETS = (
+    "anthropic-messages",
+    "openai-chat",
+    "openai-responses",
+    "gemini",
+    "deepseek",
+    "bedrock-converse",
+    "cohere-chat",
+)
 
 
 def _codec(name: str) -> il.Codec:

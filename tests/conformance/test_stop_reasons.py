@@ -11,7 +11,9 @@ import pytest
 import interlingua as il
 from interlingua.testing import load_body, real_fixtures, validate_wire
 
-WIRES = ("anthropic-messages", "gemini", "openai-responses", "openai-chat")
+from .conftest import real_folder
+
+WIRES = ("anthropic-messages", "gemini", "openai-responses", "openai-chat", "bedrock-converse", "cohere-chat")
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures"
 # The project's golden answers, and the recorded ones where the corpus is present.
 ANSWERS = [
@@ -19,9 +21,16 @@ ANSWERS = [
     for wire in WIRES
     for path in [
         *sorted(p for p in (GOLDEN / wire / "response").glob("*.json") if not p.name.endswith(".ir.json")),
-        *real_fixtures(wire, "response", "*.json"),
+        *real_fixtures(real_folder(wire), "response", "*.json"),
     ]
 ]
+
+
+NO_FORM = {
+    ("cohere-chat", "content_filter"): "cohere's ChatFinishReason: COMPLETE, STOP_SEQUENCE, MAX_TOKENS, TOOL_CALL, "
+    "ERROR, TIMEOUT (https://docs.cohere.com/reference/chat): sent as ERROR",
+}
+"""(target, stop reason) the target's wire has no value for: converted, with a warning."""
 
 
 @pytest.mark.parametrize(("source", "path"), ANSWERS, ids=[f"{w}/{p.stem}" for w, p in ANSWERS])
@@ -31,7 +40,11 @@ def test_every_real_answer_keeps_its_stop_reason_through_every_other_codec(sourc
         if target == source:
             continue
         codec = il.get_codec(target)
-        back = codec.decode_response(codec.encode_response(answer).body)
+        encoded = codec.encode_response(answer)
+        back = codec.decode_response(encoded.body)
+        if (target, answer.stop_reason) in NO_FORM:
+            assert [w.path for w in encoded.warnings if w.path == "stop_reason"] == ["stop_reason"], target
+            continue
         assert back.stop_reason == answer.stop_reason, (target, answer.raw_stop_reason, back.raw_stop_reason)
 
 

@@ -40,16 +40,30 @@ from interlingua import (
 )
 from interlingua.testing import corpus_missing, lingua_fixtures_dir, read_stream_file, real_fixtures
 
-WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
+from .conftest import real_folder
+
+WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "bedrock-converse", "cohere-chat")
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures"
 _EVENT_PATH = re.compile(r"events\[(\d+)\](\.|$)")
 
 
-LINGUA_WIRES = {"anthropic": WIRES[0], "chat-completions": WIRES[1], "responses": WIRES[2], "google": WIRES[3]}
+LINGUA_WIRES = {
+    "anthropic": WIRES[0],
+    "chat-completions": WIRES[1],
+    "responses": WIRES[2],
+    "google": WIRES[3],
+    "bedrock": WIRES[4],
+}
+_RECORDED = {"bedrock-converse": "*.eventstream.bin"}
+"""The recorded streams of a wire not framed as SSE text (Converse's binary event stream)."""
 
 
 def _sources() -> list[tuple[str, Path]]:
-    found = [(wire, path) for wire in WIRES for path in real_fixtures(wire, "stream", "*.txt")]
+    found = [
+        (wire, path)
+        for wire in WIRES
+        for path in real_fixtures(real_folder(wire), "stream", _RECORDED.get(wire, "*.txt"))
+    ]
     found += [(wire, path) for wire in WIRES for path in sorted((GOLDEN / wire / "stream").glob("*.sse"))]
     if corpus_missing("lingua") is not None:  # a clone without the corpus: its goldens alone
         return found
@@ -58,8 +72,11 @@ def _sources() -> list[tuple[str, Path]]:
 
 
 def _lingua_events(path: Path) -> list[SSEEvent]:
-    """The lingua corpus keeps a stream as the list of its events' data payloads."""
+    """The lingua corpus keeps a stream as the list of its events' data payloads; a Converse
+    event is boto3's ``{name: payload}``, named on the wire by its frame."""
     payloads = json.loads(path.read_text(encoding="utf-8"))
+    if path.parent.name == "bedrock":
+        return [ServerSentEvent(data=json.dumps(body), event=name) for p in payloads for name, body in p.items()]
     return [ServerSentEvent(data=json.dumps(p), event=p.get("type") if isinstance(p, dict) else None) for p in payloads]
 
 
@@ -71,6 +88,8 @@ def _decode(wire: str, path: Path) -> list[StreamEvent]:
     codec = get_codec(wire)
     if path.suffix == ".json":
         decoded = codec.decode_stream(_lingua_events(path))
+    elif path.name.endswith(".eventstream.bin"):
+        decoded = codec.decode_event_stream([path.read_bytes()])  # type: ignore[attr-defined]  # Converse's own
     elif path.name.endswith(".json-array.txt"):
         decoded: DecodedStream = codec.decode_json_array_stream([path.read_bytes()])  # type: ignore[attr-defined]  # gemini's own
     else:

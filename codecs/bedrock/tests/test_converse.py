@@ -296,3 +296,74 @@ def test_the_codec_is_installed_and_detected() -> None:
     assert "bedrock-converse" in il.codecs()
     body = load_body(real_fixture("bedrock-converse", "request", "text-basic-nova.json"))
     assert CODEC.sniff(body) is not None and CODEC.sniff({"contents": [], "toolConfig": {}}) is None
+
+
+def test_another_wires_reasoning_token_count_is_reported_in_the_answer() -> None:
+    usage = il.Usage(input_tokens=10, output_tokens=9, reasoning_tokens=3)
+    answer = il.Response(message=il.Message(role="assistant", parts=[il.Text("It is so.")]), usage=usage)
+    encoded = CODEC.encode_response(answer)
+    assert encoded.body["usage"] == {"inputTokens": 10, "outputTokens": 9, "totalTokens": 19}
+    assert [(w.kind, w.path, w.message) for w in encoded.warnings] == [
+        (
+            "lossy_encode",
+            "usage.reasoning_tokens",
+            "Converse usage has no reasoning token count (3 of the output tokens)",
+        )
+    ]
+
+
+def test_a_stop_reason_without_a_converse_form_is_converted_with_a_warning() -> None:
+    answer = il.Response(message=il.Message.assistant("so far"), stop_reason="pause")
+    encoded = CODEC.encode_response(answer)
+    assert encoded.body["stopReason"] == "end_turn"
+    assert [(w.kind, w.path, w.message) for w in encoded.warnings] == [
+        ("lossy_encode", "stop_reason", "stopReason has no form for 'pause'; sent as 'end_turn'")
+    ]
+
+
+def test_a_call_id_rewritten_for_converse_comes_back_as_it_was() -> None:
+    call = il.ToolUse(id="functions/get time#1", name="get_time", input={"tz": "Europe/Paris"})
+    result = il.ToolResult(tool_use_id="functions/get time#1", name="get_time", content="10:00")
+    request = il.Request(
+        model="m",
+        messages=[il.Message.user("time?"), il.Message(role="assistant", parts=[call]), il.Message.user(result)],
+    )
+    body = CODEC.encode_request(request).body
+    sent = body["messages"][1]["content"][0]["toolUse"]["toolUseId"]
+    assert sent.startswith("tooluse_") and sent == body["messages"][2]["content"][0]["toolResult"]["toolUseId"]
+    back = CODEC.decode_request(body)
+    assert [p.id for p in back.messages[1].parts if isinstance(p, il.ToolUse)] == ["functions/get time#1"]
+    assert [p.tool_use_id for p in back.messages[2].parts if isinstance(p, il.ToolResult)] == ["functions/get time#1"]
+
+
+def _foreign_stream(*parts: il.StreamEvent, stop: il.StopReason = "end_turn") -> list[il.StreamEvent]:
+    return [il.MessageStart(), *parts, il.MessageEnd(stop, None, il.Usage(input_tokens=3, output_tokens=2))]
+
+
+def test_a_stream_from_another_wire_reads_back_empty_blocks_whole_calls_and_reports_citations() -> None:
+    cited = il.Citation(cited_text="so", source=il.CitationSource(type="url", url="https://example.com/a"))
+    call = il.ToolUse(id="c1", name="lookup", input={"q": "x"})  # whole, as Gemini's stream gives it
+    events = _foreign_stream(
+        il.PartStart(0, il.Thinking("")),
+        il.PartEnd(0),
+        il.PartStart(1, il.Text("It is so.")),
+        il.PartEnd(1, citations=[cited]),
+        il.PartStart(2, call),
+        il.PartEnd(2),
+        stop="tool_use",
+    )
+    written = CODEC.encode_stream(events)
+    frames = list(written)
+    back = il.accumulate(CODEC.decode_stream(frames))
+    thinking, text, used = back.message.parts
+    assert isinstance(thinking, il.Thinking) and thinking.text == ""
+    assert isinstance(text, il.Text) and text.text == "It is so." and text.citations == []
+    assert isinstance(used, il.ToolUse) and (used.id, used.input) == ("c1", {"q": "x"})
+    assert [(w.path, w.part_type) for w in written.warnings] == [("events[4].citations", "citations")]
+
+
+def test_a_stream_ends_at_its_exception_and_says_the_stop_reason_after_it_is_lost() -> None:
+    failure = il.ErrorEvent(il.ProviderError.for_status(429, "slow down", type="throttlingException", codec="t"))
+    written = CODEC.encode_stream(_foreign_stream(failure, stop="error"))
+    assert [e.event for e in written] == ["messageStart", "exception"]
+    assert [(w.path, w.part_type) for w in written.warnings] == [("events[2].stop_reason", "stop_reason")]

@@ -197,3 +197,75 @@ def test_golden_error_reads_with_its_status_and_retry_after() -> None:
         "retry_after": error.retry_after,
     } == expected
     assert validate_wire("cohere-chat", "error", recorded["body"]) == []
+
+
+def test_a_reasoning_summary_setting_is_reported_not_dropped() -> None:
+    request = il.Request(
+        model="command-a-reasoning-08-2025",
+        messages=[il.Message(role="user", parts=[il.Text("hi")])],
+        thinking=il.ThinkingConfig(budget_tokens=2048, summary=True),
+    )
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["thinking"] == {"type": "enabled", "token_budget": 2048}
+    assert [(w.kind, w.path) for w in encoded.warnings] == [("unsupported_setting", "thinking.summary")]
+
+
+def test_another_wires_reasoning_token_count_is_reported_in_the_answer() -> None:
+    usage = il.Usage(input_tokens=10, output_tokens=9, reasoning_tokens=3)
+    answer = il.Response(id="r1", message=il.Message(role="assistant", parts=[il.Text("It is so.")]), usage=usage)
+    encoded = CODEC.encode_response(answer)
+    assert encoded.body["usage"] == {"tokens": {"input_tokens": 10, "output_tokens": 9}}
+    assert [(w.kind, w.path, w.message) for w in encoded.warnings] == [
+        (
+            "lossy_encode",
+            "usage.reasoning_tokens",
+            "Cohere's usage has no reasoning token count (3 of the output tokens)",
+        )
+    ]
+
+
+def test_a_stop_reason_without_a_finish_reason_is_converted_with_a_warning() -> None:
+    answer = il.Response(id="r1", message=il.Message.assistant("no"), stop_reason="content_filter")
+    encoded = CODEC.encode_response(answer)
+    assert encoded.body["finish_reason"] == "ERROR"
+    assert [(w.kind, w.path, w.message) for w in encoded.warnings] == [
+        ("lossy_encode", "stop_reason", "finish_reason has no form for 'content_filter'; sent as 'ERROR'")
+    ]
+
+
+def test_a_text_document_outside_a_tool_message_is_sent_as_text_and_in_one_as_an_object() -> None:
+    document = il.Document(source=il.MediaSource.from_text("The sky is blue."), name="sky")
+    call = il.ToolUse(id="c1", name="look", input={})
+    result = il.ToolResult(tool_use_id="c1", name="look", content=[document])
+    request = il.Request(
+        model="command-a-03-2025",
+        messages=[
+            il.Message(role="user", parts=[document, il.Text("why?")]),
+            il.Message(role="assistant", parts=[call]),
+            il.Message(role="tool", parts=[result]),
+        ],
+    )
+    encoded = CODEC.encode_request(request)
+    user, _, tool = encoded.body["messages"]
+    assert user["content"] == [{"type": "text", "text": "The sky is blue."}, {"type": "text", "text": "why?"}]
+    assert tool["content"] == [{"type": "document", "document": {"data": {"title": "sky", "text": "The sky is blue."}}}]
+    assert [(w.kind, w.path) for w in encoded.warnings] == [("lossy_encode", "messages[0].parts[0]")]
+    assert validate_wire("cohere-chat", "request", encoded.body) == []
+
+
+def test_a_whole_call_and_another_wires_usage_cross_a_stream() -> None:
+    usage = il.Usage(input_tokens=3, output_tokens=2, reasoning_tokens=1, extra={"totalTokenCount": 5})
+    events = [
+        il.MessageStart(id="m1"),
+        il.PartStart(0, il.ToolUse(id="c1", name="lookup", input={"q": "x"})),  # whole, as Gemini's
+        il.PartEnd(0),
+        il.MessageEnd("tool_use", None, usage),
+    ]
+    written = CODEC.encode_stream(events)
+    back = il.accumulate(CODEC.decode_stream(list(written)))
+    (used,) = back.message.parts
+    assert isinstance(used, il.ToolUse) and used.input == {"q": "x"}
+    assert [w.path for w in written.warnings] == [
+        "events[3].usage.reasoning_tokens",
+        "events[3].usage.extra.totalTokenCount",
+    ]

@@ -10,9 +10,12 @@ through unions, lists and wrappers, and names every key by its path:
 - ``tool_choice(tool).name`` inside the union member tagged ``"tool"`` of a single value.
 
 A tag key itself is not listed (its member's keys stand for it); a free-form map (``dict[str, X]``)
-is one key. A declaration row is a path, ``[*]`` / ``(*)`` match any tag (``[]`` none), and a row
-ending in ``.*`` covers its key and everything under it (a subtree kept verbatim); a more
-specific row under it wins.
+is one key. A wire described by a service model rather than SDK classes is walked through its
+shapes (:func:`sdk_paths` takes a shape too): a structure's members are keys, a union structure's
+members too (its one key names the member, as in ``content[].text``), a list adds ``[]``, and a map
+or a document (free-form JSON) is one key. A declaration row is a path, ``[*]`` / ``(*)`` match any
+tag (``[]`` none), and a row ending in ``.*`` covers its key and everything under it (a subtree
+kept verbatim); a more specific row under it wins.
 :func:`coverage_problems` names every SDK key no row covers and every row no SDK key matches (a
 stale row, after an SDK release removed the key), so a new vendor field fails a test, by path.
 """
@@ -31,6 +34,7 @@ import typing_extensions
 from pydantic import BaseModel
 
 from .._codec import Codec, Endpoint
+from .._warnings import LossyEncode, ModelWarning, UnsupportedSetting
 from ._sdk_types import sdk_fields as _fields
 from ._sdk_types import unwrap
 
@@ -64,6 +68,9 @@ def sdk_paths(root: Any) -> set[str]:
 
 
 def _walk(annotation: Any, path: str, found: set[str], seen: tuple[Any, ...], tag: str = "") -> None:
+    if _is_shape(annotation):
+        _walk_shape(annotation, path, found, seen)
+        return
     annotation = _unwrap_known(annotation)
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
@@ -94,6 +101,30 @@ def _walk(annotation: Any, path: str, found: set[str], seen: tuple[Any, ...], ta
             _walk(field, f"{path}.{key}" if path else key, found, (*seen, annotation))
         return
     if path:  # a scalar, a Literal, a free-form map, or a list of those
+        found.add(path.removesuffix("[]"))
+
+
+def _is_shape(annotation: Any) -> bool:
+    """A service model's shape: an object naming its kind in ``type_name`` (``structure``,
+    ``list``, ``map``, or a scalar such as ``string`` or ``blob``)."""
+    return isinstance(getattr(annotation, "type_name", None), str) and not isinstance(annotation, type)
+
+
+def _walk_shape(shape: Any, path: str, found: set[str], seen: tuple[Any, ...]) -> None:
+    kind = shape.type_name
+    if kind == "list":
+        _walk_shape(shape.member, f"{path}[]", found, seen)
+        return
+    if kind == "structure" and not shape.metadata.get("document"):
+        if shape.name in seen:  # a recursive shape: listed once, above
+            found.add(path.removesuffix("[]"))
+            return
+        if not shape.members and path:  # a marker object, ``{}``: the key is all it says
+            found.add(path.removesuffix("[]"))
+        for key, member in shape.members.items():
+            _walk_shape(member, f"{path}.{key}" if path else key, found, (*seen, shape.name))
+        return
+    if path:  # a scalar, a free-form map, or a document (any JSON)
         found.add(path.removesuffix("[]"))
 
 
@@ -174,25 +205,36 @@ def probe_outcome(
     at: str,
     *,
     model: str | None = None,
+    endpoint: Endpoint | None = None,
 ) -> Outcome:
     """Decode ``body`` and ``without`` (the same request without the key) with ``source``, encode
-    both with ``target`` (for ``model`` when given, the target's own), and compare: a different
-    HTTP request (URL or body) means the key was carried; otherwise a warning the bare request did
-    not get, at ``at`` or under it, means it was reported; anything else is a silent drop."""
+    both with ``target`` (for ``model`` when given, the target's own; to ``endpoint``, whose
+    settings a codec may need to build its URL), and compare: a different HTTP request (URL or
+    body) means the key was carried; otherwise a warning the bare request did not get, at ``at``
+    or under it, means it was reported, and so does a warning that the whole of what sits at ``at``
+    was not sent (a part dropped, a setting refused), which takes the key with it even where the
+    bare request lost the same; anything else is a silent drop."""
     keyed, bare = source.decode_request(body), source.decode_request(without)
     if model is not None:
         keyed, bare = keyed.model_copy(update={"model": model}), bare.model_copy(update={"model": model})
-    endpoint = Endpoint(api_key="coverage-probe")
+    endpoint = endpoint or Endpoint(api_key="coverage-probe")
     sent = [target.http_request(r, stream=False, endpoint=endpoint) for r in (keyed, bare)]
     if (sent[0].url, dict(sent[0].json)) != (sent[1].url, dict(sent[1].json)):
         return "carried"
     before = {(w.kind, w.path, w.message) for w in target.encode_request(bare).warnings}
     for warning in target.encode_request(keyed).warnings:
+        if warning.path == at and _not_sent(warning):
+            return "warned"
         if (warning.kind, warning.path, warning.message) in before:
             continue
         if warning.path == at or warning.path.startswith((f"{at}.", f"{at}[")):
             return "warned"
     return "silent"
+
+
+def _not_sent(warning: ModelWarning) -> bool:
+    """The warning says its path was left out whole: a part dropped, or a setting not sent."""
+    return isinstance(warning, UnsupportedSetting) or (isinstance(warning, LossyEncode) and warning.action == "dropped")
 
 
 def response_outcome(
@@ -207,7 +249,8 @@ def response_outcome(
         return "carried"
     before = {(w.kind, w.path, w.message) for w in bare.warnings}
     hit = any(
-        (w.kind, w.path, w.message) not in before and (w.path == at or w.path.startswith((f"{at}.", f"{at}[")))
+        (w.path == at and _not_sent(w))
+        or ((w.kind, w.path, w.message) not in before and (w.path == at or w.path.startswith((f"{at}.", f"{at}["))))
         for w in keyed.warnings
     )
     return "warned" if hit else "silent"

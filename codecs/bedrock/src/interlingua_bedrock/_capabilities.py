@@ -66,5 +66,7 @@ CAPABILITIES = Capabilities(
         "message_name": "Converse messages carry no participant name",
         "message_id": "Converse messages carry no id",
         "tool_choice": "auto, any (required) and a named tool; none has no Converse form",
+        "thinking.summary": "Claude on Bedrock takes no summary setting",
     },
+    details={"thinking.summary": "lossy"},
 )

@@ -88,8 +88,11 @@ class BedrockConverseCodec:
         )
 
     def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:
+        """A body -> IR; call ids this codec rewrote when encoding come back as they were."""
         with decoding(NAME, body):
-            return _request.decode_request(as_object(body, ""), model)
+            request = _request.decode_request(as_object(body, ""), model)
+        tool_ids = self.rules.tool_ids
+        return request if tool_ids is None else tool_ids.restore(request)
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
         with decoding(NAME, body):

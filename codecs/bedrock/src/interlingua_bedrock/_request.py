@@ -273,6 +273,8 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     for field in ("seed", "presence_penalty", "frequency_penalty", "parallel_tool_calls"):
         if getattr(request, field) is not None:
             out.unsupported(field, field, f"Converse has no {field}; not sent")
+    if request.thinking is not None and request.thinking.summary is not None:  # whatever writes the thinking
+        out.unsupported("thinking.summary", "thinking", "Claude on Bedrock takes no summary setting")
     if request.response_format is not None and request.response_format.type != "text":
         out.unsupported("response_format", "response_format", _format_why(request.response_format))
     body.update(options)
@@ -309,7 +311,7 @@ def _encode_tools(
             if tool.provider == PROVIDER:
                 tools.append(dict(tool.data))
             else:
-                out.lossy(at, "native", f"{article(tool.provider)} tool has no place on Converse")
+                out.lossy(at, "native_tools", f"{article(tool.provider)} tool has no place on Converse")
             continue
         spec: dict[str, Any] = {"name": tool.name}
         if tool.description:  # NonEmptyString: an empty description is no description
@@ -352,6 +354,4 @@ def _encode_thinking(request: Request, out: WarningSink) -> dict[str, Any] | Non
         budget = BUDGETS[thinking.level]
     if budget is None:
         return None
-    if thinking.summary is not None:
-        out.unsupported("thinking.summary", "thinking.summary", "Claude on Bedrock takes no summary setting")
     return {"type": "enabled", "budget_tokens": budget}

@@ -90,16 +90,30 @@ def decode_usage(usage: dict[str, Any] | None) -> tuple[Usage, dict[str, Any]]:
     ), kept
 
 
-def encode_usage(usage: Usage, kept: dict[str, Any], *, own: bool, out: WarningSink) -> dict[str, Any] | None:
+def write_stop(reason: StopReason, out: WarningSink, at: str) -> str:
+    """Another wire's stop reason as botocore's ``StopReason``; one with no counterpart (pause,
+    cancelled, other) is converted, and reported."""
+    stop = _WRITE[reason]
+    if STOP_REASONS[stop] != reason:
+        out.lossy(at, "stop_reason", f"stopReason has no form for {reason!r}; sent as {stop!r}", action="converted")
+    return stop
+
+
+def encode_usage(
+    usage: Usage, kept: dict[str, Any], *, own: bool, out: WarningSink, at: str = "usage"
+) -> dict[str, Any] | None:
     """``own``: the usage came from this wire (its counters in ``extra`` are Bedrock's); another
-    vendor's counters have no field here and are reported, each at ``usage.extra.<key>``."""
+    vendor's counters have no field here and are reported, each at ``<at>.extra.<key>``."""
     if kept.get("absent"):
         return None
     extra = dict(usage.extra)
     if not own:
         for key in extra:
-            out.lossy(f"usage.extra.{key}", "usage", f"Converse usage has no {key} counter")
+            out.lossy(f"{at}.extra.{key}", "usage", f"Converse usage has no {key} counter")
         extra = {}
+    if usage.reasoning_tokens is not None:  # TokenUsage counts no reasoning tokens apart
+        why = f"Converse usage has no reasoning token count ({usage.reasoning_tokens} of the output tokens)"
+        out.lossy(f"{at}.reasoning_tokens", "usage", why)
     read, write = usage.cache_read_tokens, usage.cache_write_tokens
     wire: dict[str, Any] = {}
     if not extra.pop("inputTokensAbsent", 0):
@@ -131,7 +145,7 @@ def encode_response(response: Response, out: WarningSink) -> dict[str, Any]:
     ):
         body["stopReason"] = response.raw_stop_reason
     elif response.stop_reason is not None:
-        body["stopReason"] = _WRITE[response.stop_reason]
+        body["stopReason"] = write_stop(response.stop_reason, out, "stop_reason")
     elif found is None:  # stopReason is required: an answer that names none ended its turn
         body["stopReason"] = "end_turn"
     usage = encode_usage(response.usage, kept_usage, own=found is not None, out=out)

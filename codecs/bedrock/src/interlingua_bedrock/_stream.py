@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from interlingua import Echo as EchoEvent
 from interlingua import (
+    DecodeError,
     ErrorEvent,
     MessageEnd,
     MessageStart,
@@ -42,10 +42,11 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
+from interlingua import Echo as EchoEvent
 from interlingua.kit import dumps, expect, loads, optional, require
 
-from ._parts import PROVIDER, echo, own
-from ._response import _WRITE, STOP_REASONS, decode_usage, encode_usage
+from ._parts import NAME, PROVIDER, echo, own
+from ._response import STOP_REASONS, decode_usage, encode_usage, write_stop
 
 EXCEPTION = "exception"
 
@@ -57,10 +58,10 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
     for number, event in enumerate(events):
         at = f"events[{number}]"
         if event.event == EXCEPTION:
-            problem = expect(loads(event.data), dict, at)
+            problem = _payload(event, at)
             yield ErrorEvent(_error(problem))
             return
-        data = expect(loads(event.data), dict, at)
+        data = _payload(event, at)
         data.pop("p", None)
         match event.event:
             case "messageStart":
@@ -92,6 +93,15 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
                 out.lossy_decode(at, f"a {other} event has no IR form; skipped")
     if stop is not None and not ended:
         yield MessageEnd(STOP_REASONS.get(stop, "other"), stop, None)
+
+
+def _payload(event: SSEEvent, at: str) -> dict[str, Any]:
+    """An event's JSON object; data that is not JSON fails at the event's path."""
+    try:
+        data = loads(event.data)
+    except (ValueError, TypeError) as err:
+        raise DecodeError(NAME, at, f"data is not JSON ({err})") from None
+    return expect(data, dict, at)
 
 
 def _error(problem: dict[str, Any]) -> ProviderError:
@@ -157,6 +167,8 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
     part this wire cannot carry leaves no gap."""
     wire: dict[int, int] = {}
     kinds: dict[int, str] = {}
+    unopened: set[int] = set()  # text and thinking blocks no delta has opened yet (no start event)
+    failed = False
     usage: Usage | None = None
     echoes: dict[str, Any] = {}
     for number, event in enumerate(events):
@@ -168,11 +180,16 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 written = _open(part, f"{at}.part", out)
                 if written is None:
                     continue
+                if isinstance(part, Text) and part.citations:
+                    out.lossy(f"{at}.part.citations", "citations", "ConverseStream carries no citations on text")
                 wire[index] = len(wire)
                 kinds[index] = written
                 if isinstance(part, ToolUse):
                     call = {"toolUseId": part.id, "name": part.name, **(own(part) or {})}
                     yield _event("contentBlockStart", {"start": {"toolUse": call}, "contentBlockIndex": wire[index]})
+                    if part.input:  # a call that arrived whole (Gemini's): its input as one delta
+                        delta = {"toolUse": {"input": dumps(part.input)}}
+                        yield _event("contentBlockDelta", {"delta": delta, "contentBlockIndex": wire[index]})
                 elif isinstance(part, RedactedThinking):
                     redacted = (own(part) or {})["redactedContent"]
                     delta = {"reasoningContent": {"redactedContent": redacted}}
@@ -180,9 +197,13 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 elif isinstance(part, Text | Thinking) and part.text:  # a part that opens with text
                     delta = _opening(part)
                     yield _event("contentBlockDelta", {"delta": delta, "contentBlockIndex": wire[index]})
+                elif isinstance(part, Text | Thinking):
+                    unopened.add(index)
             case TextDelta(index=index, text=text) if index in wire:
+                unopened.discard(index)
                 yield _event("contentBlockDelta", {"delta": {"text": text}, "contentBlockIndex": wire[index]})
             case ThinkingDelta(index=index, text=text) if index in wire:
+                unopened.discard(index)
                 delta = {"reasoningContent": {"text": text}}
                 yield _event("contentBlockDelta", {"delta": delta, "contentBlockIndex": wire[index]})
             case ToolInputDelta(index=index, json=json) if index in wire:
@@ -194,17 +215,26 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
             case EchoEvent(index=index, echo=found) if index in wire and found.provider == PROVIDER:
                 signature = found.data.get("signature")
                 if kinds.get(index) == "thinking" and isinstance(signature, str):
+                    unopened.discard(index)
                     delta = {"reasoningContent": {"signature": signature}}
                     yield _event("contentBlockDelta", {"delta": delta, "contentBlockIndex": wire[index]})
-            case PartEnd(index=index) if index in wire:
+            case PartEnd(index=index, citations=citations) if index in wire:
+                if citations:
+                    out.lossy(f"{at}.citations", "citations", "ConverseStream carries no citations on text")
+                if index in unopened:  # an empty block: a text block opens with its first delta
+                    empty = {"text": ""} if kinds[index] == "text" else {"reasoningContent": {"text": ""}}
+                    yield _event("contentBlockDelta", {"delta": empty, "contentBlockIndex": wire[index]})
                 yield _event("contentBlockStop", {"contentBlockIndex": wire[index]})
             case UsageUpdate(usage=latest):
                 usage = latest
+            case MessageEnd() if failed:  # the exception frame ends a ConverseStream
+                why = "a ConverseStream ends at its exception; the stop reason after it is not sent"
+                out.lossy(f"{at}.stop_reason", "stop_reason", why)
             case MessageEnd(stop_reason=reason, raw_stop_reason=raw, usage=final):
                 stop = (
                     raw
                     if raw is not None and STOP_REASONS.get(raw, "other") == reason
-                    else _WRITE[reason or "end_turn"]
+                    else write_stop(reason or "end_turn", out, f"{at}.stop_reason")
                 )
                 extra = {k: v for k, v in echoes.items() if k in ("additionalModelResponseFields",)}
                 yield _event("messageStop", {"stopReason": stop, **extra})
@@ -212,13 +242,14 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 counted = final or usage
                 own_usage = "_usage" in echoes or "metrics" in echoes
                 if counted is not None:
-                    counts = encode_usage(counted, echoes.get("_usage", {}), own=own_usage, out=out)
+                    counts = encode_usage(counted, echoes.get("_usage", {}), own=own_usage, out=out, at=f"{at}.usage")
                     if counts is not None:
                         metadata["usage"] = counts
                 metadata["metrics"] = echoes.get("metrics", {"latencyMs": 0})
                 metadata.update({k: v for k, v in echoes.items() if k not in ("metrics", "_usage", *extra)})
                 yield _event("metadata", metadata)
             case ErrorEvent(error=error):
+                failed = True
                 problem = {"type": error.type or "internalServerException", "message": error.message}
                 yield ServerSentEvent(data=dumps(problem), event=EXCEPTION)
             case _:

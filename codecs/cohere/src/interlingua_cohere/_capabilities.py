@@ -45,8 +45,12 @@ CAPABILITIES = Capabilities(
     },
     notes={
         "image": "image_url: a URL or a data: URL",
-        "document": "documents as text (document.data); a PDF or file has no place",
+        "document": "documents as text (document.data), in a tool message; elsewhere sent as text (reported); "
+        "a PDF or file has no place",
         "thinking": "Cohere's own thinking blocks; another vendor's is dropped",
+        "thinking.summary": "thinking takes a type and a token budget only",
+        "tool_result.error": "a tool message has no error flag; the content is sent",
+        "tool_result.media": "a tool message holds text and documents only",
         "developer": "no developer role; sent as user",
         "tool_strict": "strictness is strict_tools, for every tool (provider_options)",
         "tool_choice": "REQUIRED and NONE; one named tool is sent as REQUIRED (reported)",
@@ -55,4 +59,5 @@ CAPABILITIES = Capabilities(
         "cache_control": "Cohere caches on its own; no breakpoints",
         "citations": "citations are Cohere's own output (kept in the echo), never sent from another wire",
     },
+    details={"thinking.summary": "lossy", "tool_result.error": "lossy", "tool_result.media": "lossy"},
 )

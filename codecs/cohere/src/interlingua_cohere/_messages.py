@@ -202,6 +202,8 @@ def encode_turn(message: Message, at: str, out: WarningSink, rest: dict[str, Any
     single = len(message.parts) == 1
     wire = [_tool_message(result, f"{at}.parts[{i}]", out, rest if single else {}) for i, result in results]
     others = [(i, p) for i, p in enumerate(message.parts) if not isinstance(p, ToolResult)]
+    if not others:  # a tool message has no name or id either (encode_message reports them otherwise)
+        out.unsent_message_fields(message, at)
     if others:
         role = "user" if message.role == "tool" else message.role
         wire.append(encode_message(message.model_copy(update={"role": role}), at, out, {}, indexed=others))
@@ -263,7 +265,11 @@ def encode_message(
                 if block is not None:
                     blocks.append(block)
             case Document() if isinstance(part.source, TextSource):
-                blocks.append(_document(part, part.source))
+                # UserMessageV2Content and the others take text and images; documents only a tool
+                # message holds (ToolContent) or the request's own documents
+                why = f"a Cohere {role} message takes no document; its text is sent as text"
+                out.lossy(where, "document", why, action="converted")
+                blocks.append({"type": "text", "text": part.source.text})
             case Native() if part.provider == PROVIDER:
                 blocks.append(dict(part.data))
             case _:
@@ -286,10 +292,12 @@ def encode_message(
 
 
 def _document(part: Document, source: TextSource, /) -> dict[str, Any]:
-    """A text document block; its data the object it came as, where it came as one (``jsonData``)."""
+    """A text document block; its data the object it came as, where it came as one (``jsonData``),
+    else ``{"text": ...}`` (Document.data is an object of strings), titled by the part's name."""
     data = own(part)
     data.pop("listContent", None)
-    document: dict[str, Any] = {"data": data.pop("jsonData", source.text)}
+    titled = {"title": part.name, "text": source.text} if part.name is not None else {"text": source.text}
+    document: dict[str, Any] = {"data": data.pop("jsonData", titled)}
     document.update(data)
     return {"type": "document", "document": document}
 
@@ -327,9 +335,7 @@ def _tool_message(result: ToolResult, at: str, out: WarningSink, rest: dict[str,
             if (block := _result_block(inner, f"{at}.content[{index}]", out)) is not None
         ]
     if result.is_error:
-        out.lossy(
-            f"{at}.parts[0].is_error", "tool_result", "Cohere's tool message has no error flag; the content is sent"
-        )
+        out.lossy(f"{at}.is_error", "tool_result", "Cohere's tool message has no error flag; the content is sent")
     wire = {"role": "tool", "tool_call_id": result.tool_use_id, "content": content}
     wire.update(rest)
     return wire

@@ -140,7 +140,7 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
             if tool.provider == PROVIDER:
                 tools.append(dict(tool.data))
             else:
-                out.lossy(f"tools[{index}]", "native", f"{article(tool.provider)} tool has no place on Cohere")
+                out.lossy(f"tools[{index}]", "native_tools", f"{article(tool.provider)} tool has no place on Cohere")
             continue
         function: dict[str, Any] = {"name": tool.name}
         if tool.description is not None:
@@ -179,6 +179,8 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
                 thinking.budget_tokens if thinking.budget_tokens is not None else BUDGETS[thinking.level or "medium"]
             )
             body["thinking"] = {"type": "enabled", "token_budget": budget}
+        if thinking.summary is not None:  # Thinking has type and token_budget only
+            out.unsupported("thinking.summary", "thinking", "Cohere takes no reasoning summary setting")
     if request.parallel_tool_calls is not None:
         out.unsupported("parallel_tool_calls", "parallel_tool_calls", "Cohere has no parallel tool call switch")
     if request.response_format is not None:

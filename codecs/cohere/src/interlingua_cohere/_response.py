@@ -57,6 +57,27 @@ def decode_usage(usage: Any) -> tuple[Usage, dict[str, Any]]:
     return counted, {"_usageRest": rest, "_usageShape": shape}
 
 
+def write_finish(reason: StopReason, out: WarningSink, at: str) -> str:
+    """Another wire's stop reason as a ``finish_reason``; ChatFinishReason has six values, so one
+    with no counterpart (content_filter, pause, ...) is converted, and reported."""
+    finish = _WRITE[reason]
+    if STOP_REASONS[finish] != reason:
+        out.lossy(
+            at, "stop_reason", f"finish_reason has no form for {reason!r}; sent as {finish!r}", action="converted"
+        )
+    return finish
+
+
+def report_usage(usage: Usage, out: WarningSink, at: str) -> None:
+    """What of a usage this wire's has no field for (Usage: tokens, cached_tokens, billed_units):
+    a reasoning count and another wire's own counters (this wire's decode gives none)."""
+    if usage.reasoning_tokens is not None:
+        why = f"Cohere's usage has no reasoning token count ({usage.reasoning_tokens} of the output tokens)"
+        out.lossy(f"{at}.reasoning_tokens", "usage", why)
+    for key in usage.extra:
+        out.lossy(f"{at}.extra.{key}", "usage", f"Cohere's usage has no {key} counter")
+
+
 def encode_usage(usage: Usage, kept: dict[str, Any]) -> Any:
     if "_usage" in kept:
         return kept["_usage"]
@@ -109,9 +130,10 @@ def encode_response(response: Response, out: WarningSink) -> dict[str, Any]:
     if raw is not None and STOP_REASONS.get(raw, "other") == response.stop_reason:
         body["finish_reason"] = raw
     elif response.stop_reason is not None:
-        body["finish_reason"] = _WRITE[response.stop_reason]
+        body["finish_reason"] = write_finish(response.stop_reason, out, "stop_reason")
     if not data.pop("_noUsage", False):
         body["usage"] = encode_usage(response.usage, data)
+    report_usage(response.usage, out, "usage")
     for key in ("_usage", "_usageRest", "_usageShape"):
         data.pop(key, None)
     body.update(data)

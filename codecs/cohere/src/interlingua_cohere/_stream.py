@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from interlingua import Echo as EchoEvent
 from interlingua import (
+    DecodeError,
     ErrorEvent,
     MessageEnd,
     MessageStart,
@@ -33,17 +33,18 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
+from interlingua import Echo as EchoEvent
 from interlingua.kit import dumps, expect, loads
 
 from ._messages import NAME, echo, own
-from ._response import _WRITE, STOP_REASONS, decode_usage, encode_usage
+from ._response import STOP_REASONS, decode_usage, encode_usage, report_usage, write_finish
 
 
 def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
     parts: dict[tuple[str, int], int] = {}
     for number, event in enumerate(events):
         at = f"events[{number}]"
-        data = expect(loads(event.data), dict, at)
+        data = _payload(event, at)
         kind = data.get("type", event.event)
         delta: dict[str, Any] = _object(data.get("delta"))
         message: dict[str, Any] = _object(delta.get("message"))
@@ -114,6 +115,15 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
                 out.lossy_decode(at, f"a {kind} event has no IR form; skipped")
 
 
+def _payload(event: SSEEvent, at: str) -> dict[str, Any]:
+    """An event's JSON object; data that is not JSON fails at the event's path."""
+    try:
+        data = loads(event.data)
+    except (ValueError, TypeError) as err:
+        raise DecodeError(NAME, at, f"data is not JSON ({err})") from None
+    return expect(data, dict, at)
+
+
 def _object(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -141,6 +151,8 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 if part.text:
                     yield _event({"type": "tool-plan-delta", "delta": {"message": {"tool_plan": part.text}}})
             case PartStart(index=index, part=Text() | Thinking() as part):
+                if isinstance(part, Text) and part.citations:
+                    out.lossy(f"{at}.part.citations", "citations", "citations are written by Cohere, not sent")
                 kinds[index] = ("content", counts["content"])
                 counts["content"] += 1
                 key = "text" if isinstance(part, Text) else "thinking"
@@ -155,6 +167,15 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 yield _event(
                     {"type": "tool-call-start", "index": kinds[index][1], "delta": {"message": {"tool_calls": call}}}
                 )
+                if part.input:  # a call that arrived whole (Gemini's): its arguments as one delta
+                    arguments = {"function": {"arguments": dumps(part.input)}}
+                    yield _event(
+                        {
+                            "type": "tool-call-delta",
+                            "index": kinds[index][1],
+                            "delta": {"message": {"tool_calls": arguments}},
+                        }
+                    )
             case PartStart(part=part):
                 out.lossy(f"{at}.part", part.type, f"{part.type} has no Cohere stream event; not sent")
             case TextDelta(index=index, text=text) if kinds.get(index, ("", 0))[0] == "plan":
@@ -170,9 +191,12 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 yield _event(
                     {"type": "tool-call-delta", "index": kinds[index][1], "delta": {"message": {"tool_calls": call}}}
                 )
-            case PartEnd(index=index) if index in kinds and kinds[index][0] != "plan":
-                name = "content-end" if kinds[index][0] == "content" else "tool-call-end"
-                yield _event({"type": name, "index": kinds[index][1]})
+            case PartEnd(index=index, citations=citations) if index in kinds:
+                if citations:
+                    out.lossy(f"{at}.citations", "citations", "citations are written by Cohere, not sent")
+                if kinds[index][0] != "plan":
+                    name = "content-end" if kinds[index][0] == "content" else "tool-call-end"
+                    yield _event({"type": name, "index": kinds[index][1]})
             case EchoEvent(index=None, echo=found) if found.provider == "cohere":
                 kept.update(found.data)
             case UsageUpdate(usage=latest):
@@ -181,12 +205,14 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
                 finish = (
                     raw
                     if raw is not None and STOP_REASONS.get(raw, "other") == reason
-                    else _WRITE[reason or "end_turn"]
+                    else write_finish(reason or "end_turn", out, f"{at}.stop_reason")
                 )
                 delta: dict[str, Any] = {"finish_reason": finish}
                 counted = final or usage
                 if counted is not None and not kept.get("_noUsage"):
                     delta["usage"] = encode_usage(counted, kept)
+                if counted is not None:
+                    report_usage(counted, out, f"{at}.usage")
                 yield _event({"type": "message-end", "delta": delta})
             case ErrorEvent(error=error):
                 yield _event({"type": "error", "message": error.message})
