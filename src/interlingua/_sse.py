@@ -49,7 +49,6 @@ class ServerSentEvent(Record):
         _set(self, "retry", retry)
 
 
-_HEADERS = [(b"content-type", b"text/event-stream")]
 _Wrap = Callable[[Iterator[bytes] | AsyncIterator[bytes]], "httpx2.Response"]
 _wrap: _Wrap | None = None
 
@@ -78,6 +77,8 @@ def _wrapper() -> _Wrap:
     import httpx2
 
     request = httpx2.Request("GET", "http://stream.invalid/")
+    headers = httpx2.Headers({"content-type": "text/event-stream"})  # copied by each response
+    utf8 = codecs.getincrementaldecoder("utf-8")
 
     class Chunks(httpx2.SyncByteStream):
         def __init__(self, chunks: Iterator[bytes]) -> None:
@@ -98,7 +99,7 @@ def _wrapper() -> _Wrap:
             if chunk_size is not None or not isinstance(self.stream, Chunks):
                 yield from super().iter_text(chunk_size)
                 return
-            decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+            decode = utf8("replace").decode
             for chunk in self.stream.chunks:
                 if text := decode(chunk):
                     yield text
@@ -110,7 +111,7 @@ def _wrapper() -> _Wrap:
                 async for text in super().aiter_text(chunk_size):
                     yield text
                 return
-            decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+            decode = utf8("replace").decode
             async for chunk in self.stream.chunks:
                 if text := decode(chunk):
                     yield text
@@ -119,7 +120,7 @@ def _wrapper() -> _Wrap:
 
     def wrap(content: Iterator[bytes] | AsyncIterator[bytes]) -> httpx2.Response:
         stream = Chunks(content) if isinstance(content, Iterator) else AsyncChunks(content)
-        return EventStreamResponse(200, headers=_HEADERS, stream=stream, request=request)
+        return EventStreamResponse(200, headers=headers, stream=stream, request=request)
 
     return wrap
 
