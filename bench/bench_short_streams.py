@@ -7,9 +7,11 @@ stream's time is set-up: framing, the codec's decoder, the accumulator, the firs
 Every wire gets the same answer made by its own ``encode_stream`` (a text part and a tool call,
 the text in as many deltas as make about 2, 5 and 20 wire events; a wire's smallest stream may be
 longer than 2) and the short real recordings under ``../shared/fixtures/real`` (at most 25
-events). A case runs raw SSE bytes -> ``parse_sse`` -> ``decode_stream`` -> ``accumulate``; its
-floor is ``json.loads`` of each of its ``data:`` lines, timed in the same rounds (each figure a
-median of per-round ratios, so the machine's load cancels out).
+events). A case runs raw SSE bytes -> ``parse_sse`` -> ``decode_stream`` -> ``accumulate``
+(bedrock-converse: raw event-stream frames -> ``decode_event_stream``, its transport's path); its
+floor is ``json.loads`` of each of its events' data, timed in the same rounds (each figure a
+median of per-round ratios, so the machine's load cancels out). Cohere's recordings are data
+lines (``.chunks.txt``), framed here as the SSE its API sends.
 
 Run: ``python bench/bench_short_streams.py``
 """
@@ -18,15 +20,20 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from _timing import interleaved_us, ratio
 
 import interlingua as il
-from interlingua.testing import real_fixtures_dir
+from interlingua.kit import event_frames, render_frames
+from interlingua.testing import read_stream_file, real_fixtures_dir
 
-WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
+WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "bedrock-converse", "cohere-chat")
+FRAMED = "bedrock-converse"
+"""The wire whose streams are binary event-stream frames, not SSE."""
+RECORDED = {"bedrock-converse": ("bedrock-converse", "*.eventstream.bin"), "cohere-chat": ("cohere", "*.chunks.txt")}
+"""Where a wire's recordings are, when not ``<wire>/stream/*.sse.txt``."""
 TARGETS = (2, 5, 20)
 LONGEST_REAL = 25
 
@@ -46,27 +53,35 @@ def answer(deltas: int) -> list[il.StreamEvent]:
     return events
 
 
-def wire_bytes(codec: il.Codec, events: list[il.StreamEvent]) -> bytes:
-    return b"".join(il.render_sse(codec.encode_stream(events)))
+def wire_bytes(wire: str, events: Iterable[il.SSEEvent]) -> bytes:
+    """A wire's events as the bytes it carries them in."""
+    if wire == FRAMED:
+        return b"".join(render_frames((event.event, event.data.encode()) for event in events))
+    return b"".join(il.render_sse(events))
 
 
-def data_lines(raw: bytes) -> list[str]:
+def data_lines(wire: str, raw: bytes) -> list[str]:
+    """The JSON each event carries: the floor's input."""
+    if wire == FRAMED:
+        return [event.data for event in event_frames([raw], codec=wire)]
     lines = (line[5:].strip() for line in raw.decode().splitlines() if line.startswith("data:"))
     return [line for line in lines if line != "[DONE]"]
 
 
-def synthetic(codec: il.Codec, target: int) -> bytes:
+def synthetic(wire: str, target: int) -> bytes:
     """The answer whose wire stream has the number of JSON events nearest ``target``."""
-    made = [wire_bytes(codec, answer(deltas)) for deltas in range(target + 1)]
-    return min(made, key=lambda raw: (abs(len(data_lines(raw)) - target), len(raw)))
+    codec = il.get_codec(wire)
+    made = [wire_bytes(wire, codec.encode_stream(answer(deltas))) for deltas in range(target + 1)]
+    return min(made, key=lambda raw: (abs(len(data_lines(wire, raw)) - target), len(raw)))
 
 
 def recorded(wire: str) -> list[tuple[str, bytes]]:
-    folder = real_fixtures_dir() / wire / "stream"
+    corpus, pattern = RECORDED.get(wire, (wire, "*.sse.txt"))
+    folder = real_fixtures_dir() / corpus / "stream"
     found = []
-    for path in sorted(folder.glob("*.sse.txt")) if folder.is_dir() else []:
-        raw = path.read_bytes()
-        if len(data_lines(raw)) <= LONGEST_REAL:
+    for path in sorted(folder.glob(pattern)) if folder.is_dir() else []:
+        raw = wire_bytes(wire, read_stream_file(path)) if pattern == "*.chunks.txt" else path.read_bytes()
+        if len(data_lines(wire, raw)) <= LONGEST_REAL:
             found.append((path.name.split(".")[0], raw))
     return found
 
@@ -74,9 +89,8 @@ def recorded(wire: str) -> list[tuple[str, bytes]]:
 def cases() -> dict[str, tuple[str, bytes]]:
     out: dict[str, tuple[str, bytes]] = {}
     for wire in WIRES:
-        codec = il.get_codec(wire)
         for target in TARGETS:
-            out[f"{wire} ~{target}"] = (wire, synthetic(codec, target))
+            out[f"{wire} ~{target}"] = (wire, synthetic(wire, target))
         for name, raw in recorded(wire):
             out[f"{wire} {name}"] = (wire, raw)
     return out
@@ -84,6 +98,8 @@ def cases() -> dict[str, tuple[str, bytes]]:
 
 def decode(wire: str, chunks: list[bytes]) -> Callable[[], Any]:
     codec = il.get_codec(wire)
+    if wire == FRAMED:
+        return lambda: il.accumulate(codec.decode_event_stream(chunks))  # type: ignore[attr-defined]
     return lambda: il.accumulate(codec.decode_stream(il.parse_sse(chunks)))
 
 
@@ -93,11 +109,11 @@ def floor(lines: list[str]) -> Callable[[], Any]:
 
 
 def main() -> None:
-    print("raw SSE bytes -> Response, against json.loads of the data lines (medians of 15 rounds)")
+    print("raw bytes -> Response, against json.loads of each event's data (medians of 15 rounds)")
     print(f"  {'stream':<66} {'events':>6} {'us':>7} {'us/event':>8} {'x floor':>8} {'floor us':>8}")
     per_event = []
     for label, (wire, raw) in cases().items():
-        lines = data_lines(raw)
+        lines = data_lines(wire, raw)
         chunks = [raw]
         decode(wire, chunks)()  # a stream that fails here is a bug to see, not a figure to print
         runs = interleaved_us({"ours": decode(wire, chunks), "floor": floor(lines)}, rounds=15, number=40)

@@ -90,3 +90,29 @@ def test_an_event_over_the_limit_is_a_stream_error() -> None:
     with pytest.raises(StreamError, match="exceeded the 1024 byte limit"):
         list(parse_sse([_image_event(4096)], max_event_size=1024))
     assert len(list(parse_sse([_image_event(4096)], max_event_size=None))) == 1
+
+
+def _httpx2_events(chunks: list[bytes]) -> list[tuple[str, str, str, int | None]]:
+    """What httpx2's own Response and EventSource make of the bytes: parse_sse's wrapper must agree."""
+    import httpx2
+
+    request = httpx2.Request("GET", "http://stream.invalid/")
+    response = httpx2.Response(
+        200, headers={"content-type": "text/event-stream"}, content=iter(chunks), request=request
+    )
+    return [(e.event, e.data, e.id, e.retry) for e in httpx2.EventSource(response, max_event_size=MAX_EVENT_SIZE)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    path=st.sampled_from(SSE_FILES),
+    cuts=st.lists(st.integers(0, 10**7), max_size=40),
+    noise=st.sampled_from([b"", b"\xff", b"\xe2\x98", b"\xef\xbb\xbf", "é".encode()]),
+)
+def test_parse_sse_reads_bytes_as_httpx2s_own_response_does(path: Path, cuts: list[int], noise: bytes) -> None:
+    raw = path.read_bytes()
+    raw = raw[: len(raw) // 2] + noise + raw[len(raw) // 2 :] + b"id: 7\nretry: 30\ndata: " + noise + b"\n\n"
+    chunks = _split(raw, cuts)
+    ours = [(e.event, e.data, e.id, e.retry) for e in parse_sse(chunks)]  # type: ignore[attr-defined]  # httpx2's event
+    assert ours == _httpx2_events(chunks)
+    assert ours[-1][2:] == ("7", 30)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
 
 from interlingua import (
+    DONE,
     DecodeError,
     MessageEnd,
     MessageStart,
@@ -16,6 +17,7 @@ from interlingua import (
     PartStart,
     Response,
     ServerSentEvent,
+    SSEEvent,
     StreamEvent,
     Text,
     TextDelta,
@@ -204,3 +206,40 @@ def test_encode_stream_is_read_back_by_the_openai_sdk_into_the_same_completion(p
         p.model_dump(exclude={"provider_echoes"}) for p in response.message.parts
     ]
     assert accumulate(CODEC.decode_stream(sse)).message.parts == response.message.parts
+
+
+def _argument_pieces(events: Iterable[SSEEvent]) -> list[tuple[int, str]]:
+    """Each tool-call delta's (index, arguments), in stream order."""
+    pieces = []
+    for event in events:
+        chunk = json.loads(event.data) if event.data != DONE else {}
+        for choice in chunk.get("choices") or []:
+            for call in choice["delta"].get("tool_calls") or []:
+                pieces.append((call["index"], call["function"]["arguments"]))
+    return pieces
+
+
+def test_a_call_without_arguments_streams_them_as_its_answer_writes_them() -> None:
+    """The answer writes "{}" for a call with no arguments; the stream wrote "" and nothing more."""
+    events: list[StreamEvent] = [
+        MessageStart(id="chatcmpl-1", model="gpt-4o"),
+        PartStart(0, ToolUse(id="call_1", name="get_country", input={})),
+        PartEnd(0),
+        MessageEnd("tool_use", "tool_calls"),
+    ]
+    answer = CODEC.encode_response(accumulate(events)).body
+    assert answer["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] == "{}"
+    assert _argument_pieces(CODEC.encode_stream(events)) == [(0, ""), (0, "{}")]
+    unclosed = [event for event in events if not isinstance(event, PartEnd)]
+    assert _argument_pieces(CODEC.encode_stream(unclosed)) == [(0, ""), (0, "{}")]
+
+
+def test_calls_whose_arguments_came_whole_stream_as_the_api_sends_argument_less_calls() -> None:
+    """The recorded stream's two calls without arguments, their argument deltas taken out (as a
+    vendor that sends calls whole decodes them): each call gets the API's own pieces back (its
+    "{}" now when the call closes, at the finish)."""
+    run = read_stream_file(real_fixture("openai-chat", "stream", "parallel-tool-calls-stream*"))
+    assert _argument_pieces(run) == [(0, ""), (0, "{}"), (1, ""), (1, "{}")]
+    whole = [event for event in CODEC.decode_stream(run) if not isinstance(event, ToolInputDelta)]
+    assert sorted(_argument_pieces(CODEC.encode_stream(whole))) == _argument_pieces(run)
+    assert _argument_pieces(CODEC.encode_stream(CODEC.decode_stream(run))) == _argument_pieces(run)

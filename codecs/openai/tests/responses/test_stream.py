@@ -9,7 +9,16 @@ from typing import Any
 
 import pytest
 
-from interlingua import ErrorEvent, MessageEnd, SSEEvent, StreamError, accumulate, parse_sse, render_sse
+from interlingua import (
+    ErrorEvent,
+    MessageEnd,
+    ServerSentEvent,
+    SSEEvent,
+    StreamError,
+    accumulate,
+    parse_sse,
+    render_sse,
+)
 from interlingua.testing import (
     first_difference,
     read_stream_file,
@@ -127,10 +136,39 @@ def test_encoded_stream_reads_back_through_the_openai_sdk(run: list[SSEEvent]) -
     )
 
 
-def test_encoded_error_event_is_the_sdk_shape() -> None:
+def test_encoded_error_event_is_the_apis_shape_and_the_sdk_types() -> None:
+    """The API nests the error (as recorded); the SDK's type has its fields on the event: both."""
     [run] = _responses(real_fixture("openai-responses", "stream", "insufficient-quota*"))
+    [recorded] = [json.loads(e.data) for e in run if json.loads(e.data)["type"] == "error"]
     encoded = [json.loads(e.data) for e in CODEC.encode_stream(CODEC.decode_stream(run))]
     [error] = [e for e in encoded if e["type"] == "error"]
-    assert validate_wire("openai-responses", "stream_event", error) == []
-    assert (error["code"], error["param"]) == ("insufficient_quota", None)
+    assert error["error"] == recorded["error"]
+    assert (error["code"], error["message"], error["param"]) == (
+        "insufficient_quota",
+        recorded["error"]["message"],
+        None,
+    )
+    # the one drift the API's own error event has too (tests/test_oracle.py)
+    assert validate_wire("openai-responses", "stream_event", error) == [
+        "error: unknown key (not in ResponseErrorEvent)"
+    ]
     assert encoded[-1]["type"] == "response.failed"
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        {"error": {"type": "server_error", "code": "server_error", "message": "boom", "param": None}},
+        {"code": "server_error", "message": "boom", "param": None},
+    ],
+    ids=["nested", "flat"],
+)
+def test_an_error_event_of_either_shape_decodes_and_reencodes_nested(shape: dict[str, Any]) -> None:
+    data = {"type": "error", "sequence_number": 0, **shape}
+    [event] = CODEC.decode_stream([ServerSentEvent(data=json.dumps(data), event="error")])
+    assert isinstance(event, ErrorEvent)
+    assert (event.error.type, event.error.message) == ("server_error", "boom")
+    [sse] = CODEC.encode_stream([event])
+    written = json.loads(sse.data)
+    assert written["error"] == {"type": "server_error", "code": "server_error", "message": "boom", "param": None}
+    assert (written["code"], written["message"]) == ("server_error", "boom")

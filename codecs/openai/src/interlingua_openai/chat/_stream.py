@@ -317,6 +317,7 @@ class StreamEncoder:
         self.head: Block = {"id": "", "object": "chat.completion.chunk", "created": 0, "model": ""}
         self.kinds: dict[int, str] = {}
         self.tool_index: dict[int, int] = {}
+        self.bare: dict[int, ToolUse] = {}  # calls whose arguments have not been written yet
         self.usage: Usage | None = None
         self.leftovers: Block = {}
         self.recorded: Any = None
@@ -396,7 +397,17 @@ class StreamEncoder:
     def _part_end(self, event: PartEnd) -> Iterator[Block]:
         if event.citations:
             self.ctx.out.lossy(self._at(".citations"), "citations", "a chunk's delta has no annotations")
-        return iter(())
+        if event.index in self.bare:
+            yield from self._arguments(event.index)
+
+    def _arguments(self, index: int) -> Iterator[Block]:
+        """A call that ends with no arguments written gets them as the answer writes them
+        (``"{}"`` for none), in a delta of their own as the API sends them after the opening
+        chunk's ``""`` (the recorded ``parallel-tool-calls-stream``)."""
+        part = self.bare.pop(index)
+        text = call_arguments(part, own(part.provider_echoes, self.ctx.provider))
+        if text:  # a call the answer writes with "" (raw_input) has it in its opening chunk
+            yield self._chunk({"tool_calls": [{"index": self.tool_index[index], "function": {"arguments": text}}]})
 
     def _tool_start(self, index: int, part: ToolUse) -> Iterator[Block]:
         wire_index = len(self.tool_index)
@@ -409,9 +420,9 @@ class StreamEncoder:
             "function": {"name": part.name, "arguments": ""},
         }
         yield self._chunk({"tool_calls": [call]})
+        self.bare[index] = part
         if part.input or part.raw_input:
-            text = call_arguments(part, own(part.provider_echoes, self.ctx.provider))
-            yield from self._tool_input(ToolInputDelta(index, text))
+            yield from self._arguments(index)
 
     def _audio(self, part: AudioOutput, at: str) -> Iterator[Block]:
         audio = audio_answer(part, at, self.ctx)
@@ -433,6 +444,8 @@ class StreamEncoder:
     def _tool_input(self, event: ToolInputDelta) -> Iterator[Block]:
         wire_index = self.tool_index.get(event.index)
         if wire_index is not None:
+            if event.json:
+                self.bare.pop(event.index, None)
             yield self._chunk({"tool_calls": [{"index": wire_index, "function": {"arguments": event.json}}]})
 
     def _echo(self, event: Echo) -> Iterator[Block]:
@@ -447,6 +460,8 @@ class StreamEncoder:
         return iter(())
 
     def _end(self, event: MessageEnd) -> Iterator[Any]:
+        for index in list(self.bare):  # calls the events never closed
+            yield from self._arguments(index)
         finish = encode_finish_reason(event.stop_reason, event.raw_stop_reason)
         finish = report_finish_reason(event.stop_reason, finish, self.ctx.out, f"events[{self.at}].stop_reason")
         yield self._chunk({}, finish)

@@ -469,14 +469,23 @@ class _Encoder:
         return [*out, self._sse(kind or "response.completed", response=shell)]
 
     def error(self, event: ErrorEvent) -> list[SSEEvent]:
-        """The SDK's ``error`` event (code, message, param), whatever shape the error came in."""
+        """The ``error`` event, whatever shape the error came in, written for both its readers.
+
+        The API nests the details under ``error`` with the error's own ``type`` (the recorded
+        ``insufficient-quota-in-stream``; openai/openai-dotnet#881), and the SDK's stream reader
+        looks there to raise ``APIError`` (``openai/_streaming.py``); the SDK's event type
+        ``ResponseErrorEvent`` and the API reference put ``code``, ``message`` and ``param`` on
+        the event itself (https://platform.openai.com/docs/api-reference/responses-streaming/error).
+        Both are written; the decoder reads either."""
         error = event.error
         raw: dict[str, Any] = error.raw if isinstance(error.raw, dict) else {}
         nested = raw.get("error")
         detail: dict[str, Any] = nested if isinstance(nested, dict) else raw
         code = detail.get("code") if isinstance(detail.get("code"), str) else error.type
         param = detail.get("param") if isinstance(detail.get("param"), str) else None
-        return [self._sse("error", code=code, message=error.message, param=param)]
+        kind = error.type or code or "server_error"
+        inner = {"type": kind, "code": code, "message": error.message, "param": param}
+        return [self._sse("error", code=code, message=error.message, param=param, error=inner)]
 
 
 def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[SSEEvent]:
