@@ -24,7 +24,7 @@ under it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, assert_never
 
 from interlingua import (
@@ -33,6 +33,7 @@ from interlingua import (
     Base64Source,
     CacheControl,
     ContentPart,
+    DecodeError,
     Document,
     FileSource,
     HandleSource,
@@ -123,6 +124,14 @@ _text = maker(Text, "text")
 _call = maker(ToolUse, "id", "name", "input", "provider_echoes")
 _thinking = maker(Thinking, "text", "provider_echoes")
 _redacted = maker(RedactedThinking, "provider_echoes")
+_result = maker(ToolResult, "tool_use_id", "name", "content", "is_error", "provider_echoes")
+_base64 = maker(Base64Source, "media_type", "data")
+_url = maker(UrlSource, "url", "media_type")
+_text_source = maker(TextSource, "text", "media_type")
+_image = maker(Image, "source", "provider_echoes")
+_video = maker(Video, "source", "provider_echoes")
+_audio = maker(Audio, "source", "provider_echoes")
+_document = maker(Document, "source", "name", "provider_echoes")
 
 
 def echo(data: dict[str, Any]) -> list[ProviderEcho]:
@@ -146,19 +155,33 @@ class Decoding:
         self.names: dict[str, str] = {}
 
 
+def within(at: str, err: DecodeError) -> DecodeError:
+    """``err``, raised with a path relative to the value at ``at``, with its whole path.
+
+    Blocks are read with paths relative to the block (constant strings), and the loops name where
+    a block sits only when it is bad: formatting ``messages[12].content[3]`` for every block that
+    is fine costs more than reading it."""
+    return DecodeError(err.codec, join(at, err.path) if err.path else at, err.reason)
+
+
 def decode_blocks(blocks: Any, at: str, ctx: Decoding, *, role: str) -> list[ContentPart]:
-    """A message's ``content`` array -> IR parts, cache points folded into the part before."""
+    """A message's ``content`` array at ``at`` -> IR parts, cache points folded into the part before."""
+    if type(blocks) is not list:
+        blocks = expect(blocks, list, at)
     parts: list[ContentPart] = []
-    for index, block in enumerate(expect(blocks, list, at)):
-        where = join(at, index)
-        block = expect(block, dict, where)
-        if len(block) == 1 and "cachePoint" in block and parts and _takes_cache(parts[-1]):
-            try:
-                parts[-1] = parts[-1].model_copy(update={"cache_control": cache_control(block["cachePoint"], where)})
-                continue
-            except Keep:
-                pass
-        parts.append(decode_block(block, where, ctx, role=role))
+    for index, block in enumerate(blocks):
+        if type(block) is not dict:
+            block = expect(block, dict, f"{at}[{index}]")
+        try:
+            if len(block) == 1 and "cachePoint" in block and parts and _takes_cache(parts[-1]):
+                try:
+                    parts[-1] = parts[-1].model_copy(update={"cache_control": cache_control(block["cachePoint"], "")})
+                    continue
+                except Keep:
+                    pass
+            parts.append(decode_block(block, ctx, role))
+        except DecodeError as err:
+            raise within(f"{at}[{index}]", err) from None
     return parts
 
 
@@ -177,34 +200,34 @@ class Keep(Exception):
     """A block this codec keeps whole (as Native) rather than read."""
 
 
-def decode_block(block: dict[str, Any], at: str, ctx: Decoding, *, role: str) -> ContentPart:
+def decode_block(block: dict[str, Any], ctx: Decoding, role: str) -> ContentPart:
+    """One block -> one IR part, read with paths relative to the block (``toolUse.name``)."""
     if len(block) != 1:
         return native(block)
     ((kind, value),) = block.items()
+    if kind == "text" and type(value) is str:  # most blocks: nothing else to read
+        return _text(text=value)
+    decoder = _DECODERS.get(kind)
+    if decoder is None:
+        return native(block)
     try:
-        match kind:
-            case "text":
-                return _text(text=expect(value, str, join(at, "text")))
-            case "image" | "document" | "video" | "audio":
-                return _media(kind, expect(value, dict, join(at, kind)), join(at, kind))
-            case "toolUse":
-                return _tool_use(expect(value, dict, join(at, kind)), join(at, kind), ctx)
-            case "toolResult":
-                if role == "assistant":  # a system tool's result, the server's own
-                    return native(block)
-                return _tool_result(expect(value, dict, join(at, kind)), join(at, kind), ctx)
-            case "reasoningContent":
-                return _reasoning(expect(value, dict, join(at, kind)), join(at, kind))
-            case _:
-                return native(block)
+        return decoder(kind, value, ctx, role)
     except Keep:
         return native(block)
 
 
-def _media(kind: str, value: dict[str, Any], at: str) -> ContentPart:
-    fmt = optional(value, "format", str, at)
-    source = expect(value.get("source"), dict, join(at, "source"))
-    extras: dict[str, Any] = {k: v for k, v in value.items() if k not in ("format", "source", "name")}
+def _decode_text(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    return _text(text=expect(value, str, kind))
+
+
+def _media(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    if type(value) is not dict:
+        value = expect(value, dict, kind)
+    fmt = optional(value, "format", str, kind)
+    source = value.get("source")
+    if type(source) is not dict:
+        source = expect(source, dict, join(kind, "source"))
+    extras: dict[str, Any] = _rest(value, _MEDIA_KEYS)
     mime = _MIME_OF[kind].get(fmt) if fmt is not None else None
     if fmt is not None and (mime is None or _FORMAT_OF[kind][mime] != fmt):
         extras["format"] = fmt
@@ -217,70 +240,88 @@ def _media(kind: str, value: dict[str, Any], at: str) -> ContentPart:
     ((how, where),) = source.items()
     src: Base64Source | UrlSource | TextSource
     if how == "bytes":
-        src = Base64Source(media_type=mime, data=expect(where, str, join(at, "source.bytes")))
+        src = _base64(media_type=mime, data=expect(where, str, join(kind, "source.bytes")))
     elif how == "s3Location":
-        location = expect(where, dict, join(at, "source.s3Location"))
-        src = UrlSource(url=require(location, "uri", str, join(at, "source.s3Location")), media_type=mime)
+        location = expect(where, dict, join(kind, "source.s3Location"))
+        src = _url(url=require(location, "uri", str, join(kind, "source.s3Location")), media_type=mime)
         if set(location) != {"uri"}:
             extras["s3Location"] = {k: v for k, v in location.items() if k != "uri"}
     elif how == "text" and kind == "document":
-        src = TextSource(text=expect(where, str, join(at, "source.text")), media_type=mime)
+        src = _text_source(text=expect(where, str, join(kind, "source.text")), media_type=mime)
     else:
         raise Keep
     echoes = echo(extras) if extras else []
     match kind:
         case "image":
-            return Image(source=src, provider_echoes=echoes)
+            return _image(source=src, provider_echoes=echoes)
         case "video":
-            return Video(source=src, provider_echoes=echoes)
+            return _video(source=src, provider_echoes=echoes)
         case "audio":
-            return Audio(source=src, provider_echoes=echoes)
+            return _audio(source=src, provider_echoes=echoes)
         case _:
-            name = require(value, "name", str, at)
-            return Document(source=src, name=name, provider_echoes=echoes)
+            name = require(value, "name", str, kind)
+            return _document(source=src, name=name, provider_echoes=echoes)
 
 
-def _tool_use(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
-    if value.get("type") == "server_tool_use" or not isinstance(value.get("input"), dict):
+_MEDIA_KEYS = frozenset({"format", "source", "name"})
+_CALL_KEYS = frozenset({"toolUseId", "name", "input"})
+_RESULT_KEYS = frozenset({"toolUseId", "content", "status"})
+
+
+def _rest(value: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The fields of ``value`` beside ``known`` (most blocks have none: nothing is built)."""
+    if value.keys() <= known:
+        return {}
+    return {key: item for key, item in value.items() if key not in known}
+
+
+def _tool_use(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    if type(value) is not dict:
+        value = expect(value, dict, kind)
+    arguments = value.get("input")
+    if value.get("type") == "server_tool_use" or not isinstance(arguments, dict):
         raise Keep
-    call_id = require(value, "toolUseId", str, at)
-    name = require(value, "name", str, at)
+    call_id = require(value, "toolUseId", str, kind)
+    name = require(value, "name", str, kind)
     ctx.names[call_id] = name
-    extras = {k: v for k, v in value.items() if k not in ("toolUseId", "name", "input")}
-    return _call(id=call_id, name=name, input=value["input"], provider_echoes=echo(extras) if extras else [])
+    extras = _rest(value, _CALL_KEYS)
+    return _call(id=call_id, name=name, input=arguments, provider_echoes=echo(extras) if extras else [])
 
 
-def _tool_result(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
-    call_id = require(value, "toolUseId", str, at)
-    items = expect(value.get("content"), list, join(at, "content"))
-    status = optional(value, "status", str, at)
-    extras = {k: v for k, v in value.items() if k not in ("toolUseId", "content", "status")}
+def _tool_result(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    if role == "assistant":  # a system tool's result, the server's own
+        raise Keep
+    if type(value) is not dict:
+        value = expect(value, dict, kind)
+    call_id = require(value, "toolUseId", str, kind)
+    items = value.get("content")
+    if type(items) is not list:
+        items = expect(items, list, "toolResult.content")
+    status = optional(value, "status", str, kind)
+    extras = _rest(value, _RESULT_KEYS)
     if status == "success":
         extras["status"] = status
     elif status not in (None, "error"):
         raise Keep
     content: str | list[ContentPart] | dict[str, Any]
-    if (
-        len(items) == 1
-        and isinstance(items[0], dict)
-        and set(items[0]) == {"text"}
-        and isinstance(items[0]["text"], str)
-    ):
-        content = items[0]["text"]
-    elif (
-        len(items) == 1
-        and isinstance(items[0], dict)
-        and set(items[0]) == {"json"}
-        and isinstance(items[0]["json"], dict)
-    ):
-        content = items[0]["json"]
+    item = items[0] if len(items) == 1 else None
+    if isinstance(item, dict) and len(item) == 1 and isinstance(text := item.get("text"), str):
+        content = text
+    elif isinstance(item, dict) and len(item) == 1 and isinstance(data := item.get("json"), dict):
+        content = data
     else:
         content = []
-        for index, item in enumerate(items):
-            where = join(join(at, "content"), index)
-            item = expect(item, dict, where)
-            content.append(native(item) if "json" in item else decode_block(item, where, ctx, role="user"))
-    return ToolResult(
+        for index, inner in enumerate(items):
+            if not isinstance(inner, dict):
+                inner = expect(inner, dict, f"toolResult.content[{index}]")
+            if "json" in inner:
+                content.append(native(inner))
+                continue
+            try:
+                content.append(decode_block(inner, ctx, "user"))
+            except DecodeError as err:
+                raise within(f"toolResult.content[{index}]", err) from None
+    return _result(
         tool_use_id=call_id,
         name=ctx.names.get(call_id, ""),
         content=content,
@@ -289,17 +330,32 @@ def _tool_result(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
     )
 
 
-def _reasoning(value: dict[str, Any], at: str) -> ContentPart:
+def _reasoning(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    value = expect(value, dict, kind)
     if len(value) != 1:
         raise Keep
-    ((kind, inner),) = value.items()
-    if kind == "redactedContent":
-        return _redacted(provider_echoes=echo({"redactedContent": expect(inner, str, join(at, kind))}))
-    if kind != "reasoningText":
+    ((key, inner),) = value.items()
+    if key == "redactedContent":
+        return _redacted(provider_echoes=echo({"redactedContent": expect(inner, str, join(kind, key))}))
+    if key != "reasoningText":
         raise Keep
-    inner = expect(inner, dict, join(at, kind))
-    text = require(inner, "text", str, join(at, kind))
+    inner = expect(inner, dict, join(kind, key))
+    text = require(inner, "text", str, join(kind, key))
     return _thinking(text=text, provider_echoes=echo({k: v for k, v in inner.items() if k != "text"}))
+
+
+_DECODERS: dict[str, Callable[[str, Any, Decoding, str], ContentPart]] = {
+    "text": _decode_text,
+    "image": _media,
+    "document": _media,
+    "video": _media,
+    "audio": _media,
+    "toolUse": _tool_use,
+    "toolResult": _tool_result,
+    "reasoningContent": _reasoning,
+}
+"""A block's one key -> its decoder (read with paths relative to the block); any other key is
+kept whole as Native, as is a block a decoder declines (``Keep``)."""
 
 
 # --- encoding ----------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from typing import Any
 
 from interlingua import (
     ContentPart,
+    DecodeError,
     Message,
     NativeTool,
     Request,
@@ -37,14 +38,26 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import article, construct, expect, join, maker, optional
+from interlingua.kit import article, construct, expect, maker, optional
 
-from ._parts import PROVIDER, Decoding, Keep, cache_control, cache_point, decode_blocks, encode_parts, encode_with_cache
+from ._parts import (
+    PROVIDER,
+    Decoding,
+    Keep,
+    cache_control,
+    cache_point,
+    decode_blocks,
+    encode_parts,
+    encode_with_cache,
+    within,
+)
 
 BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
 """A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum)."""
 
 _message = maker(Message, "role", "parts")  # built once: role and parts are checked here
+_ROLES = frozenset({"user", "assistant", "system"})
+_MESSAGE_KEYS = frozenset({"role", "content"})
 _MAPPED = frozenset({"modelId", "messages", "system", "inferenceConfig", "toolConfig", "additionalModelRequestFields"})
 _INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p", "stopSequences": "stop"}
 _RANGES: dict[str, tuple[float | None, float | None]] = {
@@ -67,15 +80,22 @@ def decode_request(body: dict[str, Any], model: str | None) -> Request:
             messages.append(_message(role="system", parts=decode_blocks(blocks, "system", ctx, role="system")))
         else:
             empty.append("system")
-    for index, message in enumerate(expect(body.get("messages", []), list, "messages")):
-        at = f"messages[{index}]"
-        message = expect(message, dict, at)
-        role = expect(message.get("role"), str, join(at, "role"))
-        if role not in ("user", "assistant", "system") or set(message) - {"role", "content"}:
-            options.setdefault("_messages", {})[str(index)] = {k: v for k, v in message.items() if k != "content"}
-        ir_role = role if role in ("user", "assistant", "system") else "user"
-        parts = decode_blocks(message.get("content", []), join(at, "content"), ctx, role=role)
-        messages.append(_message(role=ir_role, parts=parts))
+    wire_messages = body.get("messages", [])
+    if type(wire_messages) is not list:
+        wire_messages = expect(wire_messages, list, "messages")
+    for index, message in enumerate(wire_messages):
+        if type(message) is not dict:
+            message = expect(message, dict, f"messages[{index}]")
+        try:  # read with paths relative to the message, spelled out only for a bad one
+            role = message.get("role")
+            if type(role) is not str:
+                role = expect(role, str, "role")
+            if role not in _ROLES or not message.keys() <= _MESSAGE_KEYS:
+                options.setdefault("_messages", {})[str(index)] = {k: v for k, v in message.items() if k != "content"}
+            parts = decode_blocks(message.get("content", []), "content", ctx, role=role)
+        except DecodeError as err:
+            raise within(f"messages[{index}]", err) from None
+        messages.append(_message(role=role if role in _ROLES else "user", parts=parts))
     settings: dict[str, Any] = {}
     inference = optional(body, "inferenceConfig", dict, "")
     if inference is not None:
