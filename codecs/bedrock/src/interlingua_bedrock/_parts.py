@@ -362,22 +362,32 @@ kept whole as Native, as is a block a decoder declines (``Keep``)."""
 
 
 def encode_parts(parts: list[ContentPart], at: str, out: WarningSink, *, answer: bool = False) -> list[dict[str, Any]]:
-    """IR parts -> Converse content blocks. ``answer``: the blocks of a response, where another
-    vendor's reasoning is shown as text (an answer's reasoning is read, never checked); in a
-    request it could not be replayed."""
+    """IR parts (the list at ``at``) -> Converse content blocks. ``answer``: the blocks of a
+    response, where another vendor's reasoning is shown as text (an answer's reasoning is read,
+    never checked); in a request it could not be replayed."""
     blocks: list[dict[str, Any]] = []
     for index, part in enumerate(parts):
-        blocks.extend(encode_with_cache(part, f"{at}[{index}]", out, answer=answer))
+        add_part(blocks, part, at, index, out, answer=answer)
     return blocks
 
 
-def encode_with_cache(part: ContentPart, at: str, out: WarningSink, *, answer: bool = False) -> list[dict[str, Any]]:
-    """One part's block, and the ``cachePoint`` after it when the part has a breakpoint."""
-    block = encode_part(part, at, out, answer=answer)
+def add_part(
+    blocks: list[dict[str, Any]], part: ContentPart, at: str, j: int, out: WarningSink, *, answer: bool = False
+) -> None:
+    """One part's block (the ``j``-th part of the list at ``at``) onto ``blocks``, and the
+    ``cachePoint`` after it when the part has a breakpoint."""
+    block = encode_part(part, at, j, out, answer=answer)
     if block is None:
-        return []
-    cache = getattr(part, "cache_control", None)
-    return [block, {"cachePoint": cache_point(cache)}] if cache is not None else [block]
+        return
+    blocks.append(block)
+    cache: CacheControl | None = None if type(part) in _UNMARKED else getattr(part, "cache_control", None)
+    if cache is not None:
+        blocks.append({"cachePoint": cache_point(cache)})
+
+
+_UNMARKED: frozenset[type[Any]] = frozenset({ToolUse, RedactedThinking, Native, ImageOutput, AudioOutput})
+"""The part classes without a ``cache_control`` field, known by class: pydantic answers a read
+of a field a model lacks with an exception and a Python ``__getattr__``."""
 
 
 def cache_point(cache: CacheControl) -> dict[str, Any]:
@@ -385,52 +395,66 @@ def cache_point(cache: CacheControl) -> dict[str, Any]:
 
 
 def own(part: Any) -> dict[str, Any] | None:
+    if not part.provider_echoes:
+        return None
     found = part.echo(PROVIDER)
     return dict(found.data) if found is not None else None
 
 
-def encode_part(part: ContentPart, at: str, out: WarningSink, *, answer: bool = False) -> dict[str, Any] | None:
+def _path(at: str, j: int | None) -> str:
+    """A part's path: ``at`` itself, or its ``j``-th item (spelled out only for a warning)."""
+    return at if j is None else f"{at}[{j}]"
+
+
+def encode_part(
+    part: ContentPart, at: str, j: int | None, out: WarningSink, *, answer: bool = False
+) -> dict[str, Any] | None:
+    """One part (at ``at``, or the ``j``-th of the list at ``at``) -> one block, or None with a
+    warning. The arms are in order of how often parts come."""
     match part:
         case Text():
             if part.citations:
-                out.lossy(
-                    f"{at}.citations", "citations", "Converse takes no citations on a text block; the text is sent"
-                )
+                why = "Converse takes no citations on a text block; the text is sent"
+                out.lossy(f"{_path(at, j)}.citations", "citations", why)
             return {"text": part.text}
+        case ToolUse():
+            if part.raw_input is not None:
+                out.lossy(_path(at, j), "tool_use", "a call whose arguments are not a JSON object cannot be sent")
+                return None
+            call_id = part.id
+            if not call_id:  # ToolUseId: 1-64 characters; a call that came without one gets one
+                where = _path(at, j)
+                call_id = "tooluse_" + "".join(ch for ch in where if ch.isdigit())
+                out.lossy(f"{where}.id", "tool_use", f"the call had no id; sent as {call_id}", action="converted")
+            call = {"toolUseId": call_id, "name": part.name, "input": part.input}
+            if part.provider_echoes:
+                call.update(own(part) or {})
+            return {"toolUse": call}
+        case ToolResult():
+            return _encode_result(part, at, j, out)
         case Image() | Video() | Audio() | Document():
-            return _encode_media(part, at, out)
+            return _encode_media(part, _path(at, j), out)
         case Thinking():
             data = own(part)
             if data is None and answer:
                 return {"reasoningContent": {"reasoningText": {"text": part.text}}}
             if data is None:
-                out.lossy(at, "thinking", "reasoning Bedrock did not produce cannot be replayed to it")
+                out.lossy(_path(at, j), "thinking", "reasoning Bedrock did not produce cannot be replayed to it")
                 return None
             return {"reasoningContent": {"reasoningText": {"text": part.text, **data}}}
         case RedactedThinking():
             data = own(part)
             if data is None or "redactedContent" not in data:
-                out.lossy(at, "redacted_thinking", "another vendor's redacted reasoning cannot be sent")
+                out.lossy(_path(at, j), "redacted_thinking", "another vendor's redacted reasoning cannot be sent")
                 return None
             return {"reasoningContent": {"redactedContent": data["redactedContent"]}}
-        case ToolUse():
-            if part.raw_input is not None:
-                out.lossy(at, "tool_use", "a call whose arguments are not a JSON object cannot be sent")
-                return None
-            call_id = part.id
-            if not call_id:  # ToolUseId: 1-64 characters; a call that came without one gets one
-                call_id = "tooluse_" + "".join(ch for ch in at if ch.isdigit())
-                out.lossy(f"{at}.id", "tool_use", f"the call had no id; sent as {call_id}", action="converted")
-            return {"toolUse": {"toolUseId": call_id, "name": part.name, "input": part.input, **(own(part) or {})}}
-        case ToolResult():
-            return _encode_result(part, at, out)
         case Native():
             if part.provider != PROVIDER:
-                out.lossy(at, "native", f"{article(part.provider)} block has no place on Converse")
+                out.lossy(_path(at, j), "native", f"{article(part.provider)} block has no place on Converse")
                 return None
             return dict(part.data)
         case ImageOutput() | AudioOutput():
-            out.lossy(at, part.type, "Converse messages carry no model-made media")
+            out.lossy(_path(at, j), part.type, "Converse messages carry no model-made media")
             return None
         case _:
             assert_never(part)
@@ -472,7 +496,7 @@ def _encode_media(part: Image | Video | Audio | Document, at: str, out: WarningS
     return {kind: block}
 
 
-def _encode_result(part: ToolResult, at: str, out: WarningSink) -> dict[str, Any]:
+def _encode_result(part: ToolResult, at: str, j: int | None, out: WarningSink) -> dict[str, Any]:
     content = part.content
     items: list[dict[str, Any]]
     if isinstance(content, str):
@@ -481,8 +505,9 @@ def _encode_result(part: ToolResult, at: str, out: WarningSink) -> dict[str, Any
         items = [{"json": content}]
     else:
         items = []
+        where = f"{_path(at, j)}.content"
         for index, inner in enumerate(content):
-            written = encode_part(inner, f"{at}.content[{index}]", out)
+            written = encode_part(inner, where, index, out)
             if written is not None:
                 items.append(written)
     data = own(part) or {}

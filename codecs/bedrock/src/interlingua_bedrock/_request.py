@@ -44,11 +44,11 @@ from ._parts import (
     PROVIDER,
     Decoding,
     Keep,
+    add_part,
     cache_control,
     cache_point,
     decode_blocks,
     encode_parts,
-    encode_with_cache,
     within,
 )
 
@@ -231,20 +231,25 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
     for index, message in enumerate(request.messages):
         at = f"messages[{index}]"
-        out.unsent_message_fields(message, at)
-        if message.role in ("system", "developer"):
+        if message.name is not None or message.id is not None:
+            out.unsent_message_fields(message, at)
+        role = message.role
+        if role == "system" or role == "developer":
             if messages:
                 why = "Converse takes system blocks only before the conversation; sent as a user turn"
                 out.unsupported(at, "mid_conversation_system", why)
                 messages.append({"role": "user", "content": encode_parts(message.parts, f"{at}.parts", out)})
                 continue
-            if message.role == "developer":
+            if role == "developer":
                 out.unsupported(f"{at}.role", "developer", "Converse has no developer role; sent as system blocks")
             system.extend(_system_blocks(message.parts, at, out))
             continue
-        role = "user" if message.role == "tool" else message.role
-        wire: dict[str, Any] = {"role": role, "content": encode_parts(message.parts, f"{at}.parts", out)}
-        wire.update(message_extras.get(str(len(messages)), {}))
+        wire: dict[str, Any] = {
+            "role": "user" if role == "tool" else role,
+            "content": encode_parts(message.parts, f"{at}.parts", out),
+        }
+        if message_extras:
+            wire.update(message_extras.get(str(len(messages)), {}))
         messages.append(wire)
     if system or "system" in empty:
         body["system"] = system
@@ -291,7 +296,7 @@ def _system_blocks(parts: list[ContentPart], at: str, out: WarningSink) -> list[
         if isinstance(part, Text) and part.text == "" and part.cache_control is None:
             out.lossy(f"{at}.parts[{index}]", "text", "Converse takes no empty system text; left out")
             continue
-        blocks.extend(encode_with_cache(part, f"{at}.parts[{index}]", out))
+        add_part(blocks, part, f"{at}.parts", index, out)
     return blocks
 
 
