@@ -15,17 +15,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from interlingua import (
+    AudioOutput,
     Base64Source,
     ContentPart,
     DecodeError,
     Document,
     Image,
+    ImageOutput,
     Message,
     Native,
     ProviderEcho,
+    RedactedThinking,
     Text,
     TextSource,
     Thinking,
@@ -76,6 +79,9 @@ def echo(data: dict[str, Any]) -> list[ProviderEcho]:
 
 
 def own(part: Any) -> dict[str, Any]:
+    """A copy of this codec's echo data on ``part`` (empty without one)."""
+    if not part.provider_echoes:
+        return {}
     found = part.echo(PROVIDER)
     return dict(found.data) if found is not None else {}
 
@@ -281,16 +287,22 @@ def _call(call: dict[str, Any], ctx: Decoding) -> ContentPart:
 def encode_turn(message: Message, at: str, out: WarningSink, rest: dict[str, Any]) -> list[dict[str, Any]]:
     """One IR message -> Cohere messages: a ``tool`` message per tool result (this wire answers
     one call per message), then the message's other parts, if any, as one message of its role."""
-    results = [(i, p) for i, p in enumerate(message.parts) if isinstance(p, ToolResult)]
+    parts = message.parts
+    results = [i for i, p in enumerate(parts) if isinstance(p, ToolResult)]
     if not results:
         return [encode_message(message, at, out, rest)]
-    single = len(message.parts) == 1
-    wire = [_tool_message(result, f"{at}.parts[{i}]", out, rest if single else {}) for i, result in results]
-    others = [(i, p) for i, p in enumerate(message.parts) if not isinstance(p, ToolResult)]
+    single = len(parts) == 1
+    wire = [_tool_message(cast(ToolResult, parts[i]), at, i, out, rest if single else {}) for i in results]
+    others = [(i, p) for i, p in enumerate(parts) if not isinstance(p, ToolResult)]
     if others:
         role = "user" if message.role == "tool" else message.role
         wire.append(encode_message(message.model_copy(update={"role": role}), at, out, {}, indexed=others))
     return wire
+
+
+_UNMARKED: frozenset[type[Any]] = frozenset({ToolUse, RedactedThinking, Native, ImageOutput, AudioOutput})
+"""The part classes without a ``cache_control`` field, known by class: pydantic answers a read
+of a field a model lacks with an exception and a Python ``__getattr__``."""
 
 
 def encode_message(
@@ -302,14 +314,17 @@ def encode_message(
     answer: bool = False,
     indexed: Sequence[tuple[int, ContentPart]] | None = None,
 ) -> dict[str, Any]:
-    """One message without tool results; ``indexed``: only these of its parts, by position."""
+    """One message without tool results; ``indexed``: only these of its parts, by position. A
+    part's path is spelled out only for a warning."""
     parts = list(enumerate(message.parts)) if indexed is None else indexed
-    role = rest.pop("_role", None) or ("user" if message.role in ("developer", "tool") else message.role)
-    if message.role == "developer":
+    own_role = message.role
+    role = rest.pop("_role", None) or ("user" if own_role in ("developer", "tool") else own_role)
+    if own_role == "developer":
         out.unsupported(f"{at}.role", "developer", "Cohere has no developer role; sent as user")
-    out.unsent_message_fields(message, at)
+    if message.name is not None or message.id is not None:
+        out.unsent_message_fields(message, at)
     for index, part in parts:
-        if getattr(part, "cache_control", None) is not None:
+        if type(part) not in _UNMARKED and getattr(part, "cache_control", None) is not None:
             out.lossy(f"{at}.parts[{index}].cache_control", "cache_control", "Cohere caches on its own; no breakpoints")
     wire: dict[str, Any] = {"role": role}
     plan: str | None = None
@@ -318,9 +333,9 @@ def encode_message(
     citations: Any = rest.pop("citations", None)
     as_list = False
     for index, part in parts:
-        where = f"{at}.parts[{index}]"
         data = own(part)
-        as_list = as_list or bool(data.pop("listContent", False))
+        if data and not as_list:
+            as_list = bool(data.pop("listContent", False))
         match part:
             case Text() if data.get("toolPlan") and role == "assistant":
                 plan = part.text
@@ -328,23 +343,28 @@ def encode_message(
                 if "citations" in data:
                     citations = data["citations"]
                 elif part.citations:
-                    out.lossy(f"{where}.citations", "citations", "citations are written by Cohere, not sent")
+                    out.lossy(
+                        f"{at}.parts[{index}].citations", "citations", "citations are written by Cohere, not sent"
+                    )
                 blocks.append({"type": "text", "text": part.text})
-            case Thinking():
-                if part.echo(PROVIDER) is None and not answer:
-                    out.lossy(where, "thinking", "another vendor's reasoning is not replayed to Cohere")
-                    continue
-                blocks.append({"type": "thinking", "thinking": part.text})
             case ToolUse():
                 function = {
                     "name": part.name,
                     "arguments": data.pop("arguments", None) or arguments_text(part.input, part.raw_input),
                 }
                 call: dict[str, Any] = {"id": part.id, "type": data.pop("type", "function"), "function": function}
-                call.update({k: v for k, v in data.items() if k != "citations"})
+                if data:
+                    call.update({k: v for k, v in data.items() if k != "citations"})
                 calls.append(call)
+            case Thinking():
+                if part.echo(PROVIDER) is None and not answer:
+                    out.lossy(
+                        f"{at}.parts[{index}]", "thinking", "another vendor's reasoning is not replayed to Cohere"
+                    )
+                    continue
+                blocks.append({"type": "thinking", "thinking": part.text})
             case Image():
-                block = _encode_image(part, where, out)
+                block = _encode_image(part, f"{at}.parts[{index}]", out)
                 if block is not None:
                     blocks.append(block)
             case Document() if isinstance(part.source, TextSource):
@@ -352,7 +372,8 @@ def encode_message(
             case Native() if part.provider == PROVIDER:
                 blocks.append(dict(part.data))
             case _:
-                out.lossy(where, part.type, f"{article(part.type)} part has no place in a Cohere {role} message")
+                why = f"{article(part.type)} part has no place in a Cohere {role} message"
+                out.lossy(f"{at}.parts[{index}]", part.type, why)
     if plan is not None:
         wire["tool_plan"] = plan
     if calls or rest.pop("_emptyCalls", False):
@@ -366,7 +387,8 @@ def encode_message(
             wire["content"] = blocks
     if citations is not None:
         wire["citations"] = citations
-    wire.update(rest)
+    if rest:
+        wire.update(rest)
     return wire
 
 
@@ -396,7 +418,8 @@ def _encode_image(part: Image, at: str, out: WarningSink) -> dict[str, Any] | No
             return None
 
 
-def _tool_message(result: ToolResult, at: str, out: WarningSink, rest: dict[str, Any]) -> dict[str, Any]:
+def _tool_message(result: ToolResult, at: str, i: int, out: WarningSink, rest: dict[str, Any]) -> dict[str, Any]:
+    """The tool message answering ``result``, the ``i``-th part of the message at ``at``."""
     data = own(result)
     content: Any
     if isinstance(result.content, str) and not data.get("listContent"):
@@ -409,14 +432,14 @@ def _tool_message(result: ToolResult, at: str, out: WarningSink, rest: dict[str,
         content = [
             block
             for index, inner in enumerate(result.content)
-            if (block := _result_block(inner, f"{at}.content[{index}]", out)) is not None
+            if (block := _result_block(inner, f"{at}.parts[{i}].content[{index}]", out)) is not None
         ]
     if result.is_error:
-        out.lossy(
-            f"{at}.parts[0].is_error", "tool_result", "Cohere's tool message has no error flag; the content is sent"
-        )
+        why = "Cohere's tool message has no error flag; the content is sent"
+        out.lossy(f"{at}.parts[{i}].parts[0].is_error", "tool_result", why)
     wire = {"role": "tool", "tool_call_id": result.tool_use_id, "content": content}
-    wire.update(rest)
+    if rest:
+        wire.update(rest)
     return wire
 
 

@@ -137,7 +137,7 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     body["messages"] = [
         wire
         for index, message in enumerate(request.messages)
-        for wire in encode_turn(message, f"messages[{index}]", out, dict(extras.get(str(index), {})))
+        for wire in encode_turn(message, f"messages[{index}]", out, dict(extras.get(str(index), ())) if extras else {})
     ]
     tools: list[dict[str, Any]] = []
     for index, tool in enumerate(request.tools):
