@@ -288,12 +288,13 @@ def encode_turn(message: Message, at: str, out: WarningSink, rest: dict[str, Any
     """One IR message -> Cohere messages: a ``tool`` message per tool result (this wire answers
     one call per message), then the message's other parts, if any, as one message of its role."""
     parts = message.parts
-    results = [i for i, p in enumerate(parts) if isinstance(p, ToolResult)]
+    # by the discriminator: a class test that misses costs pydantic's Python ``__instancecheck__``
+    results = [i for i, p in enumerate(parts) if p.type == "tool_result"]
     if not results:
         return [encode_message(message, at, out, rest)]
     single = len(parts) == 1
     wire = [_tool_message(cast(ToolResult, parts[i]), at, i, out, rest if single else {}) for i in results]
-    others = [(i, p) for i, p in enumerate(parts) if not isinstance(p, ToolResult)]
+    others = [(i, p) for i, p in enumerate(parts) if p.type != "tool_result"]
     if others:
         role = "user" if message.role == "tool" else message.role
         wire.append(encode_message(message.model_copy(update={"role": role}), at, out, {}, indexed=others))
@@ -336,16 +337,16 @@ def encode_message(
         data = own(part)
         if data and not as_list:
             as_list = bool(data.pop("listContent", False))
-        match part:
-            case Text() if data.get("toolPlan") and role == "assistant":
-                plan = part.text
+        match part:  # one arm per class: a class pattern that misses costs a Python call
             case Text():
+                if data.get("toolPlan") and role == "assistant":
+                    plan = part.text
+                    continue
                 if "citations" in data:
                     citations = data["citations"]
                 elif part.citations:
-                    out.lossy(
-                        f"{at}.parts[{index}].citations", "citations", "citations are written by Cohere, not sent"
-                    )
+                    why = "citations are written by Cohere, not sent"
+                    out.lossy(f"{at}.parts[{index}].citations", "citations", why)
                 blocks.append({"type": "text", "text": part.text})
             case ToolUse():
                 function = {
