@@ -5,9 +5,11 @@ Workload: the gemini bench's 40-message agent transcript (13 tool calls, 7 tool 
 2 KB, 2 small images, 3 tool schemas), written as each wire's request body. Each codec's round
 trip (decode + encode) is timed against the orjson round trip (``loads(dumps(body))``) of its
 own body in the same run, interleaved; gemini's is timed beside them, as the existing codecs'
-reference (issue 30: "within the range of the existing codecs"). ``--instructions N`` prints
-instructions per round trip instead (run under ``valgrind --tool=callgrind
---toggle-collect=functools_reduce``).
+reference (issue 30: "within the range of the existing codecs"), and each round trip is also
+given as a ratio to gemini's in the same rounds, which a loaded machine moves less than a ratio
+to orjson (docs/performance.md). ``--instructions WIRE N`` runs N round trips of one wire
+inside ``functools.reduce``, for ``valgrind --tool=callgrind --toggle-collect=functools_reduce``
+to count (``PYTHONHASHSEED`` fixed).
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ def main() -> None:
     for wire, (_, body) in found.items():
         size = len(orjson.dumps(body))
         times = ratio(runs, f"{wire} decode + encode", f"{wire} orjson")
-        print(f"{wire:17s} {size:7d} bytes  decode + encode {times:5.1f}x orjson")
+        beside = ratio(runs, f"{wire} decode + encode", "gemini decode + encode")
+        print(f"{wire:17s} {size:7d} bytes  decode + encode {times:5.1f}x orjson, {beside:4.2f}x gemini's")
 
 
 if __name__ == "__main__":

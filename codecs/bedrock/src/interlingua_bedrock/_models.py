@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from interlingua import ContentPart, Document, Image, Message, Request, ToolChoice, ToolChoiceMode, Video, WarningSink
 from interlingua.kit import cap_max_tokens, drop_prefill, keep_sampling, lookup, nearest_level
 
-from ._parts import PROVIDER, encode_parts, encode_with_cache
+from ._parts import PROVIDER, add_part, encode_parts
 
 if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
@@ -53,7 +53,7 @@ def part_encoder(spec: ModelSpec | None) -> PartEncoder:
         for index, part in enumerate(parts):
             feature = refused.get(type(part))
             if feature is None:
-                blocks.extend(encode_with_cache(part, f"{at}[{index}]", out))
+                add_part(blocks, part, at, index, out)
             else:
                 why = f"{spec.id} has no {feature.replace('_', ' ')} on Converse: the {part.type} is not sent"
                 out.lossy(f"{at}[{index}]", part.type, f"{why} ({spec.cite('features')})")

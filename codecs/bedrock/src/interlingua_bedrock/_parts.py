@@ -24,7 +24,7 @@ under it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, assert_never
 
 from interlingua import (
@@ -33,6 +33,7 @@ from interlingua import (
     Base64Source,
     CacheControl,
     ContentPart,
+    DecodeError,
     Document,
     FileSource,
     HandleSource,
@@ -123,6 +124,14 @@ _text = maker(Text, "text")
 _call = maker(ToolUse, "id", "name", "input", "provider_echoes")
 _thinking = maker(Thinking, "text", "provider_echoes")
 _redacted = maker(RedactedThinking, "provider_echoes")
+_result = maker(ToolResult, "tool_use_id", "name", "content", "is_error", "provider_echoes")
+_base64 = maker(Base64Source, "media_type", "data")
+_url = maker(UrlSource, "url", "media_type")
+_text_source = maker(TextSource, "text", "media_type")
+_image = maker(Image, "source", "provider_echoes")
+_video = maker(Video, "source", "provider_echoes")
+_audio = maker(Audio, "source", "provider_echoes")
+_document = maker(Document, "source", "name", "provider_echoes")
 
 
 def echo(data: dict[str, Any]) -> list[ProviderEcho]:
@@ -146,19 +155,33 @@ class Decoding:
         self.names: dict[str, str] = {}
 
 
+def within(at: str, err: DecodeError) -> DecodeError:
+    """``err``, raised with a path relative to the value at ``at``, with its whole path.
+
+    Blocks are read with paths relative to the block (constant strings), and the loops name where
+    a block sits only when it is bad: formatting ``messages[12].content[3]`` for every block that
+    is fine costs more than reading it."""
+    return DecodeError(err.codec, join(at, err.path) if err.path else at, err.reason)
+
+
 def decode_blocks(blocks: Any, at: str, ctx: Decoding, *, role: str) -> list[ContentPart]:
-    """A message's ``content`` array -> IR parts, cache points folded into the part before."""
+    """A message's ``content`` array at ``at`` -> IR parts, cache points folded into the part before."""
+    if type(blocks) is not list:
+        blocks = expect(blocks, list, at)
     parts: list[ContentPart] = []
-    for index, block in enumerate(expect(blocks, list, at)):
-        where = join(at, index)
-        block = expect(block, dict, where)
-        if len(block) == 1 and "cachePoint" in block and parts and _takes_cache(parts[-1]):
-            try:
-                parts[-1] = parts[-1].model_copy(update={"cache_control": cache_control(block["cachePoint"], where)})
-                continue
-            except Keep:
-                pass
-        parts.append(decode_block(block, where, ctx, role=role))
+    for index, block in enumerate(blocks):
+        if type(block) is not dict:
+            block = expect(block, dict, f"{at}[{index}]")
+        try:
+            if len(block) == 1 and "cachePoint" in block and parts and _takes_cache(parts[-1]):
+                try:
+                    parts[-1] = parts[-1].model_copy(update={"cache_control": cache_control(block["cachePoint"], "")})
+                    continue
+                except Keep:
+                    pass
+            parts.append(decode_block(block, ctx, role))
+        except DecodeError as err:
+            raise within(f"{at}[{index}]", err) from None
     return parts
 
 
@@ -177,34 +200,34 @@ class Keep(Exception):
     """A block this codec keeps whole (as Native) rather than read."""
 
 
-def decode_block(block: dict[str, Any], at: str, ctx: Decoding, *, role: str) -> ContentPart:
+def decode_block(block: dict[str, Any], ctx: Decoding, role: str) -> ContentPart:
+    """One block -> one IR part, read with paths relative to the block (``toolUse.name``)."""
     if len(block) != 1:
         return native(block)
     ((kind, value),) = block.items()
+    if kind == "text" and type(value) is str:  # most blocks: nothing else to read
+        return _text(text=value)
+    decoder = _DECODERS.get(kind)
+    if decoder is None:
+        return native(block)
     try:
-        match kind:
-            case "text":
-                return _text(text=expect(value, str, join(at, "text")))
-            case "image" | "document" | "video" | "audio":
-                return _media(kind, expect(value, dict, join(at, kind)), join(at, kind))
-            case "toolUse":
-                return _tool_use(expect(value, dict, join(at, kind)), join(at, kind), ctx)
-            case "toolResult":
-                if role == "assistant":  # a system tool's result, the server's own
-                    return native(block)
-                return _tool_result(expect(value, dict, join(at, kind)), join(at, kind), ctx)
-            case "reasoningContent":
-                return _reasoning(expect(value, dict, join(at, kind)), join(at, kind))
-            case _:
-                return native(block)
+        return decoder(kind, value, ctx, role)
     except Keep:
         return native(block)
 
 
-def _media(kind: str, value: dict[str, Any], at: str) -> ContentPart:
-    fmt = optional(value, "format", str, at)
-    source = expect(value.get("source"), dict, join(at, "source"))
-    extras: dict[str, Any] = {k: v for k, v in value.items() if k not in ("format", "source", "name")}
+def _decode_text(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    return _text(text=expect(value, str, kind))
+
+
+def _media(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    if type(value) is not dict:
+        value = expect(value, dict, kind)
+    fmt = optional(value, "format", str, kind)
+    source = value.get("source")
+    if type(source) is not dict:
+        source = expect(source, dict, join(kind, "source"))
+    extras: dict[str, Any] = _rest(value, _MEDIA_KEYS)
     mime = _MIME_OF[kind].get(fmt) if fmt is not None else None
     if fmt is not None and (mime is None or _FORMAT_OF[kind][mime] != fmt):
         extras["format"] = fmt
@@ -217,70 +240,88 @@ def _media(kind: str, value: dict[str, Any], at: str) -> ContentPart:
     ((how, where),) = source.items()
     src: Base64Source | UrlSource | TextSource
     if how == "bytes":
-        src = Base64Source(media_type=mime, data=expect(where, str, join(at, "source.bytes")))
+        src = _base64(media_type=mime, data=expect(where, str, join(kind, "source.bytes")))
     elif how == "s3Location":
-        location = expect(where, dict, join(at, "source.s3Location"))
-        src = UrlSource(url=require(location, "uri", str, join(at, "source.s3Location")), media_type=mime)
+        location = expect(where, dict, join(kind, "source.s3Location"))
+        src = _url(url=require(location, "uri", str, join(kind, "source.s3Location")), media_type=mime)
         if set(location) != {"uri"}:
             extras["s3Location"] = {k: v for k, v in location.items() if k != "uri"}
     elif how == "text" and kind == "document":
-        src = TextSource(text=expect(where, str, join(at, "source.text")), media_type=mime)
+        src = _text_source(text=expect(where, str, join(kind, "source.text")), media_type=mime)
     else:
         raise Keep
     echoes = echo(extras) if extras else []
     match kind:
         case "image":
-            return Image(source=src, provider_echoes=echoes)
+            return _image(source=src, provider_echoes=echoes)
         case "video":
-            return Video(source=src, provider_echoes=echoes)
+            return _video(source=src, provider_echoes=echoes)
         case "audio":
-            return Audio(source=src, provider_echoes=echoes)
+            return _audio(source=src, provider_echoes=echoes)
         case _:
-            name = require(value, "name", str, at)
-            return Document(source=src, name=name, provider_echoes=echoes)
+            name = require(value, "name", str, kind)
+            return _document(source=src, name=name, provider_echoes=echoes)
 
 
-def _tool_use(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
-    if value.get("type") == "server_tool_use" or not isinstance(value.get("input"), dict):
+_MEDIA_KEYS = frozenset({"format", "source", "name"})
+_CALL_KEYS = frozenset({"toolUseId", "name", "input"})
+_RESULT_KEYS = frozenset({"toolUseId", "content", "status"})
+
+
+def _rest(value: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The fields of ``value`` beside ``known`` (most blocks have none: nothing is built)."""
+    if value.keys() <= known:
+        return {}
+    return {key: item for key, item in value.items() if key not in known}
+
+
+def _tool_use(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    if type(value) is not dict:
+        value = expect(value, dict, kind)
+    arguments = value.get("input")
+    if value.get("type") == "server_tool_use" or not isinstance(arguments, dict):
         raise Keep
-    call_id = require(value, "toolUseId", str, at)
-    name = require(value, "name", str, at)
+    call_id = require(value, "toolUseId", str, kind)
+    name = require(value, "name", str, kind)
     ctx.names[call_id] = name
-    extras = {k: v for k, v in value.items() if k not in ("toolUseId", "name", "input")}
-    return _call(id=call_id, name=name, input=value["input"], provider_echoes=echo(extras) if extras else [])
+    extras = _rest(value, _CALL_KEYS)
+    return _call(id=call_id, name=name, input=arguments, provider_echoes=echo(extras) if extras else [])
 
 
-def _tool_result(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
-    call_id = require(value, "toolUseId", str, at)
-    items = expect(value.get("content"), list, join(at, "content"))
-    status = optional(value, "status", str, at)
-    extras = {k: v for k, v in value.items() if k not in ("toolUseId", "content", "status")}
+def _tool_result(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    if role == "assistant":  # a system tool's result, the server's own
+        raise Keep
+    if type(value) is not dict:
+        value = expect(value, dict, kind)
+    call_id = require(value, "toolUseId", str, kind)
+    items = value.get("content")
+    if type(items) is not list:
+        items = expect(items, list, "toolResult.content")
+    status = optional(value, "status", str, kind)
+    extras = _rest(value, _RESULT_KEYS)
     if status == "success":
         extras["status"] = status
     elif status not in (None, "error"):
         raise Keep
     content: str | list[ContentPart] | dict[str, Any]
-    if (
-        len(items) == 1
-        and isinstance(items[0], dict)
-        and set(items[0]) == {"text"}
-        and isinstance(items[0]["text"], str)
-    ):
-        content = items[0]["text"]
-    elif (
-        len(items) == 1
-        and isinstance(items[0], dict)
-        and set(items[0]) == {"json"}
-        and isinstance(items[0]["json"], dict)
-    ):
-        content = items[0]["json"]
+    item = items[0] if len(items) == 1 else None
+    if isinstance(item, dict) and len(item) == 1 and isinstance(text := item.get("text"), str):
+        content = text
+    elif isinstance(item, dict) and len(item) == 1 and isinstance(data := item.get("json"), dict):
+        content = data
     else:
         content = []
-        for index, item in enumerate(items):
-            where = join(join(at, "content"), index)
-            item = expect(item, dict, where)
-            content.append(native(item) if "json" in item else decode_block(item, where, ctx, role="user"))
-    return ToolResult(
+        for index, inner in enumerate(items):
+            if not isinstance(inner, dict):
+                inner = expect(inner, dict, f"toolResult.content[{index}]")
+            if "json" in inner:
+                content.append(native(inner))
+                continue
+            try:
+                content.append(decode_block(inner, ctx, "user"))
+            except DecodeError as err:
+                raise within(f"toolResult.content[{index}]", err) from None
+    return _result(
         tool_use_id=call_id,
         name=ctx.names.get(call_id, ""),
         content=content,
@@ -289,39 +330,64 @@ def _tool_result(value: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
     )
 
 
-def _reasoning(value: dict[str, Any], at: str) -> ContentPart:
+def _reasoning(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    value = expect(value, dict, kind)
     if len(value) != 1:
         raise Keep
-    ((kind, inner),) = value.items()
-    if kind == "redactedContent":
-        return _redacted(provider_echoes=echo({"redactedContent": expect(inner, str, join(at, kind))}))
-    if kind != "reasoningText":
+    ((key, inner),) = value.items()
+    if key == "redactedContent":
+        return _redacted(provider_echoes=echo({"redactedContent": expect(inner, str, join(kind, key))}))
+    if key != "reasoningText":
         raise Keep
-    inner = expect(inner, dict, join(at, kind))
-    text = require(inner, "text", str, join(at, kind))
+    inner = expect(inner, dict, join(kind, key))
+    text = require(inner, "text", str, join(kind, key))
     return _thinking(text=text, provider_echoes=echo({k: v for k, v in inner.items() if k != "text"}))
+
+
+_DECODERS: dict[str, Callable[[str, Any, Decoding, str], ContentPart]] = {
+    "text": _decode_text,
+    "image": _media,
+    "document": _media,
+    "video": _media,
+    "audio": _media,
+    "toolUse": _tool_use,
+    "toolResult": _tool_result,
+    "reasoningContent": _reasoning,
+}
+"""A block's one key -> its decoder (read with paths relative to the block); any other key is
+kept whole as Native, as is a block a decoder declines (``Keep``)."""
 
 
 # --- encoding ----------------------------------------------------------------------------------
 
 
 def encode_parts(parts: list[ContentPart], at: str, out: WarningSink, *, answer: bool = False) -> list[dict[str, Any]]:
-    """IR parts -> Converse content blocks. ``answer``: the blocks of a response, where another
-    vendor's reasoning is shown as text (an answer's reasoning is read, never checked); in a
-    request it could not be replayed."""
+    """IR parts (the list at ``at``) -> Converse content blocks. ``answer``: the blocks of a
+    response, where another vendor's reasoning is shown as text (an answer's reasoning is read,
+    never checked); in a request it could not be replayed."""
     blocks: list[dict[str, Any]] = []
     for index, part in enumerate(parts):
-        blocks.extend(encode_with_cache(part, f"{at}[{index}]", out, answer=answer))
+        add_part(blocks, part, at, index, out, answer=answer)
     return blocks
 
 
-def encode_with_cache(part: ContentPart, at: str, out: WarningSink, *, answer: bool = False) -> list[dict[str, Any]]:
-    """One part's block, and the ``cachePoint`` after it when the part has a breakpoint."""
-    block = encode_part(part, at, out, answer=answer)
+def add_part(
+    blocks: list[dict[str, Any]], part: ContentPart, at: str, j: int, out: WarningSink, *, answer: bool = False
+) -> None:
+    """One part's block (the ``j``-th part of the list at ``at``) onto ``blocks``, and the
+    ``cachePoint`` after it when the part has a breakpoint."""
+    block = encode_part(part, at, j, out, answer=answer)
     if block is None:
-        return []
-    cache = getattr(part, "cache_control", None)
-    return [block, {"cachePoint": cache_point(cache)}] if cache is not None else [block]
+        return
+    blocks.append(block)
+    cache: CacheControl | None = None if type(part) in _UNMARKED else getattr(part, "cache_control", None)
+    if cache is not None:
+        blocks.append({"cachePoint": cache_point(cache)})
+
+
+_UNMARKED: frozenset[type[Any]] = frozenset({ToolUse, RedactedThinking, Native, ImageOutput, AudioOutput})
+"""The part classes without a ``cache_control`` field, known by class: pydantic answers a read
+of a field a model lacks with an exception and a Python ``__getattr__``."""
 
 
 def cache_point(cache: CacheControl) -> dict[str, Any]:
@@ -329,52 +395,66 @@ def cache_point(cache: CacheControl) -> dict[str, Any]:
 
 
 def own(part: Any) -> dict[str, Any] | None:
+    if not part.provider_echoes:
+        return None
     found = part.echo(PROVIDER)
     return dict(found.data) if found is not None else None
 
 
-def encode_part(part: ContentPart, at: str, out: WarningSink, *, answer: bool = False) -> dict[str, Any] | None:
+def _path(at: str, j: int | None) -> str:
+    """A part's path: ``at`` itself, or its ``j``-th item (spelled out only for a warning)."""
+    return at if j is None else f"{at}[{j}]"
+
+
+def encode_part(
+    part: ContentPart, at: str, j: int | None, out: WarningSink, *, answer: bool = False
+) -> dict[str, Any] | None:
+    """One part (at ``at``, or the ``j``-th of the list at ``at``) -> one block, or None with a
+    warning. The arms are in order of how often parts come."""
     match part:
         case Text():
             if part.citations:
-                out.lossy(
-                    f"{at}.citations", "citations", "Converse takes no citations on a text block; the text is sent"
-                )
+                why = "Converse takes no citations on a text block; the text is sent"
+                out.lossy(f"{_path(at, j)}.citations", "citations", why)
             return {"text": part.text}
+        case ToolUse():
+            if part.raw_input is not None:
+                out.lossy(_path(at, j), "tool_use", "a call whose arguments are not a JSON object cannot be sent")
+                return None
+            call_id = part.id
+            if not call_id:  # ToolUseId: 1-64 characters; a call that came without one gets one
+                where = _path(at, j)
+                call_id = "tooluse_" + "".join(ch for ch in where if ch.isdigit())
+                out.lossy(f"{where}.id", "tool_use", f"the call had no id; sent as {call_id}", action="converted")
+            call = {"toolUseId": call_id, "name": part.name, "input": part.input}
+            if part.provider_echoes:
+                call.update(own(part) or {})
+            return {"toolUse": call}
+        case ToolResult():
+            return _encode_result(part, at, j, out)
         case Image() | Video() | Audio() | Document():
-            return _encode_media(part, at, out)
+            return _encode_media(part, _path(at, j), out)
         case Thinking():
             data = own(part)
             if data is None and answer:
                 return {"reasoningContent": {"reasoningText": {"text": part.text}}}
             if data is None:
-                out.lossy(at, "thinking", "reasoning Bedrock did not produce cannot be replayed to it")
+                out.lossy(_path(at, j), "thinking", "reasoning Bedrock did not produce cannot be replayed to it")
                 return None
             return {"reasoningContent": {"reasoningText": {"text": part.text, **data}}}
         case RedactedThinking():
             data = own(part)
             if data is None or "redactedContent" not in data:
-                out.lossy(at, "redacted_thinking", "another vendor's redacted reasoning cannot be sent")
+                out.lossy(_path(at, j), "redacted_thinking", "another vendor's redacted reasoning cannot be sent")
                 return None
             return {"reasoningContent": {"redactedContent": data["redactedContent"]}}
-        case ToolUse():
-            if part.raw_input is not None:
-                out.lossy(at, "tool_use", "a call whose arguments are not a JSON object cannot be sent")
-                return None
-            call_id = part.id
-            if not call_id:  # ToolUseId: 1-64 characters; a call that came without one gets one
-                call_id = "tooluse_" + "".join(ch for ch in at if ch.isdigit())
-                out.lossy(f"{at}.id", "tool_use", f"the call had no id; sent as {call_id}", action="converted")
-            return {"toolUse": {"toolUseId": call_id, "name": part.name, "input": part.input, **(own(part) or {})}}
-        case ToolResult():
-            return _encode_result(part, at, out)
         case Native():
             if part.provider != PROVIDER:
-                out.lossy(at, "native", f"{article(part.provider)} block has no place on Converse")
+                out.lossy(_path(at, j), "native", f"{article(part.provider)} block has no place on Converse")
                 return None
             return dict(part.data)
         case ImageOutput() | AudioOutput():
-            out.lossy(at, part.type, "Converse messages carry no model-made media")
+            out.lossy(_path(at, j), part.type, "Converse messages carry no model-made media")
             return None
         case _:
             assert_never(part)
@@ -416,7 +496,7 @@ def _encode_media(part: Image | Video | Audio | Document, at: str, out: WarningS
     return {kind: block}
 
 
-def _encode_result(part: ToolResult, at: str, out: WarningSink) -> dict[str, Any]:
+def _encode_result(part: ToolResult, at: str, j: int | None, out: WarningSink) -> dict[str, Any]:
     content = part.content
     items: list[dict[str, Any]]
     if isinstance(content, str):
@@ -425,8 +505,9 @@ def _encode_result(part: ToolResult, at: str, out: WarningSink) -> dict[str, Any
         items = [{"json": content}]
     else:
         items = []
+        where = f"{_path(at, j)}.content"
         for index, inner in enumerate(content):
-            written = encode_part(inner, f"{at}.content[{index}]", out)
+            written = encode_part(inner, where, index, out)
             if written is not None:
                 items.append(written)
     data = own(part) or {}

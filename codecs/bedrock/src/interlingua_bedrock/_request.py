@@ -29,6 +29,7 @@ from typing import Any
 
 from interlingua import (
     ContentPart,
+    DecodeError,
     Message,
     NativeTool,
     Request,
@@ -40,16 +41,27 @@ from interlingua import (
     ToolChoiceMode,
     WarningSink,
 )
-from interlingua.kit import article, construct, expect, join, maker, optional
+from interlingua.kit import article, construct, expect, maker, optional
 
 from . import _models
-from ._parts import PROVIDER, Decoding, Keep, cache_control, cache_point, decode_blocks, encode_with_cache
+from ._parts import (
+    PROVIDER,
+    Decoding,
+    Keep,
+    add_part,
+    cache_control,
+    cache_point,
+    decode_blocks,
+    within,
+)
 
 BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
 """A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum),
 smallest first."""
 
 _message = maker(Message, "role", "parts")  # built once: role and parts are checked here
+_ROLES = frozenset({"user", "assistant", "system"})
+_MESSAGE_KEYS = frozenset({"role", "content"})
 _MAPPED = frozenset({"modelId", "messages", "system", "inferenceConfig", "toolConfig", "additionalModelRequestFields"})
 _INFERENCE = {"maxTokens": "max_tokens", "temperature": "temperature", "topP": "top_p", "stopSequences": "stop"}
 _RANGES: dict[str, tuple[float | None, float | None]] = {
@@ -72,15 +84,22 @@ def decode_request(body: dict[str, Any], model: str | None) -> Request:
             messages.append(_message(role="system", parts=decode_blocks(blocks, "system", ctx, role="system")))
         else:
             empty.append("system")
-    for index, message in enumerate(expect(body.get("messages", []), list, "messages")):
-        at = f"messages[{index}]"
-        message = expect(message, dict, at)
-        role = expect(message.get("role"), str, join(at, "role"))
-        if role not in ("user", "assistant", "system") or set(message) - {"role", "content"}:
-            options.setdefault("_messages", {})[str(index)] = {k: v for k, v in message.items() if k != "content"}
-        ir_role = role if role in ("user", "assistant", "system") else "user"
-        parts = decode_blocks(message.get("content", []), join(at, "content"), ctx, role=role)
-        messages.append(_message(role=ir_role, parts=parts))
+    wire_messages = body.get("messages", [])
+    if type(wire_messages) is not list:
+        wire_messages = expect(wire_messages, list, "messages")
+    for index, message in enumerate(wire_messages):
+        if type(message) is not dict:
+            message = expect(message, dict, f"messages[{index}]")
+        try:  # read with paths relative to the message, spelled out only for a bad one
+            role = message.get("role")
+            if type(role) is not str:
+                role = expect(role, str, "role")
+            if role not in _ROLES or not message.keys() <= _MESSAGE_KEYS:
+                options.setdefault("_messages", {})[str(index)] = {k: v for k, v in message.items() if k != "content"}
+            parts = decode_blocks(message.get("content", []), "content", ctx, role=role)
+        except DecodeError as err:
+            raise within(f"messages[{index}]", err) from None
+        messages.append(_message(role=role if role in _ROLES else "user", parts=parts))
     settings: dict[str, Any] = {}
     inference = optional(body, "inferenceConfig", dict, "")
     if inference is not None:
@@ -218,20 +237,25 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
     for index, message in enumerate(_models.without_prefill(spec, request, out)):
         at = f"messages[{index}]"
-        out.unsent_message_fields(message, at)
-        if message.role in ("system", "developer"):
+        if message.name is not None or message.id is not None:
+            out.unsent_message_fields(message, at)
+        role = message.role
+        if role == "system" or role == "developer":
             if messages:
                 why = "Converse takes system blocks only before the conversation; sent as a user turn"
                 out.unsupported(at, "mid_conversation_system", why)
                 messages.append({"role": "user", "content": encode_parts(message.parts, f"{at}.parts", out)})
                 continue
-            if message.role == "developer":
+            if role == "developer":
                 out.unsupported(f"{at}.role", "developer", "Converse has no developer role; sent as system blocks")
             system.extend(_system_blocks(message.parts, at, out))
             continue
-        role = "user" if message.role == "tool" else message.role
-        wire: dict[str, Any] = {"role": role, "content": encode_parts(message.parts, f"{at}.parts", out)}
-        wire.update(message_extras.get(str(len(messages)), {}))
+        wire: dict[str, Any] = {
+            "role": "user" if role == "tool" else role,
+            "content": encode_parts(message.parts, f"{at}.parts", out),
+        }
+        if message_extras:
+            wire.update(message_extras.get(str(len(messages)), {}))
         messages.append(wire)
     if system and spec is not None and _models.refuses(spec, "system_prompts"):
         _models.move_system(spec, system, messages, request, out)
@@ -289,7 +313,7 @@ def _system_blocks(parts: list[ContentPart], at: str, out: WarningSink) -> list[
         if isinstance(part, Text) and part.text == "" and part.cache_control is None:
             out.lossy(f"{at}.parts[{index}]", "text", "Converse takes no empty system text; left out")
             continue
-        blocks.extend(encode_with_cache(part, f"{at}.parts[{index}]", out))
+        add_part(blocks, part, f"{at}.parts", index, out)
     return blocks
 
 

@@ -14,17 +14,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from interlingua import (
+    AudioOutput,
     Base64Source,
     ContentPart,
+    DecodeError,
     Document,
     Image,
+    ImageOutput,
     Message,
     Native,
     ProviderEcho,
+    RedactedThinking,
     Text,
     TextSource,
     Thinking,
@@ -62,6 +66,12 @@ _message = maker(Message, "role", "parts")
 _tool_use = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
 _result = maker(ToolResult, "tool_use_id", "name", "content", "provider_echoes")
 _native = maker(Native, "provider", "data")
+_echoed_native = maker(Native, "provider", "data", "provider_echoes")
+_base64 = maker(Base64Source, "media_type", "data")
+_url = maker(UrlSource, "url")
+_text_source = maker(TextSource, "text", "media_type")
+_image = maker(Image, "source", "provider_echoes")
+_document_part = maker(Document, "source", "provider_echoes")
 
 
 def echo(data: dict[str, Any]) -> list[ProviderEcho]:
@@ -69,6 +79,9 @@ def echo(data: dict[str, Any]) -> list[ProviderEcho]:
 
 
 def own(part: Any) -> dict[str, Any]:
+    """A copy of this codec's echo data on ``part`` (empty without one)."""
+    if not part.provider_echoes:
+        return {}
     found = part.echo(PROVIDER)
     return dict(found.data) if found is not None else {}
 
@@ -82,39 +95,34 @@ class Decoding:
         self.names: dict[str, str] = {}
 
 
-def decode_message(message: dict[str, Any], at: str, ctx: Decoding) -> tuple[Message, dict[str, Any]]:
-    """One message -> (IR message, fields of it the IR has no place for)."""
-    role = require(message, "role", str, at)
-    known = {"role", "content", "tool_calls", "tool_plan", "citations", "tool_call_id"}
-    rest = {k: v for k, v in message.items() if k not in known}
-    parts: list[ContentPart] = []
-    if role == "assistant" and (plan := optional(message, "tool_plan", str, at)) is not None:
-        parts.append(_echoed_text(text=plan, provider_echoes=echo({"toolPlan": True})))
+def within(at: str, err: DecodeError) -> DecodeError:
+    """``err``, raised with a path relative to the value at ``at``, with its whole path.
+
+    A message is read with paths relative to it (constant strings), and the loops name where a
+    message sits only when it is bad: formatting ``messages[12].content[3]`` for every block
+    that is fine costs more than reading it."""
+    return DecodeError(err.codec, join(at, err.path) if err.path else at, err.reason)
+
+
+_KNOWN = frozenset({"role", "content", "tool_calls", "tool_plan", "citations", "tool_call_id"})
+
+
+def decode_message(message: dict[str, Any], ctx: Decoding) -> tuple[Message, dict[str, Any]]:
+    """One message -> (IR message, fields of it the IR has no place for); read with paths
+    relative to the message (``content[2].text``), which its caller places (``within``)."""
+    role = require(message, "role", str, "")
+    rest = _rest(message, _KNOWN)
     if role == "tool":
-        call_id = require(message, "tool_call_id", str, at)
-        content = message.get("content")
-        body: str | list[ContentPart]
-        extra: dict[str, Any] = {}
-        if isinstance(content, str):
-            body = content
-        else:
-            body = _blocks(expect(content, list, join(at, "content")), join(at, "content"))
-            extra["listContent"] = True
-        result = ToolResult(
-            tool_use_id=call_id,
-            name=ctx.names.get(call_id, ""),
-            content=body,
-            provider_echoes=echo(extra) if extra else [],
-        )
-        return Message(role="tool", parts=[result]), rest
+        return _tool_result(message, ctx), rest
+    parts: list[ContentPart] = []
+    if role == "assistant" and (plan := optional(message, "tool_plan", str, "")) is not None:
+        parts.append(_echoed_text(text=plan, provider_echoes=echo({"toolPlan": True})))
     content = message.get("content")
     if isinstance(content, str):
         parts.append(_text(text=content))
     elif content is not None:
-        blocks = _blocks(expect(content, list, join(at, "content")), join(at, "content"))
-        if blocks:
-            blocks[0] = blocks[0].model_copy(update={"provider_echoes": _with(blocks[0], {"listContent": True})})
-        else:
+        blocks = _blocks(content, "content", listed=True)
+        if not blocks:
             rest["_emptyContent"] = True
         parts.extend(blocks)
     elif "content" in message:
@@ -128,60 +136,143 @@ def decode_message(message: dict[str, Any], at: str, ctx: Decoding) -> tuple[Mes
             parts[index] = parts[index].model_copy(
                 update={"provider_echoes": _with(parts[index], {"citations": citations})}
             )
-    for index, call in enumerate(expect(message.get("tool_calls") or [], list, join(at, "tool_calls"))):
-        parts.append(_call(expect(call, dict, f"{at}.tool_calls[{index}]"), f"{at}.tool_calls[{index}]", ctx))
-    if role == "assistant" and message.get("tool_calls") == []:
+    calls = message.get("tool_calls")
+    if calls:
+        for index, call in enumerate(expect(calls, list, "tool_calls")):
+            try:
+                parts.append(_call(expect(call, dict, ""), ctx))
+            except DecodeError as err:
+                raise within(f"tool_calls[{index}]", err) from None
+    elif role == "assistant" and calls == []:
         rest["_emptyCalls"] = True
-    ir_role = role if role in ("user", "assistant", "system") else "user"
-    if ir_role != role:
+    if role not in _ROLES:
         rest["_role"] = role
-    return _message(role=ir_role, parts=parts), rest
+        role = "user"
+    return _message(role=role, parts=parts), rest
+
+
+_ROLES = frozenset({"user", "assistant", "system"})
+
+
+def _rest(value: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The fields of ``value`` beside ``known`` (most have none: nothing is built)."""
+    if value.keys() <= known:
+        return {}
+    return {key: item for key, item in value.items() if key not in known}
+
+
+def _tool_result(message: dict[str, Any], ctx: Decoding) -> Message:
+    call_id = require(message, "tool_call_id", str, "")
+    content = message.get("content")
+    body: str | list[ContentPart]
+    extra: dict[str, Any] = {}
+    if isinstance(content, str):
+        body = content
+    else:
+        body = _blocks(content, "content")
+        extra["listContent"] = True
+    result = _result(
+        tool_use_id=call_id,
+        name=ctx.names.get(call_id, ""),
+        content=body,
+        provider_echoes=echo(extra) if extra else [],
+    )
+    return _message(role="tool", parts=[result])
 
 
 def _with(part: ContentPart, data: dict[str, Any]) -> list[ProviderEcho]:
     return echo({**own(part), **data})
 
 
-def _blocks(items: list[Any], at: str) -> list[ContentPart]:
+def _blocks(items: Any, at: str, *, listed: bool = False) -> list[ContentPart]:
+    """The block list at ``at`` -> IR parts; ``listed``: a message's content, whose first part
+    records that it came as a list (``listContent``)."""
+    if type(items) is not list:
+        items = expect(items, list, at)
     parts: list[ContentPart] = []
     for index, item in enumerate(items):
-        where = join(at, index)
-        item = expect(item, dict, where)
+        if type(item) is not dict:
+            item = expect(item, dict, f"{at}[{index}]")
+        mark = _LISTED if listed and index == 0 else None
         kind = item.get("type")
-        if kind == "text" and set(item) == {"type", "text"}:
-            parts.append(_text(text=require(item, "text", str, where)))
-        elif kind == "thinking" and set(item) == {"type", "thinking"}:
-            parts.append(_thinking(text=require(item, "thinking", str, where), provider_echoes=echo({})))
-        elif kind == "image_url" and set(item) == {"type", "image_url"} and isinstance(item["image_url"], dict):
-            parts.append(_image(item["image_url"], join(where, "image_url")))
-        elif kind == "document" and set(item) == {"type", "document"} and isinstance(item["document"], dict):
-            document = item["document"]
-            data = document.get("data")
-            extras = {k: v for k, v in document.items() if k != "data"}
-            source = TextSource(text=data if isinstance(data, str) else dumps(data), media_type="text/plain")
-            if not isinstance(data, str):  # an object: kept as it came; its JSON text is for other wires
-                extras["jsonData"] = data
-            parts.append(Document(source=source, provider_echoes=echo(extras) if extras else []))
-        else:
-            parts.append(_native(provider=PROVIDER, data=item))
+        decoder = _DECODERS.get(kind) if len(item) == 2 and isinstance(kind, str) else None
+        try:
+            part = decoder(item, mark) if decoder is not None else None
+        except DecodeError as err:
+            raise within(f"{at}[{index}]", err) from None
+        parts.append(part if part is not None else _native_block(item, mark))
     return parts
 
 
-def _image(image: dict[str, Any], at: str) -> ContentPart:
-    url = require(image, "url", str, at)
+_LISTED: dict[str, Any] = {"listContent": True}  # never changed: echo data is built from it
+
+
+def _marked(data: dict[str, Any], mark: dict[str, Any] | None) -> list[ProviderEcho]:
+    return echo({**data, **mark} if mark else data) if data or mark else []
+
+
+def _decode_text(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentPart | None:
+    if "text" not in item:
+        return None
+    text = require(item, "text", str, "")
+    return _text(text=text) if mark is None else _echoed_text(text=text, provider_echoes=echo(dict(mark)))
+
+
+def _decode_thinking(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentPart | None:
+    if "thinking" not in item:
+        return None
+    return _thinking(text=require(item, "thinking", str, ""), provider_echoes=echo(dict(mark) if mark else {}))
+
+
+def _decode_image(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentPart | None:
+    image = item.get("image_url")
+    if not isinstance(image, dict):
+        return None
+    url = require(image, "url", str, "image_url")
     extras = {k: v for k, v in image.items() if k != "url"}
     parsed = parse_data_url(url)  # a data: URL is inline bytes, kept as base64 text
-    source = UrlSource(url=url) if parsed is None else Base64Source(media_type=parsed[0], data=parsed[1])
-    return Image(source=source, provider_echoes=echo(extras) if extras else [])
+    source = _url(url=url) if parsed is None else _base64(media_type=parsed[0], data=parsed[1])
+    return _image(source=source, provider_echoes=_marked(extras, mark))
 
 
-def _call(call: dict[str, Any], at: str, ctx: Decoding) -> ContentPart:
-    call_id = require(call, "id", str, at)
-    function = expect(call.get("function"), dict, join(at, "function"))
-    name = require(function, "name", str, join(at, "function"))
-    text = optional(function, "arguments", str, join(at, "function"), "")
+def _decode_document(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentPart | None:
+    document = item.get("document")
+    if not isinstance(document, dict):
+        return None
+    data = document.get("data")
+    extras = {k: v for k, v in document.items() if k != "data"}
+    source = _text_source(text=data if isinstance(data, str) else dumps(data), media_type="text/plain")
+    if not isinstance(data, str):  # an object: kept as it came; its JSON text is for other wires
+        extras["jsonData"] = data
+    return _document_part(source=source, provider_echoes=_marked(extras, mark))
+
+
+def _native_block(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentPart:
+    if mark is None:
+        return _native(provider=PROVIDER, data=item)
+    return _echoed_native(provider=PROVIDER, data=item, provider_echoes=echo(dict(mark)))
+
+
+_DECODERS: dict[str, Callable[[dict[str, Any], dict[str, Any] | None], ContentPart | None]] = {
+    "text": _decode_text,
+    "thinking": _decode_thinking,
+    "image_url": _decode_image,
+    "document": _decode_document,
+}
+"""A two-key block's ``type`` -> its decoder; a block of any other shape, or one its decoder
+declines (None), is kept whole as Native."""
+
+
+_CALL_KEYS = frozenset({"id", "type", "function"})
+
+
+def _call(call: dict[str, Any], ctx: Decoding) -> ContentPart:
+    call_id = require(call, "id", str, "")
+    function = expect(call.get("function"), dict, "function")
+    name = require(function, "name", str, "function")
+    text = optional(function, "arguments", str, "function", "")
     value, raw = tool_arguments(text)
-    extras: dict[str, Any] = {k: v for k, v in call.items() if k not in ("id", "type", "function")}
+    extras: dict[str, Any] = _rest(call, _CALL_KEYS)
     if call.get("type") != "function":
         extras["type"] = call.get("type")
     if raw is None and arguments_text(value, None) != text:
@@ -200,7 +291,7 @@ def encode_turn(message: Message, at: str, out: WarningSink, rest: dict[str, Any
     if not results:
         return [encode_message(message, at, out, rest)]
     single = len(message.parts) == 1
-    wire = [_tool_message(result, f"{at}.parts[{i}]", out, rest if single else {}) for i, result in results]
+    wire = [_tool_message(result, at, i, out, rest if single else {}) for i, result in results]
     others = [(i, p) for i, p in enumerate(message.parts) if not isinstance(p, ToolResult)]
     if not others:  # a tool message has no name or id either (encode_message reports them otherwise)
         out.unsent_message_fields(message, at)
@@ -208,6 +299,11 @@ def encode_turn(message: Message, at: str, out: WarningSink, rest: dict[str, Any
         role = "user" if message.role == "tool" else message.role
         wire.append(encode_message(message.model_copy(update={"role": role}), at, out, {}, indexed=others))
     return wire
+
+
+_UNMARKED: frozenset[type[Any]] = frozenset({ToolUse, RedactedThinking, Native, ImageOutput, AudioOutput})
+"""The part classes without a ``cache_control`` field, known by class: pydantic answers a read
+of a field a model lacks with an exception and a Python ``__getattr__``."""
 
 
 def encode_message(
@@ -219,14 +315,17 @@ def encode_message(
     answer: bool = False,
     indexed: Sequence[tuple[int, ContentPart]] | None = None,
 ) -> dict[str, Any]:
-    """One message without tool results; ``indexed``: only these of its parts, by position."""
+    """One message without tool results; ``indexed``: only these of its parts, by position. A
+    part's path is spelled out only for a warning."""
     parts = list(enumerate(message.parts)) if indexed is None else indexed
-    role = rest.pop("_role", None) or ("user" if message.role in ("developer", "tool") else message.role)
-    if message.role == "developer":
+    own_role = message.role
+    role = rest.pop("_role", None) or ("user" if own_role in ("developer", "tool") else own_role)
+    if own_role == "developer":
         out.unsupported(f"{at}.role", "developer", "Cohere has no developer role; sent as user")
-    out.unsent_message_fields(message, at)
+    if message.name is not None or message.id is not None:
+        out.unsent_message_fields(message, at)
     for index, part in parts:
-        if getattr(part, "cache_control", None) is not None:
+        if type(part) not in _UNMARKED and getattr(part, "cache_control", None) is not None:
             out.lossy(f"{at}.parts[{index}].cache_control", "cache_control", "Cohere caches on its own; no breakpoints")
     wire: dict[str, Any] = {"role": role}
     plan: str | None = None
@@ -235,45 +334,51 @@ def encode_message(
     citations: Any = rest.pop("citations", None)
     as_list = False
     for index, part in parts:
-        where = f"{at}.parts[{index}]"
         data = own(part)
-        as_list = as_list or bool(data.pop("listContent", False))
-        match part:
-            case Text() if data.get("toolPlan") and role == "assistant":
-                plan = part.text
+        if data and not as_list:
+            as_list = bool(data.pop("listContent", False))
+        match part:  # one arm per class, the commonest first: each class pattern is an isinstance call
             case Text():
+                if data.get("toolPlan") and role == "assistant":
+                    plan = part.text
+                    continue
                 if "citations" in data:
                     citations = data["citations"]
                 elif part.citations:
-                    out.lossy(f"{where}.citations", "citations", "citations are written by Cohere, not sent")
+                    why = "citations are written by Cohere, not sent"
+                    out.lossy(f"{at}.parts[{index}].citations", "citations", why)
                 blocks.append({"type": "text", "text": part.text})
-            case Thinking():
-                if part.echo(PROVIDER) is None and not answer:
-                    out.lossy(where, "thinking", "another vendor's reasoning is not replayed to Cohere")
-                    continue
-                blocks.append({"type": "thinking", "thinking": part.text})
             case ToolUse():
                 function = {
                     "name": part.name,
                     "arguments": data.pop("arguments", None) or arguments_text(part.input, part.raw_input),
                 }
                 call: dict[str, Any] = {"id": part.id, "type": data.pop("type", "function"), "function": function}
-                call.update({k: v for k, v in data.items() if k != "citations"})
+                if data:
+                    call.update({k: v for k, v in data.items() if k != "citations"})
                 calls.append(call)
+            case Thinking():
+                if part.echo(PROVIDER) is None and not answer:
+                    out.lossy(
+                        f"{at}.parts[{index}]", "thinking", "another vendor's reasoning is not replayed to Cohere"
+                    )
+                    continue
+                blocks.append({"type": "thinking", "thinking": part.text})
             case Image():
-                block = _encode_image(part, where, out)
+                block = _encode_image(part, f"{at}.parts[{index}]", out)
                 if block is not None:
                     blocks.append(block)
             case Document() if isinstance(part.source, TextSource):
                 # UserMessageV2Content and the others take text and images; documents only a tool
                 # message holds (ToolContent) or the request's own documents
                 why = f"a Cohere {role} message takes no document; its text is sent as text"
-                out.lossy(where, "document", why, action="converted")
+                out.lossy(f"{at}.parts[{index}]", "document", why, action="converted")
                 blocks.append({"type": "text", "text": part.source.text})
             case Native() if part.provider == PROVIDER:
                 blocks.append(dict(part.data))
             case _:
-                out.lossy(where, part.type, f"{article(part.type)} part has no place in a Cohere {role} message")
+                why = f"{article(part.type)} part has no place in a Cohere {role} message"
+                out.lossy(f"{at}.parts[{index}]", part.type, why)
     if plan is not None:
         wire["tool_plan"] = plan
     if calls or rest.pop("_emptyCalls", False):
@@ -287,7 +392,8 @@ def encode_message(
             wire["content"] = blocks
     if citations is not None:
         wire["citations"] = citations
-    wire.update(rest)
+    if rest:
+        wire.update(rest)
     return wire
 
 
@@ -319,7 +425,8 @@ def _encode_image(part: Image, at: str, out: WarningSink) -> dict[str, Any] | No
             return None
 
 
-def _tool_message(result: ToolResult, at: str, out: WarningSink, rest: dict[str, Any]) -> dict[str, Any]:
+def _tool_message(result: ToolResult, at: str, i: int, out: WarningSink, rest: dict[str, Any]) -> dict[str, Any]:
+    """The tool message answering ``result``, the ``i``-th part of the message at ``at``."""
     data = own(result)
     content: Any
     if isinstance(result.content, str) and not data.get("listContent"):
@@ -332,12 +439,14 @@ def _tool_message(result: ToolResult, at: str, out: WarningSink, rest: dict[str,
         content = [
             block
             for index, inner in enumerate(result.content)
-            if (block := _result_block(inner, f"{at}.content[{index}]", out)) is not None
+            if (block := _result_block(inner, f"{at}.parts[{i}].content[{index}]", out)) is not None
         ]
     if result.is_error:
-        out.lossy(f"{at}.is_error", "tool_result", "Cohere's tool message has no error flag; the content is sent")
+        why = "Cohere's tool message has no error flag; the content is sent"
+        out.lossy(f"{at}.parts[{i}].is_error", "tool_result", why)
     wire = {"role": "tool", "tool_call_id": result.tool_use_id, "content": content}
-    wire.update(rest)
+    if rest:
+        wire.update(rest)
     return wire
 
 

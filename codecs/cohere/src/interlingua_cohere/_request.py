@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua import NativeTool, Request, ThinkingConfig, Tool, WarningSink
+from interlingua import DecodeError, NativeTool, Request, ThinkingConfig, Tool, WarningSink
 from interlingua.kit import article, construct, expect, optional
 
-from ._messages import PROVIDER, Decoding, decode_message, encode_turn
+from ._messages import PROVIDER, Decoding, decode_message, encode_turn, within
 
 _SETTINGS = {
     "max_tokens": "max_tokens",
@@ -49,7 +49,12 @@ def decode_request(body: dict[str, Any]) -> Request:
     messages = []
     extras: dict[str, Any] = {}
     for index, message in enumerate(expect(body.get("messages", []), list, "messages")):
-        decoded, rest = decode_message(expect(message, dict, f"messages[{index}]"), f"messages[{index}]", ctx)
+        if type(message) is not dict:
+            message = expect(message, dict, f"messages[{index}]")
+        try:  # read with paths relative to the message, spelled out only for a bad one
+            decoded, rest = decode_message(message, ctx)
+        except DecodeError as err:
+            raise within(f"messages[{index}]", err) from None
         messages.append(decoded)
         if rest:
             extras[str(index)] = rest
@@ -132,7 +137,7 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     body["messages"] = [
         wire
         for index, message in enumerate(request.messages)
-        for wire in encode_turn(message, f"messages[{index}]", out, dict(extras.get(str(index), {})))
+        for wire in encode_turn(message, f"messages[{index}]", out, dict(extras.get(str(index), ())) if extras else {})
     ]
     tools: list[dict[str, Any]] = []
     for index, tool in enumerate(request.tools):

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua import Response, StopReason, Usage, WarningSink
+from interlingua import DecodeError, Response, StopReason, Usage, WarningSink
 from interlingua.kit import expect, optional
 
-from ._messages import PROVIDER, Decoding, decode_message, echo, encode_message
+from ._messages import PROVIDER, Decoding, decode_message, echo, encode_message, within
 
 STOP_REASONS: dict[str, StopReason] = {
     "COMPLETE": "end_turn",
@@ -92,7 +92,11 @@ def encode_usage(usage: Usage, kept: dict[str, Any]) -> Any:
 
 
 def decode_response(body: dict[str, Any]) -> Response:
-    message, rest = decode_message(expect(body.get("message"), dict, "message"), "message", Decoding())
+    wire_message = expect(body.get("message"), dict, "message")
+    try:
+        message, rest = decode_message(wire_message, Decoding())
+    except DecodeError as err:
+        raise within("message", err) from None
     raw = optional(body, "finish_reason", str, "")
     usage, kept = decode_usage(body.get("usage"))
     extra = {k: v for k, v in body.items() if k not in ("id", "message", "finish_reason", "usage")}
