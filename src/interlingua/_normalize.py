@@ -20,7 +20,7 @@ afterwards are re-pathed to the request as given, so every path points into the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
 
 from ._handles import Resolver, find_handles, holds_handle, resolve_handles, unresolved_handle
@@ -239,74 +239,97 @@ def keeps_rules(messages: Sequence[Message], rules: TurnRules) -> bool:
     return _walk(messages, rules)
 
 
-Record: TypeAlias = list[tuple[list[str] | None, int]]
+Record: TypeAlias = list[tuple[list[str] | None, int, list[int] | None]]
 """Per message, what ``_walk`` found: the ids of its calls (None when a part needs a fix or a
-result does not lead it) and how many results lead it. The repair reads it."""
+result does not lead it), how many results lead it, and which of its parts need a fix (None
+when none does). The repair reads it: the check's verdict is the repair's."""
 
 
 def _walk(
     messages: Sequence[Message], rules: TurnRules, checks: PartChecks | None = None, record: Record | None = None
 ) -> bool:
-    """The one verdict of the turn rules, in one walk of the transcript. Each part gets its
-    class's verdict (``_fits``, found once per class), and every result must lead a tool or
-    user message (nowhere else can a result follow its call). The results that lead the
+    """The one verdict of the turn rules, in one walk of the transcript. A call fits when the
+    target takes its id; a result when it also holds no artifact handle, and only where it
+    leads a tool or user message (nowhere else can a result follow its call); any other part
+    by its class's verdict (``_verdict_of``, found once per class). The results that lead the
     messages after an assistant turn (the run ``_answer_run_at`` finds) are gathered as the walk
     passes them and compared with its calls where the run ends, as the repair compares them.
 
-    A text or native part, the most common, costs a type and a dict lookup. ``checks``: the
-    part checks of ``refuse_unsendable``, made in the same walk (an encode walks the transcript
-    once); ``record``: what the repair needs of each message. Either walks every message; alone,
-    the walk stops at the first thing that needs a fix. The message is read as two values: an
-    attribute of an IR model is a slow read."""
+    ``checks``: the part checks of ``refuse_unsendable``, made in the same walk (an encode walks
+    the transcript once); ``record``: the verdict of each message and part, for the repair.
+    Either walks every message; alone, the walk stops at the first thing that needs a fix.
+
+    Written for the passing case, which every encode pays: a text or native part costs a type,
+    two identity tests and a dict lookup; a message is read as two values and a part for what
+    its verdict needs, each once (an attribute of an IR model is a slow read); no ``enumerate``
+    (its tuples cost more than the counters); paths spelled out only for an error."""
     verdicts = rules.verdicts
+    accepts = None if rules.tool_ids is None else rules.tool_ids.accepts
     one_message = rules.one_results_message
     stop = checks is None and record is None
     keeps = True
     expected: list[str] | None = None  # the calls of the turn whose results are being read
     answers: list[str] = []
     holders = 0
-    for i, message in enumerate(messages):
+    i = -1
+    for message in messages:
+        i += 1
         role = message.role
         parts = message.parts
         leading = role == "tool" or role == "user"  # still among the results that lead the message
         calls: list[str] | None = None
         took = 0  # the results that lead it
         fits = True
-        for j, part in enumerate(parts):
+        misfits: list[int] | None = None  # the parts that need a fix
+        j = -1
+        for part in parts:
+            j += 1
             kind = type(part)
-            verdict = verdicts.get(kind) or _verdict_of(part, rules)
-            if verdict is _always:
-                leading = False
-                continue
-            if not verdict(part, rules):
-                if stop:
-                    return False
-                fits = False
             if kind is ToolResult:
+                tool_id = part.tool_use_id  # type: ignore[union-attr]  # kind says ToolResult
+                content = part.content  # type: ignore[union-attr]  # as above
                 if checks is not None:
-                    checks.result(part, i, j)  # type: ignore[arg-type]  # kind says ToolResult
-                if not leading:
+                    checks.result(i, j, tool_id, content, part.name)  # type: ignore[union-attr,arg-type]  # as above
+                if (type(content) is list and holds_handle(content)) or (accepts is not None and not accepts(tool_id)):
+                    if stop:
+                        return False
+                    fits, misfits = False, _add(misfits, j)
+                elif not leading:
                     if stop:
                         return False
                     fits = False
-                answers.append(part.tool_use_id)  # type: ignore[union-attr]  # as above
+                answers.append(tool_id)
                 took += 1
                 continue
             if kind is ToolUse:
                 call_id = part.id  # type: ignore[union-attr]  # kind says ToolUse
                 if checks is not None:
                     checks.call(call_id, part.name)  # type: ignore[union-attr,arg-type]  # as above
+                if accepts is not None and not accepts(call_id):
+                    if stop:
+                        return False
+                    fits, misfits = False, _add(misfits, j)
                 if calls is None:
                     calls = [call_id]
                 else:
                     calls.append(call_id)
-            elif checks is not None and kind in MEDIA_TYPES:
-                checks.media(part, i, j)
+            else:
+                try:
+                    verdict = verdicts[kind]
+                except KeyError:
+                    verdict = _verdict_of(part, rules)
+                if verdict is not _always:
+                    if not verdict(part, rules):
+                        if stop:
+                            return False
+                        fits, misfits = False, _add(misfits, j)
+                    if checks is not None and kind in MEDIA_TYPES:
+                        checks.media(part, i, j)
             leading = False
         if checks is not None and calls is not None and len(calls) > 1:
             checks.turn(parts, i)
         if record is not None:
-            record.append(((calls or []) if fits else None, took))
+            record.append(((calls or []) if fits else None, took, misfits))
         if not fits:
             keeps = False
         if not keeps:
@@ -334,11 +357,12 @@ def _walk(
     return keeps and (expected is None or _answers_calls(expected, answers, holders, one_message))
 
 
-def _fits(part: ContentPart, rules: TurnRules) -> bool:
-    """Whether ``part`` can go as it is, its place aside: the one verdict of a part, asked by
-    the check and by the repair. An artifact handle never goes (``normalize_request`` reports
-    it before any repair)."""
-    return (rules.verdicts.get(type(part)) or _verdict_of(part, rules))(part, rules)
+def _add(found: list[int] | None, j: int) -> list[int]:
+    """``found`` with ``j`` added (the list made at the first)."""
+    if found is None:
+        return [j]
+    found.append(j)
+    return found
 
 
 _Verdict: TypeAlias = Callable[[Any, TurnRules], bool]
@@ -354,10 +378,8 @@ def _verdict_of(part: ContentPart, rules: TurnRules) -> _Verdict:
     match part:
         case Text():
             verdict = _text_fits if rules.drop_empty_text else _always
-        case ToolUse():
-            verdict = _any_call if rules.tool_ids is None else _call_fits
-        case ToolResult():
-            verdict = _result_fits
+        case ToolUse() | ToolResult():
+            verdict = _always  # the walk judges calls and results itself: their ids, their place
         case Thinking() | RedactedThinking():
             verdict = _reasoning_fits
         case Image() | Audio() | Video() | Document() | ImageOutput() | AudioOutput():
@@ -375,26 +397,10 @@ def _always(part: ContentPart, rules: TurnRules) -> bool:
     return True
 
 
-def _any_call(part: ToolUse, rules: TurnRules) -> bool:
-    """A call, whatever its id: the walk still notes it (``_always`` would pass it unseen)."""
-    return True
-
-
 def _text_fits(part: Text, rules: TurnRules) -> bool:
     """For rules that drop empty text: text fits unless it carries nothing (no characters, no
     echo, no citation); a cache mark alone does not keep it (the repair reports the mark)."""
     return bool(part.text) or bool(part.provider_echoes) or bool(part.citations)
-
-
-def _call_fits(part: ToolUse, rules: TurnRules) -> bool:
-    return rules.tool_ids is None or rules.tool_ids.accepts(part.id)
-
-
-def _result_fits(part: ToolResult, rules: TurnRules) -> bool:
-    content = part.content
-    if type(content) is list and holds_handle(content):
-        return False
-    return rules.tool_ids is None or rules.tool_ids.accepts(part.tool_use_id)
 
 
 def _reasoning_fits(part: Thinking | RedactedThinking, rules: TurnRules) -> bool:
@@ -455,7 +461,7 @@ class _Fixer:
         record: Record = []
         _walk(messages, self.rules, record=record)
         for i, message in enumerate(messages):
-            ids, results = record[i]
+            ids, results, misfits = record[i]
             if ids is not None and all((i, j) in kept for j in range(results)):
                 fixed.append(message)  # as it was: most messages, even in a repair
                 origins.append((i, None))
@@ -471,7 +477,7 @@ class _Fixer:
                     if type(part) is ToolUse
                 ]
             else:
-                slots = self._fix_message(i, message, taken, kept)
+                slots = self._fix_message(i, message, misfits or (), taken, kept)
                 if slots:
                     self._emit(fixed, message, slots, i)
                 if message.role != "assistant":
@@ -489,12 +495,16 @@ class _Fixer:
         return fixed
 
     def _fix_message(
-        self, i: int, message: Message, taken: set[tuple[int, int]], kept: set[tuple[int, int]]
+        self,
+        i: int,
+        message: Message,
+        misfits: Collection[int],
+        taken: set[tuple[int, int]],
+        kept: set[tuple[int, int]],
     ) -> list[_Slot]:
         """The parts of message ``i`` with their fixes; results moved up (``taken``) leave it,
-        and a result not right after its call (not ``kept``) is an orphan. A part that fits
-        (``_fits``) goes as it is."""
-        rules = self.rules
+        and a result not right after its call (not ``kept``) is an orphan. A part the walk found
+        fitting (not in ``misfits``) goes as it is."""
         slots: list[_Slot] = []
         for j, part in enumerate(message.parts):
             result = type(part) is ToolResult
@@ -502,7 +512,7 @@ class _Fixer:
                 continue
             slot = _Slot(part, f"messages[{i}].parts[{j}]")
             placed = not result or (i, j) in kept
-            if placed and _fits(part, rules):
+            if placed and j not in misfits:
                 slots.append(slot)
                 continue
             fixed = self._fix_part(slot)
@@ -518,7 +528,7 @@ class _Fixer:
     # -- fixes, one per concern -----------------------------------------------------------
 
     def _fix_part(self, slot: _Slot) -> _Slot | None:
-        """A part ``_fits`` turned down, or a result that moves, fixed on its own: foreign
+        """A part the walk turned down, or a result that moves, fixed on its own: foreign
         reasoning, empty text, an id the target rejects."""
         part = slot.part
         ids = self.rules.tool_ids

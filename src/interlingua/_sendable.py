@@ -20,7 +20,8 @@ import math
 import re
 
 from ._errors import EncodeError
-from ._parts import Audio, Base64Source, ContentPart, Document, Image, ToolResult, ToolUse, Video
+from ._model import JsonObject
+from ._parts import Audio, Base64Source, ContentPart, Document, Image, ToolUse, Video
 from ._request import Request, Tool
 
 _INF = math.inf
@@ -79,11 +80,14 @@ class PartChecks:
         if type(source) is Base64Source and not _is_base64(source.data):
             raise EncodeError(self.codec, f"messages[{i}].parts[{j}].source.data", "not base64 data")
 
-    def result(self, part: ToolResult, i: int, j: int) -> None:
-        if type(part.content) is list:
-            _check_result(part.content, f"messages[{i}].parts[{j}].content", self.codec)
-        called = self.names.get(part.tool_use_id)
-        if called is not None and called != part.name:
+    def result(
+        self, i: int, j: int, tool_use_id: str, content: str | list[ContentPart] | JsonObject, name: str
+    ) -> None:
+        """The result at ``messages[i].parts[j]``, as the walk read it."""
+        if type(content) is list:
+            _check_result(content, f"messages[{i}].parts[{j}].content", self.codec)
+        called = self.names.get(tool_use_id)
+        if called is not None and called != name:
             self.misnamed.append((i, j, called))
 
     def turn(self, parts: list[ContentPart], i: int) -> None:
