@@ -134,8 +134,9 @@ def test_the_repair_is_valid_ir_final_and_keeps_the_callers_objects(
 def test_the_fast_check_passes_exactly_what_the_repair_leaves_alone(
     request: Request, rules: str, reasoning: ReasoningPolicy
 ) -> None:
-    """``keeps_rules`` writes the part tests of ``_fits`` out inline for speed: it must say yes
-    exactly where the repair, which uses ``_fits``, would change nothing and say nothing."""
+    """``keeps_rules`` stops at the first thing that needs a fix; the repair reads the verdict of
+    every message and part from the same walk: yes exactly where the repair changes nothing and
+    says nothing."""
     assume(not find_handles(request))  # the fast check stops at those; normalize_request raises
     out = WarningSink("acme-chat")
     fixed = _Fixer(request.messages, RULES[rules], reasoning, out).repair()

@@ -732,7 +732,7 @@ def encode_with_rules(
         request = resolve_handles(request, resolve, codec=codec)
     refuse_unsendable(request, codec=codec, tool_names=rules.tool_names)
     checks = PartChecks(codec, unique_ids=rules.tool_ids is not None)
-    keeps = _walk(request.messages, rules, checks)  # the verdict, and the parts refuse_unsendable checks
+    keeps = _walk(request.messages, rules, checks)  # the verdict and the checks of every part, in one walk
     found = checks.misnamed
     misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
     _check_policy(reasoning)
@@ -746,7 +746,7 @@ def misnamed_results(
     request: Request, found: list[tuple[int, int, str]], rules: TurnRules, *, codec: str
 ) -> list[AnyWarning]:
     """A LossyEncode at ``messages[i].parts[j].name`` for each tool result whose name is not the
-    name of the call it answers (``found`` by ``refuse_unsendable``: message, part, the call's
+    name of the call it answers (``found`` by the walk's ``PartChecks``: message, part, the call's
     name) and which the target sends without a name (:class:`TurnRules` ``result_names``): there
     a result answers its call by id, so it goes as that call's, and its own name is lost."""
     sends = rules.result_names
