@@ -4,11 +4,26 @@ untouched messages as the same objects, and that its caches of tool ids change n
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from interlingua import LossyEncode, Message, Request, Text, Thinking, ToolResult, ToolUse, WarningSink
-from interlingua._normalize import _Fixer, keeps_rules
+import interlingua as il
+from interlingua import (
+    ContentPart,
+    EncodeError,
+    LossyEncode,
+    Message,
+    RedactedThinking,
+    Request,
+    Text,
+    Thinking,
+    ToolResult,
+    ToolUse,
+    WarningSink,
+)
+from interlingua._normalize import Record, _Fixer, _walk, keeps_rules
+from interlingua._sendable import PartChecks
 from interlingua.kit import (
     ReasoningPolicy,
     ToolIds,
@@ -119,8 +134,9 @@ def test_the_repair_is_valid_ir_final_and_keeps_the_callers_objects(
 def test_the_fast_check_passes_exactly_what_the_repair_leaves_alone(
     request: Request, rules: str, reasoning: ReasoningPolicy
 ) -> None:
-    """``keeps_rules`` writes the part tests of ``_fits`` out inline for speed: it must say yes
-    exactly where the repair, which uses ``_fits``, would change nothing and say nothing."""
+    """``keeps_rules`` stops at the first thing that needs a fix; the repair reads the verdict of
+    every message and part from the same walk: yes exactly where the repair changes nothing and
+    says nothing."""
     assume(not find_handles(request))  # the fast check stops at those; normalize_request raises
     out = WarningSink("acme-chat")
     fixed = _Fixer(request.messages, RULES[rules], reasoning, out).repair()
@@ -128,6 +144,141 @@ def test_the_fast_check_passes_exactly_what_the_repair_leaves_alone(
     untouched = same_length and all(a is b for a, b in zip(fixed, request.messages, strict=True))
     verdict = keeps_rules(request.messages, RULES[rules])
     assert verdict == (untouched and not out.warnings)
+
+
+CODECS = {codec.name: codec for codec in map(il.get_codec, il.codecs())}  # the installed codecs
+
+
+@fast
+@given(requests, st.sampled_from(sorted(CODECS)), policies)
+def test_every_codecs_verdict_is_the_repair_changing_nothing(
+    request: Request, wire: str, reasoning: ReasoningPolicy
+) -> None:
+    """Under each installed codec's own rules: ``keeps_rules`` says yes exactly where the repair
+    changes nothing and reports nothing, and the walk an encode makes (the part checks of
+    ``refuse_unsendable`` along) and the one the repair reads give the same verdict."""
+    assume(not find_handles(request))
+    rules = getattr(CODECS[wire], "rules", None)  # not in the Codec protocol; every codec here has them
+    assert isinstance(rules, TurnRules)
+    out = WarningSink("acme-chat")
+    fixed = _Fixer(request.messages, rules, reasoning, out).repair()
+    untouched = len(fixed) == len(request.messages) and all(
+        a is b for a, b in zip(fixed, request.messages, strict=True)
+    )
+    verdict = keeps_rules(request.messages, rules)
+    assert verdict == (untouched and not out.warnings)
+    record: Record = []
+    assert _walk(request.messages, rules, record=record) == verdict
+    assert len(record) == len(request.messages)
+    if verdict:  # every message and part fits where the transcript does
+        assert all(calls is not None and misfits is None for calls, _, misfits in record)
+    try:
+        walked = _walk(request.messages, rules, PartChecks(wire, unique_ids=rules.tool_ids is not None))
+    except EncodeError:
+        return  # an encode refuses the request before any verdict is used
+    assert walked == verdict
+
+
+@fast
+@given(requests, st.sampled_from(sorted(CODECS)))
+def test_every_codecs_verdict_is_its_rules_as_written(request: Request, wire: str) -> None:
+    """The one verdict against the rules stated plainly (``_as_written``), under each installed
+    codec's rules: the check and the repair share the walk, so this is what holds the walk
+    itself to the rules."""
+    assume(not find_handles(request))
+    rules = getattr(CODECS[wire], "rules", None)
+    assert isinstance(rules, TurnRules)
+    assert keeps_rules(request.messages, rules) == _as_written(request.messages, rules)
+
+
+def _turn(*results: str, then: str | None = None, role: str = "tool") -> Message:
+    parts: list[ContentPart] = [ToolResult(tool_use_id=i, name="f", content="ok") for i in results]
+    return Message(role=role, parts=[*parts, *([Text(text=then)] if then else [])])  # type: ignore[arg-type]  # a role
+
+
+_CALLS = Message.assistant(ToolUse(id="a", name="f", input={}), ToolUse(id="b", name="f", input={}))
+SPLIT_RUNS = {  # the ways a turn's results can be split, ended or misplaced
+    "one message": [_CALLS, _turn("a", "b")],
+    "two messages": [_CALLS, _turn("a"), _turn("b")],
+    "two, the second ending in text": [_CALLS, _turn("a"), _turn("b", then="go on", role="user")],
+    "the first ending in text": [_CALLS, _turn("a", then="wait", role="user"), _turn("b")],
+    "one missing": [_CALLS, _turn("a"), Message.user("next")],
+    "one repeated": [_CALLS, _turn("a", "a")],
+    "an empty tool message": [_CALLS, Message.tool(), _turn("a", "b")],
+    "after text": [_CALLS, Message.user("first", ToolResult(tool_use_id="a", name="f")), _turn("b")],
+    "an orphan": [Message.user("hi"), _turn("a")],
+}
+
+
+@pytest.mark.parametrize("wire", sorted(CODECS))
+@pytest.mark.parametrize("case", sorted(SPLIT_RUNS))
+def test_split_runs_of_results_get_the_verdict_of_the_rules_as_written(case: str, wire: str) -> None:
+    rules = getattr(CODECS[wire], "rules", None)
+    assert isinstance(rules, TurnRules)
+    messages = SPLIT_RUNS[case]
+    assert keeps_rules(messages, rules) == _as_written(messages, rules)
+
+
+def test_a_split_run_keeps_the_rules_only_where_results_may_sit_in_two_messages() -> None:
+    messages = SPLIT_RUNS["two, the second ending in text"]
+    assert keeps_rules(messages, RULES["plain"])
+    assert not keeps_rules(messages, RULES["one results message"])
+
+
+def _as_written(messages: list[Message], rules: TurnRules) -> bool:
+    """Every part fits (ids the target takes, no foreign reasoning, no empty text where it is
+    dropped), every result leads a tool or user message in the run right after the assistant
+    turn whose calls it answers, and each such run answers exactly those calls (in one message
+    where the target needs that). Slow and plain: a test oracle, not a second verdict."""
+    ids = rules.tool_ids
+    for message in messages:
+        for part in message.parts:
+            if isinstance(part, ToolUse | ToolResult):
+                if ids is not None and not ids.accepts(part.id if isinstance(part, ToolUse) else part.tool_use_id):
+                    return False
+            elif isinstance(part, Thinking | RedactedThinking):
+                if not rules.accepts_thinking(part):
+                    return False
+            elif (
+                isinstance(part, Text)
+                and rules.drop_empty_text
+                and not (part.text or part.provider_echoes or part.citations)
+            ):
+                return False
+        leading = _leading(message)
+        if sum(isinstance(part, ToolResult) for part in message.parts) != len(leading):
+            return False  # a result that does not lead its message
+    answered: set[int] = set()
+    for i, message in enumerate(messages):
+        calls = [part.id for part in message.parts if isinstance(part, ToolUse)] if message.role == "assistant" else []
+        if not calls:
+            continue
+        answers: list[str] = []
+        holders = 0
+        for k in range(i + 1, len(messages)):
+            if messages[k].role not in ("tool", "user"):
+                break
+            leading = _leading(messages[k])
+            if leading:
+                answers += leading
+                holders += 1
+                answered.add(k)
+            if not leading or len(leading) < len(messages[k].parts):
+                break
+        if sorted(answers) != sorted(calls) or (rules.one_results_message and holders > 1):
+            return False
+    return all(k in answered for k, message in enumerate(messages) if _leading(message))
+
+
+def _leading(message: Message) -> list[str]:
+    """The ids of the results that open a tool or user message."""
+    ids: list[str] = []
+    if message.role in ("tool", "user"):
+        for part in message.parts:
+            if not isinstance(part, ToolResult):
+                break
+            ids.append(part.tool_use_id)
+    return ids
 
 
 def _assert_comes_from(part: object, given: object) -> None:

@@ -1,7 +1,8 @@
 """The turn rules' one verdict (``keeps_rules``) against the repair it spares: a transcript keeps
 the rules exactly where the repair would change nothing and report nothing. Held on every
 request of the recorded corpora (real and lingua), decoded by its own codec and judged under
-every codec's rules; the generated transcripts are in ``test_normalize_equiv.py``."""
+every codec's rules (bedrock-converse's and cohere-chat's too); the generated transcripts are in
+``test_normalize_equiv.py``."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def _repair_changes_nothing(request: Request, rules: TurnRules) -> bool:
     return same and not out.warnings
 
 
-@pytest.mark.parametrize("target", WIRES)
+@pytest.mark.parametrize("target", (*WIRES, "bedrock-converse", "cohere-chat"))
 def test_the_verdict_is_the_repair_changing_nothing_on_every_recorded_request(target: str) -> None:
     skip_without_corpus()
     rules = getattr(il.get_codec(target), "rules", None)  # not in the Codec protocol; every codec here has them
@@ -59,4 +60,6 @@ KEPT_AND_FIXED = {  # both verdicts are met: foreign reasoning and ids break the
     "openai-chat": (250, 32),
     "openai-responses": (277, 5),
     "gemini": (249, 33),
+    "bedrock-converse": (250, 32),
+    "cohere-chat": (250, 32),
 }

@@ -20,7 +20,7 @@ afterwards are re-pathed to the request as given, so every path points into the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Literal, NamedTuple, TypeAlias, assert_never
 
 from ._handles import Resolver, find_handles, holds_handle, resolve_handles, unresolved_handle
@@ -43,7 +43,7 @@ from ._parts import (
     Video,
 )
 from ._request import Request
-from ._sendable import refuse_unsendable
+from ._sendable import MEDIA_TYPES, PartChecks, refuse_unsendable
 from ._tool_ids import ToolIds
 from ._warnings import AnyWarning, Encoded, LossyEncode, WarningSink
 from ._wire import dumps
@@ -153,11 +153,22 @@ def normalize_request(request: Request, rules: TurnRules, *, codec: str, reasoni
     """Apply ``rules`` to ``request``. A request that already keeps them comes back as it is
     (the same object, no warnings): same-vendor round trips stay exact and cost one scan. An
     artifact handle is an ``EncodeError`` at its path: resolve handles first (``resolve_handles``)."""
+    _check_policy(reasoning)
+    return _normalized(request, rules, keeps_rules(request.messages, rules), codec=codec, reasoning=reasoning)
+
+
+def _check_policy(reasoning: ReasoningPolicy) -> None:
     if reasoning not in REASONING_POLICIES:
         raise ValueError(f"reasoning must be one of {REASONING_POLICIES}, not {reasoning!r}")
-    if keeps_rules(request.messages, rules):
+
+
+def _normalized(
+    request: Request, rules: TurnRules, keeps: bool, *, codec: str, reasoning: ReasoningPolicy
+) -> Normalized:
+    """``normalize_request`` once the walk has given its verdict (``keeps``)."""
+    if keeps:
         return Normalized(request, [], None)
-    # The check stops at a handle, but also at the first part needing a fix, before any handle
+    # The walk stops at a handle, but also at the first part needing a fix, before any handle
     # after it: look for one before doing the repair.
     if found := find_handles(request):
         raise unresolved_handle(codec, *found[0])
@@ -224,70 +235,134 @@ def _repath(warning: AnyWarning, origins: list[tuple[int, list[str] | None]]) ->
 
 def keeps_rules(messages: Sequence[Message], rules: TurnRules) -> bool:
     """Whether nothing in ``messages`` needs changing: the common case, judged in one walk that
-    builds nothing. Each message gets the verdict the repair asks of it (``_calls_if_fits``); the
-    results that lead the tool or user messages after an assistant turn (the run
-    ``_answer_run_at`` finds) are gathered as the walk passes them and compared with its calls
-    where the run ends, as the repair compares them. A result anywhere else answers nothing the
-    target would take, so it needs a fix."""
+    builds nothing (``_walk``, the verdict the repair asks of each message too)."""
+    return _walk(messages, rules)
+
+
+Record: TypeAlias = list[tuple[list[str] | None, int, list[int] | None]]
+"""Per message, what ``_walk`` found: the ids of its calls (None when a part needs a fix or a
+result does not lead it), how many results lead it, and which of its parts need a fix (None
+when none does). The repair reads it: the check's verdict is the repair's."""
+
+
+def _walk(
+    messages: Sequence[Message], rules: TurnRules, checks: PartChecks | None = None, record: Record | None = None
+) -> bool:
+    """The one verdict of the turn rules, in one walk of the transcript. A call fits when the
+    target takes its id; a result when it also holds no artifact handle, and only where it
+    leads a tool or user message (nowhere else can a result follow its call); any other part
+    by its class's verdict (``_verdict_of``, found once per class). The results that lead the
+    messages after an assistant turn (the run ``_answer_run_at`` finds) are gathered as the walk
+    passes them and compared with its calls where the run ends, as the repair compares them.
+
+    ``checks``: the part checks of ``refuse_unsendable``, made in the same walk (an encode walks
+    the transcript once); ``record``: the verdict of each message and part, for the repair.
+    Either walks every message; alone, the walk stops at the first thing that needs a fix.
+
+    Written for the passing case, which every encode pays: a text or native part costs a type,
+    two identity tests and a dict lookup; a message is read as two values and a part for what
+    its verdict needs, each once (an attribute of an IR model is a slow read); no ``enumerate``
+    (its tuples cost more than the counters); paths spelled out only for an error."""
+    verdicts = rules.verdicts
+    accepts = None if rules.tool_ids is None else rules.tool_ids.accepts
     one_message = rules.one_results_message
+    stop = checks is None and record is None
+    keeps = True
     expected: list[str] | None = None  # the calls of the turn whose results are being read
     answers: list[str] = []
     holders = 0
+    i = -1
     for message in messages:
+        i += 1
         role = message.role
-        before = len(answers)
-        calls = _calls_if_fits(role, message.parts, rules, answers)
-        if calls is None:
-            return False
-        if expected is not None:
-            if role == "tool" or role == "user":
-                if len(answers) > before:
-                    holders += 1
-                    if len(answers) - before == len(message.parts):
-                        continue  # results only: the run goes on
-                if not _answers_calls(expected, answers, holders, one_message):
-                    return False
-                expected = None
+        parts = message.parts
+        leading = role == "tool" or role == "user"  # still among the results that lead the message
+        calls: list[str] | None = None
+        took = 0  # the results that lead it
+        fits = True
+        misfits: list[int] | None = None  # the parts that need a fix
+        j = -1
+        for part in parts:
+            j += 1
+            kind = type(part)
+            if kind is ToolResult:
+                tool_id = part.tool_use_id  # type: ignore[union-attr]  # kind says ToolResult
+                content = part.content  # type: ignore[union-attr]  # as above
+                if checks is not None:
+                    checks.result(i, j, tool_id, content, part.name)  # type: ignore[union-attr,arg-type]  # as above
+                if (type(content) is list and holds_handle(content)) or (accepts is not None and not accepts(tool_id)):
+                    if stop:
+                        return False
+                    fits, misfits = False, _add(misfits, j)
+                elif not leading:
+                    if stop:
+                        return False
+                    fits = False
+                answers.append(tool_id)
+                took += 1
                 continue
-            if not _answers_calls(expected, answers, holders, one_message):
-                return False
-            expected = None
-        elif len(answers) > before:
-            return False  # results after no calls: orphans
-        if calls and role == "assistant":
-            expected, answers, holders = calls, [], 0
-    return expected is None or _answers_calls(expected, answers, holders, one_message)
-
-
-def _calls_if_fits(role: Role, parts: list[ContentPart], rules: TurnRules, results: list[str]) -> list[str] | None:
-    """The ids of the calls in a message (its ``role`` and ``parts``) when every part can go as
-    it is (``_fits``) and every result leads a tool or user message (nowhere else can a result
-    follow its call); None when a part needs a fix. The ids of the results that lead it are
-    added to ``results``: whether they answer the turn before is the caller's to judge, from its
-    run. The message is read as two values: an attribute of an IR model is a slow read."""
-    calls: list[str] = []
-    leading = role == "tool" or role == "user"
-    verdicts = rules.verdicts
-    for part in parts:
-        verdict = verdicts.get(type(part)) or _verdict_of(part, rules)  # ``_fits``, written out
-        if verdict is not _always and not verdict(part, rules):
-            return None
-        if type(part) is ToolResult:
-            if not leading:
-                return None
-            results.append(part.tool_use_id)
+            if kind is ToolUse:
+                call_id = part.id  # type: ignore[union-attr]  # kind says ToolUse
+                if checks is not None:
+                    checks.call(call_id, part.name)  # type: ignore[union-attr,arg-type]  # as above
+                if accepts is not None and not accepts(call_id):
+                    if stop:
+                        return False
+                    fits, misfits = False, _add(misfits, j)
+                if calls is None:
+                    calls = [call_id]
+                else:
+                    calls.append(call_id)
+            else:
+                try:
+                    verdict = verdicts[kind]
+                except KeyError:
+                    verdict = _verdict_of(part, rules)
+                if verdict is not _always:
+                    if not verdict(part, rules):
+                        if stop:
+                            return False
+                        fits, misfits = False, _add(misfits, j)
+                    if checks is not None and kind in MEDIA_TYPES:
+                        checks.media(part, i, j)
+            leading = False
+        if checks is not None and calls is not None and len(calls) > 1:
+            checks.turn(parts, i)
+        if record is not None:
+            record.append(((calls or []) if fits else None, took, misfits))
+        if not fits:
+            keeps = False
+        if not keeps:
             continue
-        if type(part) is ToolUse:
-            calls.append(part.id)
-        leading = False
-    return calls
+        if expected is not None:
+            if took and leading:
+                holders += 1
+                continue  # results only: the run goes on
+            holders += bool(took)
+            if not _answers_calls(expected, answers, holders, one_message):
+                if stop:
+                    return False
+                keeps = False
+                continue
+            expected = None
+            if role == "tool" or role == "user":
+                continue
+        elif took:
+            if stop:
+                return False
+            keeps = False  # results after no calls: orphans
+            continue
+        if calls is not None and role == "assistant":
+            expected, answers, holders = calls, [], 0
+    return keeps and (expected is None or _answers_calls(expected, answers, holders, one_message))
 
 
-def _fits(part: ContentPart, rules: TurnRules) -> bool:
-    """Whether ``part`` can go as it is, its place aside: the one verdict of a part, asked by
-    the check and by the repair. An artifact handle never goes (``normalize_request`` reports
-    it before any repair)."""
-    return (rules.verdicts.get(type(part)) or _verdict_of(part, rules))(part, rules)
+def _add(found: list[int] | None, j: int) -> list[int]:
+    """``found`` with ``j`` added (the list made at the first)."""
+    if found is None:
+        return [j]
+    found.append(j)
+    return found
 
 
 _Verdict: TypeAlias = Callable[[Any, TurnRules], bool]
@@ -297,16 +372,14 @@ _Verdict: TypeAlias = Callable[[Any, TurnRules], bool]
 def _verdict_of(part: ContentPart, rules: TurnRules) -> _Verdict:
     """The verdict function of ``part``'s class under ``rules``, found by one ``match`` once per
     class (a class pattern that misses costs a metaclass ``__instancecheck__``, too much for
-    every part of every encode): ``_always`` where these rules turn no part of the class down,
-    so the walk need not call it."""
+    every part of every encode): ``_always`` where these rules turn no part of the class down and
+    the walk has nothing to note of it (no call, result or media), so it need not call it."""
     verdict: _Verdict
     match part:
         case Text():
             verdict = _text_fits if rules.drop_empty_text else _always
-        case ToolUse():
-            verdict = _always if rules.tool_ids is None else _call_fits
-        case ToolResult():
-            verdict = _result_fits
+        case ToolUse() | ToolResult():
+            verdict = _always  # the walk judges calls and results itself: their ids, their place
         case Thinking() | RedactedThinking():
             verdict = _reasoning_fits
         case Image() | Audio() | Video() | Document() | ImageOutput() | AudioOutput():
@@ -320,6 +393,7 @@ def _verdict_of(part: ContentPart, rules: TurnRules) -> _Verdict:
 
 
 def _always(part: ContentPart, rules: TurnRules) -> bool:
+    """A part of a class these rules never turn down and the walk need not look at again."""
     return True
 
 
@@ -327,17 +401,6 @@ def _text_fits(part: Text, rules: TurnRules) -> bool:
     """For rules that drop empty text: text fits unless it carries nothing (no characters, no
     echo, no citation); a cache mark alone does not keep it (the repair reports the mark)."""
     return bool(part.text) or bool(part.provider_echoes) or bool(part.citations)
-
-
-def _call_fits(part: ToolUse, rules: TurnRules) -> bool:
-    return rules.tool_ids is None or rules.tool_ids.accepts(part.id)
-
-
-def _result_fits(part: ToolResult, rules: TurnRules) -> bool:
-    content = part.content
-    if type(content) is list and holds_handle(content):
-        return False
-    return rules.tool_ids is None or rules.tool_ids.accepts(part.tool_use_id)
 
 
 def _reasoning_fits(part: Thinking | RedactedThinking, rules: TurnRules) -> bool:
@@ -373,7 +436,7 @@ class _Fixer:
 
     The repair runs on every encode of a transcript that breaks a rule (an agent's unanswered
     calls do, turn after turn), so it is written for speed (PERF.md): each message first gets the
-    verdict of the check (``_calls_if_fits``), and one that needs nothing goes through as the
+    verdict of the check (``_walk``), and one that needs nothing goes through as the
     same object; what is built new is made from values that are already IR without validating
     them again: added results, warnings and messages with ``construct``, changed parts and
     messages with ``replace``.
@@ -395,10 +458,11 @@ class _Fixer:
         kept: set[tuple[int, int]] = set()  # results already right after their call
         fixed: list[Message] = []
         origins = self.origins
+        record: Record = []
+        _walk(messages, self.rules, record=record)
         for i, message in enumerate(messages):
-            results: list[str] = []
-            ids = _calls_if_fits(message.role, message.parts, self.rules, results)
-            if ids is not None and all((i, j) in kept for j in range(len(results))):
+            ids, results, misfits = record[i]
+            if ids is not None and all((i, j) in kept for j in range(results)):
                 fixed.append(message)  # as it was: most messages, even in a repair
                 origins.append((i, None))
                 if not ids or message.role != "assistant":
@@ -413,7 +477,7 @@ class _Fixer:
                     if type(part) is ToolUse
                 ]
             else:
-                slots = self._fix_message(i, message, taken, kept)
+                slots = self._fix_message(i, message, misfits or (), taken, kept)
                 if slots:
                     self._emit(fixed, message, slots, i)
                 if message.role != "assistant":
@@ -431,12 +495,16 @@ class _Fixer:
         return fixed
 
     def _fix_message(
-        self, i: int, message: Message, taken: set[tuple[int, int]], kept: set[tuple[int, int]]
+        self,
+        i: int,
+        message: Message,
+        misfits: Collection[int],
+        taken: set[tuple[int, int]],
+        kept: set[tuple[int, int]],
     ) -> list[_Slot]:
         """The parts of message ``i`` with their fixes; results moved up (``taken``) leave it,
-        and a result not right after its call (not ``kept``) is an orphan. A part that fits
-        (``_fits``) goes as it is."""
-        rules = self.rules
+        and a result not right after its call (not ``kept``) is an orphan. A part the walk found
+        fitting (not in ``misfits``) goes as it is."""
         slots: list[_Slot] = []
         for j, part in enumerate(message.parts):
             result = type(part) is ToolResult
@@ -444,7 +512,7 @@ class _Fixer:
                 continue
             slot = _Slot(part, f"messages[{i}].parts[{j}]")
             placed = not result or (i, j) in kept
-            if placed and _fits(part, rules):
+            if placed and j not in misfits:
                 slots.append(slot)
                 continue
             fixed = self._fix_part(slot)
@@ -460,7 +528,7 @@ class _Fixer:
     # -- fixes, one per concern -----------------------------------------------------------
 
     def _fix_part(self, slot: _Slot) -> _Slot | None:
-        """A part ``_fits`` turned down, or a result that moves, fixed on its own: foreign
+        """A part the walk turned down, or a result that moves, fixed on its own: foreign
         reasoning, empty text, an id the target rejects."""
         part = slot.part
         ids = self.rules.tool_ids
@@ -662,9 +730,13 @@ def encode_with_rules(
     Without a resolver, a handle is an ``EncodeError`` at its path, before any body is built."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
-    found = refuse_unsendable(request, codec=codec, tool_names=rules.tool_names, unique_ids=rules.tool_ids is not None)
+    refuse_unsendable(request, codec=codec, tool_names=rules.tool_names)
+    checks = PartChecks(codec, unique_ids=rules.tool_ids is not None)
+    keeps = _walk(request.messages, rules, checks)  # the verdict and the checks of every part, in one walk
+    found = checks.misnamed
     misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
-    ready = normalize_request(request, rules, codec=codec, reasoning=reasoning)
+    _check_policy(reasoning)
+    ready = _normalized(request, rules, keeps, codec=codec, reasoning=reasoning)
     if not ready.changed and not misnamed:
         return encode(request, strict)
     return finish_encode(_noting(ready, misnamed), encode(ready.request, False), codec=codec, strict=strict)
@@ -674,7 +746,7 @@ def misnamed_results(
     request: Request, found: list[tuple[int, int, str]], rules: TurnRules, *, codec: str
 ) -> list[AnyWarning]:
     """A LossyEncode at ``messages[i].parts[j].name`` for each tool result whose name is not the
-    name of the call it answers (``found`` by ``refuse_unsendable``: message, part, the call's
+    name of the call it answers (``found`` by the walk's ``PartChecks``: message, part, the call's
     name) and which the target sends without a name (:class:`TurnRules` ``result_names``): there
     a result answers its call by id, so it goes as that call's, and its own name is lost."""
     sends = rules.result_names

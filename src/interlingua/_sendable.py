@@ -8,9 +8,10 @@ say which it answers), and base64 data that is not base64. None of these has a f
 what has one is repaired elsewhere (an id the target rejects, an empty one included, is
 rewritten by ``ToolIds``; orphan results by the turn normalizer).
 
-The same walk notes the tool results whose name is not their call's: nothing refuses them, but
-a target whose results carry no name loses that name (``_normalize.misnamed_results`` reports
-it), and noting them here spares every encode a second walk of the transcript.
+The parts are checked in the walk of the turn rules (``PartChecks``), which also notes the tool
+results whose name is not their call's: nothing refuses them, but a target whose results carry
+no name loses that name (``_normalize.misnamed_results`` reports it). One walk of the transcript
+serves every check an encode makes before writing.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ import math
 import re
 
 from ._errors import EncodeError
-from ._parts import Audio, Base64Source, ContentPart, Document, Image, ToolResult, ToolUse, Video
+from ._model import JsonObject
+from ._parts import Audio, Base64Source, ContentPart, Document, Image, ToolUse, Video
 from ._request import Request, Tool
 
 _INF = math.inf
 _MEDIA = (Image, Audio, Video, Document)
-_MEDIA_TYPES = frozenset(_MEDIA)
+MEDIA_TYPES = frozenset(_MEDIA)
 
 # Standard or URL-safe alphabet (protobuf JSON bytes fields take both), line breaks allowed (MIME
 # style), and padding anywhere: encoded chunks joined end to end are still read. What this
@@ -32,17 +34,10 @@ _MEDIA_TYPES = frozenset(_MEDIA)
 _BASE64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-\r\n"
 
 
-def refuse_unsendable(
-    request: Request, *, codec: str, tool_names: re.Pattern[str] | None, unique_ids: bool
-) -> list[tuple[int, int, str]]:
-    """EncodeError at the first thing in ``request`` the target refuses whatever the encoder
-    does (see the module docstring); ``tool_names`` is the target's name pattern, ``unique_ids``
-    whether it matches results to calls by id. Encoders run it on every request: one look at
-    each part's type, and paths spelled out only for the error.
-
-    Returns where a tool result names another tool than its call (the latest call with its id
-    before it) does: (message, part, the call's name); none in a transcript any wire decoded
-    unless the wire gave the result a name of its own."""
+def refuse_unsendable(request: Request, *, codec: str, tool_names: re.Pattern[str] | None) -> None:
+    """EncodeError at the first setting of ``request`` the target refuses whatever the encoder
+    does (see the module docstring); ``tool_names`` is the target's name pattern. Its parts are
+    checked by :class:`PartChecks`, in the walk of the turn rules."""
     if request.model == "":
         raise EncodeError(codec, "model", "empty: every vendor needs a model id")
     if request.max_tokens is not None and request.max_tokens < 0:
@@ -55,31 +50,61 @@ def refuse_unsendable(
         for i, tool in enumerate(request.tools):
             if type(tool) is Tool and tool_names.fullmatch(tool.name) is None:
                 raise EncodeError(codec, f"tools[{i}].name", f"{tool.name!r} does not match {tool_names.pattern}")
-    names: dict[str, str] = {}  # call id -> the name of its latest call
-    misnamed: list[tuple[int, int, str]] = []
-    for i, message in enumerate(request.messages):
-        calls = 0
-        for j, part in enumerate(message.parts):
-            kind = type(part)
-            if kind is ToolUse:
-                calls += 1
-                names[part.id] = part.name  # type: ignore[union-attr,assignment]  # a ToolUse
-            elif kind in _MEDIA_TYPES:
-                source = part.source  # type: ignore[union-attr]  # every media part has one
-                if type(source) is Base64Source and not _is_base64(source.data):
-                    raise EncodeError(codec, f"messages[{i}].parts[{j}].source.data", "not base64 data")
-            elif kind is ToolResult:
-                if type(part.content) is list:  # type: ignore[union-attr]  # a ToolResult
-                    _check_result(part.content, f"messages[{i}].parts[{j}].content", codec)  # type: ignore[union-attr]  # as above
-                called = names.get(part.tool_use_id)  # type: ignore[union-attr]  # as above
-                if called is not None and called != part.name:  # type: ignore[union-attr]  # as above
-                    misnamed.append((i, j, called))
-        if calls > 1 and unique_ids:
-            _check_ids(message.parts, f"messages[{i}].parts", codec)
-    return misnamed
 
 
 _SETTINGS = ("temperature", "top_p", "presence_penalty", "frequency_penalty")
+
+
+class PartChecks:
+    """The checks of the parts of one request, made as the walk of the turn rules
+    (``_normalize._walk``) passes them, so an encode walks the transcript once: media data that
+    is not base64, two calls of one turn sharing an id (``unique_ids``: the target matches
+    results to calls by id), and, refusing nothing, the results whose name is not their call's
+    (``misnamed``: message, part, the name of the latest call with its id before it; none in a
+    transcript any wire decoded unless the wire gave the result a name of its own). Paths are
+    spelled out only for an error."""
+
+    __slots__ = ("codec", "misnamed", "names", "unique_ids")
+
+    def __init__(self, codec: str, *, unique_ids: bool) -> None:
+        self.codec = codec
+        self.unique_ids = unique_ids
+        self.names: dict[str, str] = {}  # call id -> the name of its latest call
+        self.misnamed: list[tuple[int, int, str]] = []
+
+    def call(self, call_id: str, name: str) -> None:
+        self.names[call_id] = name
+
+    def media(self, part: ContentPart, i: int, j: int) -> None:
+        source = part.source  # type: ignore[union-attr]  # every media part has one
+        if type(source) is Base64Source and not _is_base64(source.data):
+            raise EncodeError(self.codec, f"messages[{i}].parts[{j}].source.data", "not base64 data")
+
+    def result(
+        self, i: int, j: int, tool_use_id: str, content: str | list[ContentPart] | JsonObject, name: str
+    ) -> None:
+        """The result at ``messages[i].parts[j]``, as the walk read it."""
+        if type(content) is list:
+            _check_result(content, f"messages[{i}].parts[{j}].content", self.codec)
+        called = self.names.get(tool_use_id)
+        if called is not None and called != name:
+            self.misnamed.append((i, j, called))
+
+    def turn(self, parts: list[ContentPart], i: int) -> None:
+        """A message holding more than one call: two sharing an id, no result could say which
+        it answers."""
+        if not self.unique_ids:
+            return
+        seen: set[str] = set()
+        for j, part in enumerate(parts):
+            if isinstance(part, ToolUse):
+                if part.id in seen:
+                    raise EncodeError(
+                        self.codec,
+                        f"messages[{i}].parts[{j}].id",
+                        f"tool call id {part.id!r} is used twice in one turn",
+                    )
+                seen.add(part.id)
 
 
 def _check_result(parts: list[ContentPart], at: str, codec: str) -> None:
@@ -87,16 +112,6 @@ def _check_result(parts: list[ContentPart], at: str, codec: str) -> None:
     for k, part in enumerate(parts):
         if isinstance(part, _MEDIA) and isinstance(part.source, Base64Source) and not _is_base64(part.source.data):
             raise EncodeError(codec, f"{at}[{k}].source.data", "not base64 data")
-
-
-def _check_ids(parts: list[ContentPart], at: str, codec: str) -> None:
-    """Two calls of one turn sharing an id: no result could say which it answers."""
-    seen: set[str] = set()
-    for j, part in enumerate(parts):
-        if isinstance(part, ToolUse):
-            if part.id in seen:
-                raise EncodeError(codec, f"{at}[{j}].id", f"tool call id {part.id!r} is used twice in one turn")
-            seen.add(part.id)
 
 
 def _is_base64(data: str) -> bool:
