@@ -48,6 +48,9 @@ _TOOL = frozenset({"role", "content", "tool_call_id"})
 _ASSISTANT = frozenset({"role", "content", "name", "refusal", "audio"})
 _ASSISTANT_CALLS = _ASSISTANT | {"tool_calls"}
 _NONE: dict[str, Any] = {}  # no echo of ours (read, never written to)
+_NOT_RESULTS = frozenset(
+    {Text, Image, Audio, Video, Document, Thinking, RedactedThinking, ToolUse, ImageOutput, AudioOutput, Native}
+)
 _PATH_COUNT = 512
 _PATHS = [f"messages[{i}]" for i in range(_PATH_COUNT)]  # spelled once, not per message of every encode
 
@@ -249,6 +252,9 @@ def _encode_plain(
     for part in parts:  # noqa: SIM113  # a counter, not enumerate(): most messages hold one part
         j += 1
         where = j if places is None else places[j]
+        if type(part) is Text:  # most parts: straight to their encoder, not through the dispatch
+            blocks.append(encode_text(part, at, where, ctx))
+            continue
         if text_only and not isinstance(part, Text):
             ctx.out.lossy(part_path(at, where), part.type, f"{article(role)} message holds text only")
             continue
@@ -327,8 +333,8 @@ def _encode_turn(
     j = -1
     for part in parts:  # noqa: SIM113  # a counter, not enumerate(): most messages hold one part
         j += 1
-        # exact classes by identity first: a failing isinstance on a pydantic class is an ABC check
-        if type(part) is ToolResult or (type(part) is not Text and isinstance(part, ToolResult)):
+        # the IR's own classes by identity: a failing isinstance on a pydantic class is an ABC check
+        if type(part) is ToolResult or (type(part) not in _NOT_RESULTS and isinstance(part, ToolResult)):
             out.append(_encode_tool_result(part, at, j, ctx, kept, follow))
             if not results and j:
                 rest, places = parts[:j], list(range(j))  # every part before the first result
@@ -512,6 +518,8 @@ def encode_assistant(message: Message, at: str, ctx: Ctx, *, response: bool = Fa
     wire: Block = {"role": "assistant"}
     if content and response and ctx.dialect.reasoning != "mistral_blocks":
         wire["content"] = _joined(content, ctx)
+    elif more is None and len(content) == 1 and not data:  # one plain text part: its block is type and text
+        wire["content"] = content[0]["text"]
     elif content:
         wire["content"] = _content_value(content, data)
     elif response:

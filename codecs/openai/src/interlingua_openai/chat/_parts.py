@@ -367,11 +367,11 @@ def _encode_native(part: Native, at: str, ctx: Ctx) -> Block | None:
 def encode_user_part(part: ContentPart, at: str, j: int, ctx: Ctx, field: str = "parts") -> Block | None:
     """Part ``j`` of the list ``field`` at ``at``, in a user (or system) message; None when it is
     dropped, with a warning."""
-    match part:
-        case Text():
-            return encode_text(part, at, j, ctx, field)
+    match part:  # images first: the writers send text parts to ``encode_text`` without asking here
         case Image():
             return _encode_image(part, at, j, ctx, field)
+        case Text():
+            return encode_text(part, at, j, ctx, field)
         case Audio():
             return _encode_audio(part, part_path(at, j, field), ctx)
         case Video():
