@@ -48,6 +48,8 @@ _TOOL = frozenset({"role", "content", "tool_call_id"})
 _ASSISTANT = frozenset({"role", "content", "name", "refusal", "audio"})
 _ASSISTANT_CALLS = _ASSISTANT | {"tool_calls"}
 _NONE: dict[str, Any] = {}  # no echo of ours (read, never written to)
+# The IR's part classes other than ToolResult: a part of one of them is no result, known by identity
+# (a subclass is asked by isinstance).
 _NOT_RESULTS = frozenset(
     {Text, Image, Audio, Video, Document, Thinking, RedactedThinking, ToolUse, ImageOutput, AudioOutput, Native}
 )
