@@ -6,7 +6,7 @@ Mistral's ``prefix``) ride in this codec's message echo, so decode -> encode is 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, assert_never
 
 from interlingua import (
@@ -48,7 +48,13 @@ _TOOL = frozenset({"role", "content", "tool_call_id"})
 _ASSISTANT = frozenset({"role", "content", "name", "refusal", "audio"})
 _ASSISTANT_CALLS = _ASSISTANT | {"tool_calls"}
 _NONE: dict[str, Any] = {}  # no echo of ours (read, never written to)
-_PATHS = [f"messages[{i}]" for i in range(512)]  # spelled once, not per message of every encode
+# The IR's part classes other than ToolResult: a part of one of them is no result, known by identity
+# (a subclass is asked by isinstance).
+_NOT_RESULTS = frozenset(
+    {Text, Image, Audio, Video, Document, Thinking, RedactedThinking, ToolUse, ImageOutput, AudioOutput, Native}
+)
+_PATH_COUNT = 512
+_PATHS = [f"messages[{i}]" for i in range(_PATH_COUNT)]  # spelled once, not per message of every encode
 
 # The shapes built most, each a constructor made once (``maker``): a third cheaper than ``build``.
 _text = maker(Text, "text")
@@ -231,23 +237,30 @@ def _content_value(blocks: list[Block], data: dict[str, Any]) -> Any:
 def _encode_plain(
     role: str,
     message: Message,
+    parts: list[ContentPart],
     at: str,
     ctx: Ctx,
-    parts: Sequence[tuple[int, ContentPart]] | None = None,
+    places: list[int] | None = None,
     data: dict[str, Any] | None = None,
 ) -> Block:
-    """A system, developer or user message; ``parts`` (index, part), when given, instead of all its
-    parts; ``data``, when given, its echo of ours, already read."""
+    """A system, developer or user message of ``parts``: all the message's, or (``places``: their
+    indices in it) those its tool results left; ``data``: its echo of ours, when already read."""
     if role == "developer" and not ctx.dialect.developer_role:
         ctx.out.unsupported(at, "developer", f"{ctx.dialect.name} has no developer role; sent as system")
         role = "system"
     blocks = []
     text_only = role != "user"
-    for j, part in enumerate(message.parts) if parts is None else parts:
-        if text_only and not isinstance(part, Text):
-            ctx.out.lossy(part_path(at, j), part.type, f"{article(role)} message holds text only")
+    j = -1
+    for part in parts:  # counted, not enumerate(): an enumerate per message costs more than its one part
+        j += 1
+        where = j if places is None else places[j]
+        if type(part) is Text:  # most parts: straight to their encoder, not through the dispatch
+            blocks.append(encode_text(part, at, where, ctx))
             continue
-        block = encode_user_part(part, at, j, ctx)
+        if text_only and not isinstance(part, Text):
+            ctx.out.lossy(part_path(at, where), part.type, f"{article(role)} message holds text only")
+            continue
+        block = encode_user_part(part, at, where, ctx)
         if block is not None:
             blocks.append(block)
     if data is None:
@@ -301,31 +314,43 @@ def _encode_tool_result(
     return merge_into(wire, data) if data else wire
 
 
-def _encode_turn(message: Message, role: str, at: str, ctx: Ctx, follow: list[Block]) -> list[Block]:
-    """A user or tool message: tool results first (each its own tool message), then the rest."""
+def _encode_turn(message: Message, role: str, at: str, ctx: Ctx, out: list[Block], follow: list[Block]) -> Block | None:
+    """A user or tool message: each tool result goes to ``out`` at once, as a tool message of its
+    own; the other parts make the user message returned to follow them (None when there are none)."""
+    parts = message.parts
     echoes = message.provider_echoes
     data = own(echoes, ctx.provider) if echoes else _NONE
-    parts = message.parts
     if data and data.get("_whole") is True and len(parts) == 1 and isinstance(parts[0], Native):
-        return [dict(parts[0].data)]
+        block = dict(parts[0].data)
+        if block.get("role") != "tool":
+            return block
+        out.append(block)
+        return None
     kept = data if role == "tool" else _NONE
-    out: list[Block] = []
-    rest: list[tuple[int, ContentPart]] | None = None  # the other parts, once a result is met
-    for j, part in enumerate(parts):
-        if part.type == "tool_result" and isinstance(part, ToolResult):  # the type first: a failing
-            # isinstance on a pydantic class is an ABC check, several times the cost
+    rest: list[ContentPart] | None = None  # the other parts, once a result is met, and their places
+    places: list[int] | None = None
+    results = False
+    j = -1
+    for part in parts:  # counted, not enumerate(): an enumerate per message costs more than its one part
+        j += 1
+        # the IR's own classes by identity: a failing isinstance on a pydantic class is an ABC check
+        if type(part) is ToolResult or (type(part) not in _NOT_RESULTS and isinstance(part, ToolResult)):
             out.append(_encode_tool_result(part, at, j, ctx, kept, follow))
-            if rest is None:
-                rest = list(enumerate(parts[:j])) if j else []  # every part before the first result
-        elif rest is not None:
-            rest.append((j, part))
-    if rest or not out:  # no results (rest None): every part
+            if not results and j:
+                rest, places = parts[:j], list(range(j))  # every part before the first result
+            results = True
+        elif results:
+            if rest is None or places is None:
+                rest, places = [], []
+            rest.append(part)
+            places.append(j)
+    if not results or rest:
         if role == "tool":
             ctx.out.lossy(at, "text", "parts beside tool results go in a user message", action="converted")
-        out.append(_encode_plain("user", message, at, ctx, rest, data))
-    elif message.name is not None:
+        return _encode_plain("user", message, parts if rest is None else rest, at, ctx, places, data)
+    if message.name is not None:
         ctx.out.unsupported(f"{at}.name", "message_name", "tool messages carry no name")
-    return out
+    return None
 
 
 class _Assistant:
@@ -476,20 +501,25 @@ def encode_assistant(message: Message, at: str, ctx: Ctx, *, response: bool = Fa
     content: list[Block] = []
     calls: list[Block] = []
     more: _Assistant | None = None
-    for j, part in enumerate(message.parts):
-        kind = part.type  # the type first: a failing isinstance on a pydantic class is an ABC check
-        if kind == "tool_use" and isinstance(part, ToolUse):
+    j = -1
+    for part in message.parts:  # counted: an enumerate per message costs more than its few parts
+        j += 1
+        # exact classes by identity: a failing isinstance on a pydantic class is an ABC check
+        if type(part) is ToolUse:
             calls.append(encode_tool_call(part, ctx))
-        elif kind == "text" and isinstance(part, Text) and not part.provider_echoes and not part.citations:
+        elif type(part) is Text and not part.provider_echoes and not (response and part.citations):
             content.append(encode_text(part, at, j, ctx))
-        else:  # every other part, each by its own method (``_Assistant.add``)
+        else:  # every other part (subclasses too), each by its own method (``_Assistant.add``)
             if more is None:
                 more = _Assistant(ctx, at, content, calls, response)
             more.add(part, j)
-    data = own(message.provider_echoes, ctx.provider) if message.provider_echoes else _NONE
+    echoes = message.provider_echoes
+    data = own(echoes, ctx.provider) if echoes else _NONE
     wire: Block = {"role": "assistant"}
     if content and response and ctx.dialect.reasoning != "mistral_blocks":
         wire["content"] = _joined(content, ctx)
+    elif more is None and len(content) == 1 and not data:  # one plain text part: its block is type and text
+        wire["content"] = content[0]["text"]
     elif content:
         wire["content"] = _content_value(content, data)
     elif response:
@@ -502,7 +532,7 @@ def encode_assistant(message: Message, at: str, ctx: Ctx, *, response: bool = Fa
         more.fields(wire)
     if calls:
         wire["tool_calls"] = calls
-    if message.name is not None and not response:
+    if not response and message.name is not None:
         wire["name"] = message.name
     return merge_into(wire, data) if data else wire
 
@@ -522,22 +552,20 @@ def encode_messages(messages: list[Message], ctx: Ctx) -> list[Block]:
     out: list[Block] = []
     follow: list[Block] = []
     for i, message in enumerate(messages):
-        at = _PATHS[i] if i < len(_PATHS) else f"messages[{i}]"
+        at = _PATHS[i] if i < _PATH_COUNT else f"messages[{i}]"
         if message.id is not None:
             ctx.out.unsent_message_fields(message, at, carries_name=True)
         role = message.role
         match role:
+            case "user" | "tool":
+                turn = _encode_turn(message, role, at, ctx, out, follow)
+                if turn is None:
+                    continue
+                block = turn
             case "assistant":
                 block = encode_assistant(message, at, ctx)
-            case "user" | "tool":
-                for block in _encode_turn(message, role, at, ctx, follow):
-                    if follow and block["role"] != "tool":
-                        out.append({"role": "user", "content": follow})
-                        follow = []
-                    out.append(block)
-                continue
             case "system" | "developer":
-                block = _encode_plain(role, message, at, ctx)
+                block = _encode_plain(role, message, message.parts, at, ctx)
             case _:
                 assert_never(role)
         if follow:

@@ -296,13 +296,19 @@ def _media_url(source: Any) -> str | None:
             return None
 
 
-def _encode_image(part: Image, at: str, ctx: Ctx) -> Block | None:
-    _warn_cache(part, at, ctx)
+def _encode_image(part: Image, at: str, j: int, ctx: Ctx, field: str) -> Block | None:
+    """Part ``j`` of the list ``field`` at ``at`` (the path spelled out only to warn)."""
+    if part.cache_control is not None:
+        _warn_cache(part, part_path(at, j, field), ctx)
     url = _media_url(part.source)
     if url is None:
-        ctx.out.lossy(at, "image", f"image_url takes a URL or base64, not a {part.source.type} source")
+        why = f"image_url takes a URL or base64, not a {part.source.type} source"
+        ctx.out.lossy(part_path(at, j, field), "image", why)
         return None
-    data = own(part.provider_echoes, ctx.provider)
+    echoes = part.provider_echoes
+    if not echoes:
+        return {"type": "image_url", "image_url": {"url": url}}
+    data = own(echoes, ctx.provider)
     if data.get("_bare") is True:
         return merge_into({"type": "image_url", "image_url": url}, data)
     return merge_into({"type": "image_url", "image_url": {"url": url, **part_of(data, "_image_url")}}, data)
@@ -361,11 +367,11 @@ def _encode_native(part: Native, at: str, ctx: Ctx) -> Block | None:
 def encode_user_part(part: ContentPart, at: str, j: int, ctx: Ctx, field: str = "parts") -> Block | None:
     """Part ``j`` of the list ``field`` at ``at``, in a user (or system) message; None when it is
     dropped, with a warning."""
-    match part:
+    match part:  # images first: the writers send text parts to ``encode_text`` without asking here
+        case Image():
+            return _encode_image(part, at, j, ctx, field)
         case Text():
             return encode_text(part, at, j, ctx, field)
-        case Image():
-            return _encode_image(part, part_path(at, j, field), ctx)
         case Audio():
             return _encode_audio(part, part_path(at, j, field), ctx)
         case Video():
@@ -389,27 +395,33 @@ _NONE: dict[str, Any] = {}  # no echo of ours (read, never written to)
 
 def encode_tool_call(part: ToolUse, ctx: Ctx) -> Block:
     echoes = part.provider_echoes
-    if not echoes or (
-        len(echoes) == 1 and echoes[0].provider == ctx.provider and echoes[0].data.keys() == _KEPT_ARGUMENTS
-    ):  # most calls: nothing kept to put back but the arguments' own text (servers space them)
-        function = {"name": part.name, "arguments": call_arguments(part, echoes[0].data if echoes else _NONE)}
-        return {"id": ctx.ids.encode(part.id), "type": "function", "function": function}
-    data = own(echoes, ctx.provider)
+    data = _NONE
+    if echoes:
+        echo = echoes[0]
+        data = echo.data
+        if len(echoes) != 1 or echo.provider != ctx.provider or data.keys() != _KEPT_ARGUMENTS:
+            data = own(echoes, ctx.provider)  # more kept than the arguments' own text (servers space them)
+            function = {"name": part.name, "arguments": call_arguments(part, data)}
+            function.update(part_of(data, "_function"))
+            return merge_into({"id": ctx.ids.encode(part.id), "type": "function", "function": function}, data)
     function = {"name": part.name, "arguments": call_arguments(part, data)}
-    function.update(part_of(data, "_function"))
-    return merge_into({"id": ctx.ids.encode(part.id), "type": "function", "function": function}, data)
+    return {"id": ctx.ids.encode(part.id), "type": "function", "function": function}
 
 
 def call_arguments(part: ToolUse, data: dict[str, Any]) -> str:
     """The arguments text: the server's own spelling when the input is still what it said."""
+    raw = part.raw_input
+    if raw is not None:
+        return raw
     kept = data.get("_arguments")
-    if isinstance(kept, str) and part.raw_input is None:
+    value = part.input
+    if isinstance(kept, str):
         try:
-            if loads(kept) == part.input:
+            if loads(kept) == value:
                 return kept
         except ValueError:
             pass
-    return part.raw_input if part.raw_input is not None else compact_arguments(part.input)
+    return compact_arguments(value)
 
 
 def thinking_block(part: Thinking, ctx: Ctx) -> Block:

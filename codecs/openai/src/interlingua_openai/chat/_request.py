@@ -13,7 +13,7 @@ lacks goes to its nearest, and while it reasons the sampling settings it refuses
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from interlingua import (
     NativeTool,
@@ -182,29 +182,48 @@ def _keep_or_map(
 def _encode_tools(request: Request, ctx: Ctx) -> list[Block]:
     tools: list[Block] = []
     for i, tool in enumerate(request.tools):
-        at = f"tools[{i}]"
-        if isinstance(tool, NativeTool):
-            if tool.provider != ctx.provider:
-                ctx.out.lossy(at, "native_tools", f"{article(tool.provider)} tool means nothing to {ctx.provider}")
-            elif ctx.dialect.name == "openai" and tool.data.get("type") not in ("function", "custom"):
-                ctx.out.lossy(at, "native_tools", f"OpenAI knows no tool of type {tool.data.get('type')!r}")
-            elif (kind := tool.data.get("type")) in _FLAT_TOOL_KEYS and kind not in tool.data:
-                if (block := _encode_flat_tool(tool.data, str(kind), at, ctx)) is not None:
+        match tool:  # function tools first: most lists hold nothing else
+            case Tool():
+                tools.append(_encode_tool(tool, i, ctx))
+            case NativeTool():
+                block = _encode_native_tool(tool, f"tools[{i}]", ctx)
+                if block is not None:
                     tools.append(block)
-            else:
-                tools.append(dict(tool.data))
-            continue
-        function: Block = {"name": tool.name}
-        if tool.description is not None:
-            function["description"] = tool.description
-        if tool.input_schema != _DEFAULT_SCHEMA:
-            function["parameters"] = tool.input_schema
-        if tool.strict is not None:
-            function["strict"] = tool.strict
-        if tool.cache_control is not None:
-            ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints")
-        tools.append({"type": "function", "function": function})
+            case _:
+                assert_never(tool)
     return tools
+
+
+def _encode_tool(tool: Tool, i: int, ctx: Ctx) -> Block:
+    function: Block = {"name": tool.name}
+    description = tool.description
+    if description is not None:
+        function["description"] = description
+    schema = tool.input_schema
+    if schema != _DEFAULT_SCHEMA:
+        function["parameters"] = schema
+    strict = tool.strict
+    if strict is not None:
+        function["strict"] = strict
+    if tool.cache_control is not None:
+        ctx.out.lossy(f"tools[{i}]", "cache_control", "Chat Completions has no cache breakpoints")
+    return {"type": "function", "function": function}
+
+
+def _encode_native_tool(tool: NativeTool, at: str, ctx: Ctx) -> Block | None:
+    """A vendor tool: ours as it came (a Responses-form function or custom tool in Chat's form);
+    another provider's, or a type OpenAI does not know, left out with a warning."""
+    if tool.provider != ctx.provider:
+        ctx.out.lossy(at, "native_tools", f"{article(tool.provider)} tool means nothing to {ctx.provider}")
+        return None
+    data = tool.data
+    kind = data.get("type")
+    if ctx.dialect.name == "openai" and kind not in ("function", "custom"):
+        ctx.out.lossy(at, "native_tools", f"OpenAI knows no tool of type {kind!r}")
+        return None
+    if kind in _FLAT_TOOL_KEYS and kind not in data:
+        return _encode_flat_tool(data, str(kind), at, ctx)
+    return dict(data)
 
 
 # The fields a Responses function or custom tool shares with Chat's, which nests them under the
