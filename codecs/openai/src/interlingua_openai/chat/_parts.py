@@ -236,8 +236,21 @@ def compact_arguments(value: dict[str, Any]) -> str:
 
 
 def respelled(value: dict[str, Any], text: str) -> bool:
-    """Whether the arguments ``text`` is not what the encoder writes for ``value``, so decode keeps it."""
-    return compact_arguments(value) != text
+    """Whether the arguments ``text`` is not what the encoder writes for ``value``
+    (:func:`compact_arguments`), so decode keeps it: one serialisation, no walk of ``value``.
+
+    pydantic-core's compact JSON is the encoder's text unless a float is printed otherwise, and
+    json.dumps prints a float otherwise only below 1e-4, where pydantic-core writes ``0.0000``
+    or an ``e-`` exponent (``0.00001`` / ``1e-7`` against ``1e-05`` / ``1e-07``); without either
+    in its text there is no such float (``test_paths.py`` checks this over every exponent). With
+    one (or a string holding the letters), and for a lone surrogate, the encoder's own text decides."""
+    try:
+        printed = to_json(value)
+    except ValueError:  # a lone surrogate: json.dumps writes it, pydantic-core cannot
+        return compact_arguments(value) != text
+    if b"e-" in printed or b"0.0000" in printed:
+        return compact_arguments(value) != text
+    return printed.decode() != text
 
 
 _SCALARS = frozenset({str, int, bool, type(None)})
