@@ -28,9 +28,7 @@ _MESSAGE = frozenset({"role", "content", "refusal", "audio", "tool_calls", "anno
 
 # The shapes built on every answer, each a constructor made once (``maker``).
 _answer_of = maker(Message, "role", "parts", "provider_echoes")
-_response_of = maker(
-    Response, "provider_echoes", "id", "model", "message", "stop_reason", "raw_stop_reason", "usage"
-)
+_response_of = maker(Response, "provider_echoes", "id", "model", "message", "stop_reason", "raw_stop_reason", "usage")
 
 
 def message_known(ctx: Ctx) -> frozenset[str]:
@@ -139,7 +137,7 @@ def decode_response(body: Mapping[str, Any], ctx: Ctx) -> Response:
     if nests or is_tracked(data):
         check_depth(body if type(body) is dict else dict(body))
     echoes = echo_list(ctx.provider, data) if data else []
-    if model_id is not None and model is not None and len(fields) == 4 and "usage" in fields and "stop_reason" in fields:
+    if len(fields) == 4 and "usage" in fields and "stop_reason" in fields and None not in (model_id, model):
         return _response_of(echoes, model_id, model, fields["message"], fields["stop_reason"], raw, fields["usage"])
     if model_id is not None:
         fields["id"] = model_id

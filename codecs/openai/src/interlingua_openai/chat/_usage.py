@@ -44,7 +44,7 @@ from decimal import Decimal
 from typing import Any
 
 from interlingua import Cost, Usage, WarningSink
-from interlingua.kit import require
+from interlingua.kit import maker, require
 
 from ._echo import build
 from ._parts import Block
@@ -103,7 +103,13 @@ def decode_usage(block: Block, at: str) -> tuple[Usage, Cost | None, Block]:
     if extra:
         fields["extra"] = extra
     cost = None if total is None else _decode_cost(total, block, leftovers)
+    if len(fields) == 5 and "cache_write_tokens" not in fields and extra:  # OpenAI's own answers
+        usage = _usage_of(prompt, completion, fields["cache_read_tokens"], fields["reasoning_tokens"], extra)
+        return usage, cost, leftovers
     return build(Usage, **fields), cost, leftovers
+
+
+_usage_of = maker(Usage, "input_tokens", "output_tokens", "cache_read_tokens", "reasoning_tokens", "extra")
 
 
 def _decode_cost(total: Decimal, block: Block, leftovers: Block) -> Cost:
