@@ -58,7 +58,8 @@ def _citations(annotations: list[Any], text: str) -> list[Citation] | None:
 
 
 def decode_answer(item: Block, at: str, ctx: Ctx) -> Message:
-    data = present(item, message_known(ctx))
+    known = message_known(ctx)
+    data = {} if item.keys() <= known else present(item, known)  # most answers: only mapped keys
     parts = decode_assistant_parts(item, at, ctx, data)
     annotations = item.get("annotations")
     if annotations is None:
