@@ -24,6 +24,7 @@ from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
 _TOP = frozenset({"id", "object", "model", "choices", "usage"})
 _CHOICE = frozenset({"index", "message", "finish_reason"})
+_CHOICE_LOGPROBS = _CHOICE | {"logprobs"}
 _MESSAGE = frozenset({"role", "content", "refusal", "audio", "tool_calls", "annotations"})
 
 # The shapes built on every answer, each a constructor made once (``maker``).
@@ -106,7 +107,8 @@ def decode_response(body: Mapping[str, Any], ctx: Ctx) -> Response:
         choice = choices[0]
         if type(choice) is not dict:
             choice = expect(choice, dict, "choices[0]")
-        if len(choice) != 3 and (more := present(choice, _CHOICE)):
+        plain = choice.keys() <= _CHOICE_LOGPROBS and choice.get("logprobs") is None  # OpenAI's own: null
+        if not plain and (more := present(choice, _CHOICE)):
             data["_choice"] = more
         raw = choice.get("finish_reason")
         if raw is not None:
