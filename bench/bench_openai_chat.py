@@ -9,6 +9,11 @@
   every encode, and that share is printed apart.
 - decode_response of each recorded completion, against the SDK's own ``ChatCompletion.model_validate``
   (PERF.md: no slower).
+- Issue 28's two answers, a text answer (``parallel-tool-calls-turn2``) and a two-tool-call answer
+  (``parallel-tool-calls-turn1``): decode_response against ``ChatCompletion.model_validate`` of
+  the same dict (target: at most the SDK). ``--instructions NAME N ours|sdk`` runs one of them N
+  times inside ``functools.reduce`` instead, for callgrind's
+  ``--toggle-collect=functools_reduce`` (instructions that the machine's load does not move).
 - The largest recorded stream from raw SSE bytes to an accumulated Response, per event (PERF.md: at
   most 6 us), beside the SSE framing alone (httpx2) and framing + ``orjson.loads``.
 
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -152,6 +158,41 @@ def responses(codec: OpenAIChatCodec) -> None:
         print(f"decode_response {path.stem:40s} {ours:6.1f} us; SDK model_validate {sdk:6.1f} us  {factor:5.2f}x")
 
 
+ANSWERS = {"text": "parallel-tool-calls-turn2", "two tool calls": "parallel-tool-calls-turn1"}
+
+
+def answers(codec: OpenAIChatCodec) -> None:
+    """Issue 28's pair, each beside the SDK's ``model_validate`` in the same rounds."""
+    from openai.types.chat import ChatCompletion
+
+    for label, name in ANSWERS.items():
+        answer = load_body(real_fixtures_dir() / "openai-chat" / "response" / f"{name}.json")
+        got = timed(
+            {
+                "sdk": (partial(ChatCompletion.model_validate, answer), 300),
+                "ours": (partial(codec.decode_response, answer), 300),
+            },
+            rounds=15,
+        )
+        (sdk, _), (ours, factor) = got["sdk"], got["ours"]
+        print(f"decode_response, {label:14s} {ours:6.1f} us; SDK model_validate {sdk:6.1f} us  {factor:5.2f}x (<= 1)")
+
+
+def instructions(name: str, n: int, side: str) -> None:
+    """``n`` decodes of one recorded answer inside ``functools.reduce``, for callgrind's toggle."""
+    import functools
+
+    from openai.types.chat import ChatCompletion
+
+    answer = load_body(real_fixtures_dir() / "openai-chat" / "response" / f"{name}.json")
+    decode: Callable[[Any], object] = (
+        ChatCompletion.model_validate if side == "sdk" else OpenAIChatCodec().decode_response
+    )
+    for _ in range(20):  # warm: makers compiled, caches filled
+        decode(answer)
+    functools.reduce(lambda acc, _: decode(answer), range(n), None)
+
+
 def streams(codec: OpenAIChatCodec) -> None:
     """The largest recorded stream, rendered to SSE bytes once, then framed (httpx2), parsed,
     decoded and accumulated per run; beside it the framing alone and framing + orjson."""
@@ -176,8 +217,13 @@ def streams(codec: OpenAIChatCodec) -> None:
 
 def main() -> None:
     real_fixtures_dir()  # the recorded corpus is read below: absent, stop here with its one line
+    if "--instructions" in sys.argv:
+        name, n, side = sys.argv[sys.argv.index("--instructions") + 1 :][:3]
+        instructions(name, int(n), side)
+        return
     codec = OpenAIChatCodec()
     requests(codec)
+    answers(codec)
     responses(codec)
     streams(codec)
 

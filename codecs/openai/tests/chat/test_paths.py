@@ -146,3 +146,33 @@ def test_respelled_keeps_a_float_the_encoder_would_print_otherwise() -> None:
     assert not respelled({"x": 1e-05}, '{"x":1e-05}')
     assert respelled({"path": ".env"}, '{"path": ".env"}')
     assert not respelled({"path": ".env"}, '{"path":".env"}')
+
+
+def test_json_dumps_prints_a_float_otherwise_only_where_pydantic_core_writes_e_minus_or_0_0000() -> None:
+    """What ``respelled`` rests on to skip a walk of the value: over every binary exponent, a
+    float json.dumps and pydantic-core print differently has ``e-`` or ``0.0000`` in
+    pydantic-core's text."""
+    for exponent in range(-1074, 1024):
+        for mantissa in (1.0, 1.1, 1.5, 1.9999999999999998):
+            value = mantissa * 2.0**exponent
+            for number in (value, -value):
+                printed = to_json(number).decode()
+                if printed != json.dumps(number):
+                    assert "e-" in printed or "0.0000" in printed, (number, printed)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ('{"x":0.00001}', True),  # pydantic-core's spelling of 1e-05
+        ('{"x":1e-05}', False),
+        ('{"x":1e-7}', True),
+        ('{"x":1e-07}', False),
+        ('{"note":"re-run at 0.0000 UTC"}', False),  # the letters in a string: the slow way, same answer
+        ('{"note": "re-run"}', True),
+    ],
+)
+def test_respelled_with_a_small_float_or_its_letters_asks_the_encoders_text(text: str, kept: bool) -> None:
+    value, _ = tool_arguments(text)
+    assert respelled(value, text) is kept
+    assert (arguments_text(value, None) != text) is kept

@@ -102,7 +102,7 @@ class OpenAIChatCodec:
             return _request.decode_request(wire_dict(body), self._ctx())
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name, body):
+        with decoding(self.name):  # the depth check is the decoder's: only what it keeps unread can nest
             return _response.decode_response(wire_dict(body), self._ctx())
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:

@@ -50,16 +50,13 @@ def echo_list(provider: str, data: dict[str, Any], model: str | None = None) -> 
     """
     if not data:
         return []
-    stored: dict[str, Any] = {}
-    wire: dict[str, Any] = {}
-    for key, value in data.items():
-        if key[:1] == "_":
-            stored[key] = value
-        else:
-            wire[key] = value
+    wire = {key: value for key, value in data.items() if key[:1] != "_"}
+    if len(wire) == len(data):  # no flags (an answer's top level, most blocks' unknown keys)
+        return [_echo_of(provider, {"wire": wire}, model)]
+    stored = {key: value for key, value in data.items() if key[:1] == "_"}
     if wire:
         stored["wire"] = wire
-    return [_echo_of(provider=provider, data=stored, model=model)]
+    return [_echo_of(provider, stored, model)]
 
 
 def own(echoes: list[ProviderEcho], provider: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from interlingua import (
     Image,
     ImageOutput,
     Native,
+    ProviderEcho,
     RedactedThinking,
     Text,
     TextSource,
@@ -56,6 +57,7 @@ _FUNCTION = frozenset({"name", "arguments"})
 _text = maker(Text, "text", "provider_echoes")
 _image = maker(Image, "source", "provider_echoes")
 _call = maker(ToolUse, "id", "name", "input", "raw_input", "provider_echoes")
+_echo_of = maker(ProviderEcho, "provider", "data", "model")  # a call's echo that keeps only its arguments text
 
 # --- decoding: wire block -> IR parts ------------------------------------------------------------
 
@@ -209,17 +211,19 @@ def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> 
         name = require(function, "name", str, where)
         text = require(function, "arguments", str, where)
     value, raw = tool_arguments(text)
-    data = {} if call.keys() == _CALL else extras(call, _CALL)
-    if raw is None and text and respelled(value, text):
-        data["_arguments"] = text  # the server's own spacing, e.g. {"path": ".env"}
+    kept = raw is None and text != "" and respelled(value, text)  # the server's own spacing: {"path": ".env"}
+    ctx.names[wire_id] = name
+    if call.keys() == _CALL and len(function) == 2:  # nothing else to keep (most calls)
+        echoes = [_echo_of(ctx.provider, {"_arguments": text}, None)] if kept else []
+        return _call(ctx.ids.decode(wire_id), name, value, raw, echoes)
+    data = extras(call, _CALL)
+    if kept:
+        data["_arguments"] = text
     if "type" not in call:
         data["_omit"] = ["type"]
     if len(function) != 2 and (more := extras(function, _FUNCTION)) != {}:
         data["_function"] = more
-    ctx.names[wire_id] = name
-    return _call(
-        id=ctx.ids.decode(wire_id), name=name, input=value, raw_input=raw, provider_echoes=echo_list(ctx.provider, data)
-    )
+    return _call(ctx.ids.decode(wire_id), name, value, raw, echo_list(ctx.provider, data))
 
 
 def compact_arguments(value: dict[str, Any]) -> str:
@@ -236,8 +240,21 @@ def compact_arguments(value: dict[str, Any]) -> str:
 
 
 def respelled(value: dict[str, Any], text: str) -> bool:
-    """Whether the arguments ``text`` is not what the encoder writes for ``value``, so decode keeps it."""
-    return compact_arguments(value) != text
+    """Whether the arguments ``text`` is not what the encoder writes for ``value``
+    (:func:`compact_arguments`), so decode keeps it: one serialisation, no walk of ``value``.
+
+    pydantic-core's compact JSON is the encoder's text unless a float is printed otherwise, and
+    json.dumps prints a float otherwise only below 1e-4, where pydantic-core writes ``0.0000``
+    or an ``e-`` exponent (``0.00001`` / ``1e-7`` against ``1e-05`` / ``1e-07``); without either
+    in its text there is no such float (``test_paths.py`` checks this over every exponent). With
+    one (or a string holding the letters), and for a lone surrogate, the encoder's own text decides."""
+    try:
+        printed = to_json(value).decode()  # searched as text: ``in`` on bytes costs twice as much
+    except ValueError:  # a lone surrogate: json.dumps writes it, pydantic-core cannot
+        return compact_arguments(value) != text
+    if "e-" in printed or "0.0000" in printed:
+        return compact_arguments(value) != text
+    return printed != text
 
 
 _SCALARS = frozenset({str, int, bool, type(None)})

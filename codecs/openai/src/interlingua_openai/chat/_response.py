@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from gc import is_tracked
 from typing import Any
 
 from interlingua import Citation, CitationSource, ContentPart, LossyDecode, Message, Response, Text, Usage
-from interlingua.kit import expect, join, optional, require
+from interlingua.kit import check_depth, expect, join, maker, optional, require
 
 from ._echo import OMIT, Ctx, build, echo_list, merge_into, own, part_of, present
 from ._messages import decode_assistant_parts, encode_assistant
@@ -23,7 +24,12 @@ from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
 _TOP = frozenset({"id", "object", "model", "choices", "usage"})
 _CHOICE = frozenset({"index", "message", "finish_reason"})
+_CHOICE_LOGPROBS = _CHOICE | {"logprobs"}
 _MESSAGE = frozenset({"role", "content", "refusal", "audio", "tool_calls", "annotations"})
+
+# The shapes built on every answer, each a constructor made once (``maker``).
+_answer_of = maker(Message, "role", "parts", "provider_echoes")
+_response_of = maker(Response, "provider_echoes", "id", "model", "message", "stop_reason", "raw_stop_reason", "usage")
 
 
 def message_known(ctx: Ctx) -> frozenset[str]:
@@ -53,7 +59,8 @@ def _citations(annotations: list[Any], text: str) -> list[Citation] | None:
 
 
 def decode_answer(item: Block, at: str, ctx: Ctx) -> Message:
-    data = present(item, message_known(ctx))
+    known = message_known(ctx)
+    data = {} if item.keys() <= known else present(item, known)  # most answers: only mapped keys
     parts = decode_assistant_parts(item, at, ctx, data)
     annotations = item.get("annotations")
     if annotations is None:
@@ -64,7 +71,7 @@ def decode_answer(item: Block, at: str, ctx: Ctx) -> Message:
             data["annotations"] = []
     else:
         _annotate(parts, expect(annotations, list, join(at, "annotations")), data)
-    return build(Message, role="assistant", parts=parts, provider_echoes=echo_list(ctx.provider, data))
+    return _answer_of("assistant", parts, echo_list(ctx.provider, data) if data else [])
 
 
 def _annotate(parts: list[ContentPart], annotations: list[Any], data: dict[str, Any]) -> None:
@@ -78,38 +85,86 @@ def _annotate(parts: list[ContentPart], annotations: list[Any], data: dict[str, 
 
 
 def decode_response(body: Mapping[str, Any], ctx: Ctx) -> Response:
+    """The first choice's message, finish reason and usage; the rest rides in the echo.
+
+    The readers walk a fixed skeleton a few levels deep, so the depth limit can only be passed
+    inside a value kept without reading (an unknown key, content blocks, logprobs, ...): the
+    body's depth is checked (``check_depth``, as ``decoding`` does for requests) only when the
+    answer holds one that nests, and most answers hold none."""
     data = present(body, _TOP)
-    if body.get("object") not in (None, "chat.completion"):
-        data["object"] = body["object"]
-    choices = require(body, "choices", list, "")
-    warnings = []
-    fields: dict[str, Any] = {"id": optional(body, "id", str, ""), "model": optional(body, "model", str, "")}
+    kind = body.get("object")
+    if kind is not None and kind != "chat.completion":
+        data["object"] = kind
+    choices = body.get("choices")
+    if type(choices) is not list:
+        choices = require(body, "choices", list, "")
+    model_id, model = body.get("id"), body.get("model")
+    if (model_id is not None and type(model_id) is not str) or (model is not None and type(model) is not str):
+        model_id, model = optional(body, "id", str, ""), optional(body, "model", str, "")  # they name the fault
+    fields: dict[str, Any] = {}
+    nests = False
     if choices:
-        choice = expect(choices[0], dict, "choices[0]")
-        if more := present(choice, _CHOICE):
+        choice = choices[0]
+        if type(choice) is not dict:
+            choice = expect(choice, dict, "choices[0]")
+        plain = choice.keys() <= _CHOICE_LOGPROBS and choice.get("logprobs") is None  # OpenAI's own: null
+        if not plain and (more := present(choice, _CHOICE)):
             data["_choice"] = more
-        raw = optional(choice, "finish_reason", str, "choices[0]")
-        fields.update(stop_reason=decode_finish_reason(raw), raw_stop_reason=raw)
-        fields["message"] = decode_answer(require(choice, "message", dict, "choices[0]"), "choices[0].message", ctx)
+        raw = choice.get("finish_reason")
+        if raw is not None:
+            fields["stop_reason"] = decode_finish_reason(
+                raw if type(raw) is str else optional(choice, "finish_reason", str, "choices[0]")
+            )
+            fields["raw_stop_reason"] = raw
+        item = choice.get("message")
+        if type(item) is not dict:
+            item = require(choice, "message", dict, "choices[0]")
+        fields["message"] = decode_answer(item, "choices[0].message", ctx)
+        nests = _nests(item)
     if len(choices) != 1:
         data["_choices"] = choices[1:]
-    if len(choices) > 1:
-        why = f"{len(choices) - 1} more choice(s) kept only in provider_echoes"
-        warnings.append(LossyDecode(codec="openai-chat", path="choices[1]", message=why))
     usage = body.get("usage")
     if usage is None:
         data[OMIT] = ["usage"]
     else:
-        fields["usage"], fields["cost"], leftovers = decode_usage(expect(usage, dict, "usage"), "usage")
+        fields["usage"], cost, leftovers = decode_usage(expect(usage, dict, "usage"), "usage")
+        if cost is not None:
+            fields["cost"] = cost
         if leftovers:
             data["_usage"] = leftovers
-        if recorded := recorded_counters(fields["usage"]):
+        if fields["usage"].extra and (recorded := recorded_counters(fields["usage"])):
             data[COUNTERS] = recorded
-    if warnings:
-        fields["warnings"] = warnings
-    return build(
-        Response, provider_echoes=echo_list(ctx.provider, data), **{k: v for k, v in fields.items() if v is not None}
-    )
+    if len(choices) > 1:
+        why = f"{len(choices) - 1} more choice(s) kept only in provider_echoes"
+        fields["warnings"] = [LossyDecode(codec="openai-chat", path="choices[1]", message=why)]
+    if nests or is_tracked(data):
+        check_depth(body if type(body) is dict else dict(body))
+    echoes = echo_list(ctx.provider, data) if data else []
+    if len(fields) == 4 and "usage" in fields and "stop_reason" in fields and None not in (model_id, model):
+        return _response_of(echoes, model_id, model, fields["message"], fields["stop_reason"], raw, fields["usage"])
+    if model_id is not None:
+        fields["id"] = model_id
+    if model is not None:
+        fields["model"] = model
+    return build(Response, provider_echoes=echoes, **fields)
+
+
+def _nests(item: Block) -> bool:
+    """Whether the message holds a non-empty container decode keeps without reading it whole
+    (content blocks, annotations, audio, reasoning details, a call's unknown keys). A value
+    ``gc.is_tracked`` calls untracked holds no container (strings, numbers, objects of those)."""
+    for key, value in item.items():
+        if not value or not is_tracked(value):
+            continue
+        if key != "tool_calls" or type(value) is not list:
+            return True
+        for call in value:  # a call's function object is read whole: untracked unless it nests
+            if type(call) is not dict:
+                return True
+            for field in call.values():
+                if field and is_tracked(field):
+                    return True
+    return False
 
 
 def encode_response(response: Response, ctx: Ctx) -> Block:

@@ -44,7 +44,7 @@ from decimal import Decimal
 from typing import Any
 
 from interlingua import Cost, Usage, WarningSink
-from interlingua.kit import require
+from interlingua.kit import maker, require
 
 from ._echo import build
 from ._parts import Block
@@ -55,44 +55,61 @@ _SUBSETS = {
     ("completion_tokens_details", "reasoning_tokens"): "reasoning_tokens",
 }
 _DETAILS = ("prompt_tokens_details", "completion_tokens_details")
+# Per details object, what decode_usage needs of it: its subset counters and its dotted prefix.
+_INSIDE = {
+    outer: ({inner: field for (o, inner), field in _SUBSETS.items() if o == outer}, outer + ".") for outer in _DETAILS
+}
 _TOTALS = ("prompt_tokens", "completion_tokens")
 _COST, _COST_DETAILS = "cost", "cost_details"
+_COSTS = (_COST, _COST_DETAILS)
 COUNTERS = "_counters"  # the echo flag naming counters this decode read beyond the name rule
 _COST_EXTRA = _COST_DETAILS + "."
 
 
 def decode_usage(block: Block, at: str) -> tuple[Usage, Cost | None, Block]:
-    """(Usage, the reported Cost or None, wire leftovers that are neither counters nor cost)."""
+    """(Usage, the reported Cost or None, wire leftovers that are neither counters nor cost).
+    One pass over the keys, each settled by its value's type first (counters are ints)."""
     prompt, completion = block.get("prompt_tokens"), block.get("completion_tokens")
     if type(prompt) is not int or type(completion) is not int:  # the readers name what is wrong
         prompt, completion = require(block, "prompt_tokens", int, at), require(block, "completion_tokens", int, at)
+    total_tokens = prompt + completion
     fields: dict[str, Any] = {"input_tokens": prompt, "output_tokens": completion}
     extra: dict[str, int] = {}
     leftovers: Block = {}
     total = _amount(block.get(_COST))
+    skipped = _TOTALS if total is None else (*_TOTALS, *_COSTS)
     for key, value in block.items():
-        if key in _TOTALS or (key == "total_tokens" and value == prompt + completion):
+        if key in skipped:
             continue
-        if total is not None and key in (_COST, _COST_DETAILS):
+        kind = type(value)
+        if kind is int:
+            if key != "total_tokens" or value != total_tokens:
+                extra[key] = value
+        elif key == "total_tokens" and value == total_tokens:  # 152.0 says the sum too
             continue
-        if key in _DETAILS and type(value) is dict:
+        elif kind is dict and key in _DETAILS:
             if not value:
                 leftovers[key] = value
+            subsets, prefix = _INSIDE[key]
             for inner, count in value.items():
                 if type(count) is not int:
                     leftovers.setdefault(key, {})[inner] = count
-                elif (target := _SUBSETS.get((key, inner))) is not None:
+                elif (target := subsets.get(inner)) is not None:
                     fields[target] = count
                 else:
-                    extra[f"{key}.{inner}"] = count
-        elif type(value) is int:
-            extra[key] = value
+                    extra[prefix + inner] = count
         else:
             leftovers[key] = value
     if extra:
         fields["extra"] = extra
     cost = None if total is None else _decode_cost(total, block, leftovers)
+    if len(fields) == 5 and "cache_write_tokens" not in fields and extra:  # OpenAI's own answers
+        usage = _usage_of(prompt, completion, fields["cache_read_tokens"], fields["reasoning_tokens"], extra)
+        return usage, cost, leftovers
     return build(Usage, **fields), cost, leftovers
+
+
+_usage_of = maker(Usage, "input_tokens", "output_tokens", "cache_read_tokens", "reasoning_tokens", "extra")
 
 
 def _decode_cost(total: Decimal, block: Block, leftovers: Block) -> Cost:
@@ -133,8 +150,15 @@ def is_own(key: str) -> bool:
 
 def recorded_counters(usage: Usage) -> list[str]:
     """The counters a decode read that the name rule does not vouch for, for the ``_counters``
-    flag."""
-    return [key for key in usage.extra if not is_own(key)]
+    flag: :func:`is_own` spelled as two string tests, as it runs on every decoded answer."""
+    return [
+        key
+        for key in usage.extra
+        if key != "total_tokens" and (not key.startswith(_OWN_PREFIXES) or key in _OWN_PREFIXES)
+    ]
+
+
+_OWN_PREFIXES = tuple(outer + "." for outer in _DETAILS)  # and something after the dot
 
 
 def encode_usage(
