@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, assert_never
 
-from pydantic_core import to_json
-
 from interlingua import (
     Audio,
     AudioOutput,
@@ -226,56 +224,10 @@ def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> 
     return _call(ctx.ids.decode(wire_id), name, value, raw, echo_list(ctx.provider, data))
 
 
-def compact_arguments(value: dict[str, Any]) -> str:
-    """``arguments_text(value, None)``, the same text at a fraction of the cost: pydantic-core's
-    compact JSON equals ``json.dumps``' for values without floats (same escapes, key order and
-    separators); floats print differently (``1e-05`` against ``0.00001``) and lone surrogates do
-    not encode, so those take ``json.dumps``."""
-    if not _has_float(value):
-        try:
-            return to_json(value).decode()
-        except ValueError:
-            pass
-    return arguments_text(value, None)
-
-
 def respelled(value: dict[str, Any], text: str) -> bool:
-    """Whether the arguments ``text`` is not what the encoder writes for ``value``
-    (:func:`compact_arguments`), so decode keeps it: one serialisation, no walk of ``value``.
-
-    pydantic-core's compact JSON is the encoder's text unless a float is printed otherwise, and
-    json.dumps prints a float otherwise only below 1e-4, where pydantic-core writes ``0.0000``
-    or an ``e-`` exponent (``0.00001`` / ``1e-7`` against ``1e-05`` / ``1e-07``); without either
-    in its text there is no such float (``test_paths.py`` checks this over every exponent). With
-    one (or a string holding the letters), and for a lone surrogate, the encoder's own text decides."""
-    try:
-        printed = to_json(value).decode()  # searched as text: ``in`` on bytes costs twice as much
-    except ValueError:  # a lone surrogate: json.dumps writes it, pydantic-core cannot
-        return compact_arguments(value) != text
-    if "e-" in printed or "0.0000" in printed:
-        return compact_arguments(value) != text
-    return printed != text
-
-
-_SCALARS = frozenset({str, int, bool, type(None)})
-
-
-def _has_float(value: Any) -> bool:
-    """Any float inside (subclasses such as numpy's too: json.dumps prints them by ``repr``).
-    Strings, ints, booleans and nulls, most of any arguments object, are passed over without a
-    call each."""
-    if isinstance(value, float):
-        return True
-    if isinstance(value, dict):
-        items: Any = value.values()
-    elif isinstance(value, list | tuple):
-        items = value
-    else:
-        return False
-    for item in items:  # noqa: SIM110  # a loop, not any() over a generator: a third of the cost
-        if type(item) not in _SCALARS and _has_float(item):
-            return True
-    return False
+    """Whether the arguments ``text`` is not what the encoder writes for ``value`` (the core's
+    ``arguments_text``: one serialisation, no walk of ``value``), so decode keeps it."""
+    return arguments_text(value, None) != text
 
 
 # --- encoding: IR part -> wire block --------------------------------------------------------------
@@ -438,7 +390,7 @@ def call_arguments(part: ToolUse, data: dict[str, Any]) -> str:
                 return kept
         except ValueError:
             pass
-    return compact_arguments(value)
+    return arguments_text(value, None)
 
 
 def thinking_block(part: Thinking, ctx: Ctx) -> Block:
