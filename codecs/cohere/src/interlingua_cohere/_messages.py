@@ -305,7 +305,8 @@ def encode_turn(
         else:
             others.append((index, part))
     if not others:  # a tool message has no name or id either (encode_message reports them otherwise)
-        out.unsent_message_fields(message, path(at))
+        if message.name is not None or message.id is not None:
+            out.unsent_message_fields(message, path(at))
     else:
         role = "user" if message.role == "tool" else message.role
         wire.append(encode_message(message, at, out, {}, indexed=others, role=role))
@@ -357,7 +358,7 @@ def encode_message(
     citations: Any = rest.pop("citations", None) if rest else None
     as_list = False
     for index, part in parts:
-        data = own(part)
+        data = own(part) if part.provider_echoes else {}
         if data and not as_list:
             as_list = bool(data.pop("listContent", False))
         if type(part) is Text:
@@ -419,7 +420,7 @@ def _other_block(
     """A part of the less common classes -> its block, or None (with a warning)."""
     match part:
         case Image():
-            return _encode_image(part, data, f"{path(at)}.parts[{index}]", out)
+            return _encode_image(part, data, at, index, out)
         case Document() if isinstance(part.source, TextSource):
             # UserMessageV2Content and the others take text and images; documents only a tool
             # message holds (ToolContent) or the request's own documents
@@ -445,8 +446,10 @@ def _document(part: Document, source: TextSource, /) -> dict[str, Any]:
     return {"type": "document", "document": document}
 
 
-def _encode_image(part: Image, data: dict[str, Any], at: str, out: WarningSink) -> dict[str, Any] | None:
-    """``data``: a copy of the part's echo data."""
+def _encode_image(
+    part: Image, data: dict[str, Any], at: str | int, index: int, out: WarningSink
+) -> dict[str, Any] | None:
+    """The ``index``-th part of the message at ``at``; ``data``: a copy of its echo data."""
     from interlingua import FileSource, HandleSource
 
     data.pop("listContent", None)
@@ -456,9 +459,9 @@ def _encode_image(part: Image, data: dict[str, Any], at: str, out: WarningSink) 
         case Base64Source(media_type=media_type, data=payload):
             return {"type": "image_url", "image_url": {"url": data_url(media_type, payload), **data}}
         case HandleSource():
-            raise unresolved_handle(NAME, at, part.source)
+            raise unresolved_handle(NAME, f"{path(at)}.parts[{index}]", part.source)
         case FileSource() | TextSource():
-            out.lossy(at, "image", "Cohere takes images by URL or inline data only")
+            out.lossy(f"{path(at)}.parts[{index}]", "image", "Cohere takes images by URL or inline data only")
             return None
 
 
