@@ -106,3 +106,75 @@ def test_a_lossy_part_is_warned_at_its_whole_path() -> None:
         {"role": "assistant", "tool_calls": [_call(arguments='{"q":1}')]},
         {"role": "tool", "tool_call_id": "c1", "content": [{"type": "text", "text": "ok"}]},
     ]
+
+
+def test_each_warning_of_the_writer_names_its_message_part_and_block() -> None:
+    """The writer is given a message's index and a part's position and spells a path out only
+    when it warns: each warning here comes from a different place that formats one."""
+    cite = il.Citation(cited_text="x", source=il.CitationSource(type="url", url="https://a"))
+    messages = [
+        il.Message(role="developer", parts=[il.Text("be brief")]),
+        il.Message(
+            role="user",
+            parts=[
+                il.Text("look"),
+                il.Image(source=il.FileSource(file_id="f1", provider="acme")),
+                il.Document(source=il.TextSource(text="doc")),
+            ],
+        ),
+        il.Message(
+            role="assistant",
+            parts=[il.Text("call", citations=[cite]), il.ToolUse("c1", "look", {"q": 1}), il.ToolUse("c2", "look", {})],
+        ),
+        il.Message(
+            role="tool",
+            name="bot",
+            parts=[
+                il.ToolResult("c1", "look", "bad", is_error=True),
+                il.ToolResult("c2", "look", [il.Text("ok"), il.Audio(source=il.MediaSource.from_url("u"))]),
+                il.Text("and"),
+            ],
+        ),
+    ]
+    encoded = CODEC.encode_request(il.Request(model="m", messages=messages))
+    assert [(w.path, w.message) for w in encoded.warnings] == [
+        ("messages[0].role", "Cohere has no developer role; sent as user"),
+        ("messages[1].parts[1]", "Cohere takes images by URL or inline data only"),
+        ("messages[1].parts[2]", "a Cohere user message takes no document; its text is sent as text"),
+        ("messages[2].parts[0].citations", "citations are written by Cohere, not sent"),
+        ("messages[3].parts[0].is_error", "Cohere's tool message has no error flag; the content is sent"),
+        ("messages[3].parts[1].content[1]", "an audio part has no place in a Cohere tool message"),
+        ("messages[3].name", "this wire's messages carry no participant name"),
+    ]
+    assert encoded.body["messages"] == [
+        {"role": "user", "content": "be brief"},
+        {"role": "user", "content": [{"type": "text", "text": "look"}, {"type": "text", "text": "doc"}]},
+        {"role": "assistant", "tool_calls": [_call(arguments='{"q":1}'), _call("c2")], "content": "call"},
+        {"role": "tool", "tool_call_id": "c1", "content": "bad"},
+        {"role": "tool", "tool_call_id": "c2", "content": [{"type": "text", "text": "ok"}]},
+        {"role": "user", "content": "and"},
+    ]
+
+
+def test_an_answers_warnings_and_an_unresolved_handle_name_their_whole_paths() -> None:
+    answer = il.Response(
+        message=il.Message(
+            role="assistant",
+            parts=[
+                il.Text("a", cache_control=il.CacheControl()),
+                il.Image(source=il.FileSource(file_id="f1", provider="acme")),
+            ],
+        ),
+        stop_reason="end_turn",
+    )
+    assert [(w.path, w.message) for w in CODEC.encode_response(answer).warnings] == [
+        ("message.parts[0].cache_control", "Cohere caches on its own; no breakpoints"),
+        ("message.parts[1]", "Cohere takes images by URL or inline data only"),
+    ]
+    handle = il.Image(source=il.HandleSource(id="h1", media_type="image/png"))
+    messages = [
+        il.Message(role="user", parts=[il.Text("a")]),
+        il.Message(role="assistant", parts=[il.Text("b"), handle]),
+    ]
+    with pytest.raises(il.EncodeError, match=r"^cohere-chat: messages\[1\]\.parts\[1\]\.source: artifact handle 'h1'"):
+        CODEC.encode_request(il.Request(model="m", messages=messages))

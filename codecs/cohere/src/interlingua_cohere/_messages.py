@@ -284,21 +284,39 @@ def _call(call: dict[str, Any], ctx: Decoding) -> ContentPart:
 # --- encoding ----------------------------------------------------------------------------------
 
 
-def encode_turn(message: Message, at: str, out: WarningSink, rest: dict[str, Any]) -> list[dict[str, Any]]:
-    """One IR message -> Cohere messages: a ``tool`` message per tool result (this wire answers
-    one call per message), then the message's other parts, if any, as one message of its role."""
-    results = [(i, p) for i, p in enumerate(message.parts) if isinstance(p, ToolResult)]
-    if not results:
-        return [encode_message(message, at, out, rest)]
-    single = len(message.parts) == 1
-    wire = [_tool_message(result, at, i, out, rest if single else {}) for i, result in results]
-    others = [(i, p) for i, p in enumerate(message.parts) if not isinstance(p, ToolResult)]
+def encode_turn(
+    message: Message, at: str | int, out: WarningSink, rest: dict[str, Any], wire: list[dict[str, Any]]
+) -> None:
+    """One IR message -> Cohere messages, appended to ``wire``: a ``tool`` message per tool result
+    (this wire answers one call per message), then the message's other parts, if any, as one
+    message of its role. ``at``: the message's path, or its index in the request's messages."""
+    parts = message.parts
+    for part in parts:
+        if type(part) is ToolResult:
+            break
+    else:  # the common case: no tool result, one wire message
+        wire.append(encode_message(message, at, out, rest))
+        return
+    rest = rest if len(parts) == 1 else {}
+    others: list[tuple[int, ContentPart]] = []
+    for index, part in enumerate(parts):
+        if type(part) is ToolResult:
+            wire.append(_tool_message(part, at, index, out, rest))
+        else:
+            others.append((index, part))
     if not others:  # a tool message has no name or id either (encode_message reports them otherwise)
-        out.unsent_message_fields(message, at)
-    if others:
+        if message.name is not None or message.id is not None:
+            out.unsent_message_fields(message, path(at))
+    else:
         role = "user" if message.role == "tool" else message.role
-        wire.append(encode_message(message.model_copy(update={"role": role}), at, out, {}, indexed=others))
-    return wire
+        wire.append(encode_message(message, at, out, {}, indexed=others, role=role))
+
+
+def path(at: str | int) -> str:
+    """The path of the message at ``at`` (its index in the request's messages, or its path),
+    spelled out only for a warning: formatting ``messages[12]`` for every message costs more
+    than writing most of them."""
+    return f"messages[{at}]" if isinstance(at, int) else at
 
 
 _UNMARKED: frozenset[type[Any]] = frozenset({ToolUse, RedactedThinking, Native, ImageOutput, AudioOutput})
@@ -308,84 +326,73 @@ of a field a model lacks with an exception and a Python ``__getattr__``."""
 
 def encode_message(
     message: Message,
-    at: str,
+    at: str | int,
     out: WarningSink,
     rest: dict[str, Any],
     *,
     answer: bool = False,
     indexed: Sequence[tuple[int, ContentPart]] | None = None,
+    role: str | None = None,
 ) -> dict[str, Any]:
-    """One message without tool results; ``indexed``: only these of its parts, by position. A
-    part's path is spelled out only for a warning."""
+    """One message without tool results; ``indexed``: only these of its parts, by position;
+    ``role``: the IR role to write it as (default its own). ``at`` as for :func:`encode_turn`.
+    Parts are found by exact class, the commonest first, and read without a copy of their echo
+    unless they have one."""
     parts = list(enumerate(message.parts)) if indexed is None else indexed
-    own_role = message.role
-    role = rest.pop("_role", None) or ("user" if own_role in ("developer", "tool") else own_role)
+    own_role = message.role if role is None else role
+    wire_role = (rest.pop("_role", None) if rest else None) or (
+        "user" if own_role == "developer" or own_role == "tool" else own_role
+    )
     if own_role == "developer":
-        out.unsupported(f"{at}.role", "developer", "Cohere has no developer role; sent as user")
+        out.unsupported(f"{path(at)}.role", "developer", "Cohere has no developer role; sent as user")
     if message.name is not None or message.id is not None:
-        out.unsent_message_fields(message, at)
+        out.unsent_message_fields(message, path(at))
     for index, part in parts:
         if type(part) not in _UNMARKED and getattr(part, "cache_control", None) is not None:
-            out.lossy(f"{at}.parts[{index}].cache_control", "cache_control", "Cohere caches on its own; no breakpoints")
-    wire: dict[str, Any] = {"role": role}
+            why = "Cohere caches on its own; no breakpoints"
+            out.lossy(f"{path(at)}.parts[{index}].cache_control", "cache_control", why)
+    wire: dict[str, Any] = {"role": wire_role}
     plan: str | None = None
     blocks: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
-    citations: Any = rest.pop("citations", None)
+    citations: Any = rest.pop("citations", None) if rest else None
     as_list = False
     for index, part in parts:
-        data = own(part)
+        data = own(part) if part.provider_echoes else {}
         if data and not as_list:
             as_list = bool(data.pop("listContent", False))
-        match part:  # one arm per class, the commonest first: each class pattern is an isinstance call
-            case Text():
-                if data.get("toolPlan") and role == "assistant":
+        if type(part) is Text:
+            if data:
+                if data.get("toolPlan") and wire_role == "assistant":
                     plan = part.text
                     continue
                 if "citations" in data:
                     citations = data["citations"]
-                elif part.citations:
-                    why = "citations are written by Cohere, not sent"
-                    out.lossy(f"{at}.parts[{index}].citations", "citations", why)
-                blocks.append({"type": "text", "text": part.text})
-            case ToolUse():
-                function = {
-                    "name": part.name,
-                    "arguments": data.pop("arguments", None) or arguments_text(part.input, part.raw_input),
-                }
-                call: dict[str, Any] = {"id": part.id, "type": data.pop("type", "function"), "function": function}
-                if data:
-                    call.update({k: v for k, v in data.items() if k != "citations"})
-                calls.append(call)
-            case Thinking():
-                if part.echo(PROVIDER) is None and not answer:
-                    out.lossy(
-                        f"{at}.parts[{index}]", "thinking", "another vendor's reasoning is not replayed to Cohere"
-                    )
+                    blocks.append({"type": "text", "text": part.text})
                     continue
-                blocks.append({"type": "thinking", "thinking": part.text})
-            case Image():
-                block = _encode_image(part, f"{at}.parts[{index}]", out)
-                if block is not None:
-                    blocks.append(block)
-            case Document() if isinstance(part.source, TextSource):
-                # UserMessageV2Content and the others take text and images; documents only a tool
-                # message holds (ToolContent) or the request's own documents
-                why = f"a Cohere {role} message takes no document; its text is sent as text"
-                out.lossy(f"{at}.parts[{index}]", "document", why, action="converted")
-                blocks.append({"type": "text", "text": part.source.text})
-            case Native() if part.provider == PROVIDER:
-                blocks.append(dict(part.data))
-            case _:
-                why = f"{article(part.type)} part has no place in a Cohere {role} message"
-                out.lossy(f"{at}.parts[{index}]", part.type, why)
+            if part.citations:
+                why = "citations are written by Cohere, not sent"
+                out.lossy(f"{path(at)}.parts[{index}].citations", "citations", why)
+            blocks.append({"type": "text", "text": part.text})
+        elif type(part) is ToolUse:
+            calls.append(_call_of(part, data))
+        elif type(part) is Thinking:
+            if not answer and part.echo(PROVIDER) is None:
+                why = "another vendor's reasoning is not replayed to Cohere"
+                out.lossy(f"{path(at)}.parts[{index}]", "thinking", why)
+                continue
+            blocks.append({"type": "thinking", "thinking": part.text})
+        else:
+            block = _other_block(part, data, wire_role, at, index, out)
+            if block is not None:
+                blocks.append(block)
     if plan is not None:
         wire["tool_plan"] = plan
-    if calls or rest.pop("_emptyCalls", False):
+    if calls or (rest and rest.pop("_emptyCalls", False)):
         wire["tool_calls"] = calls
-    if rest.pop("_nullContent", False):
+    if rest and rest.pop("_nullContent", False):
         wire["content"] = None
-    elif blocks or rest.pop("_emptyContent", False):
+    elif blocks or (rest and rest.pop("_emptyContent", False)):
         if not as_list and len(blocks) == 1 and blocks[0].get("type") == "text" and not answer:
             wire["content"] = blocks[0]["text"]
         else:
@@ -395,6 +402,37 @@ def encode_message(
     if rest:
         wire.update(rest)
     return wire
+
+
+def _call_of(part: ToolUse, data: dict[str, Any]) -> dict[str, Any]:
+    """A tool call; its arguments text as it came (echo), else the compact JSON of its input."""
+    arguments = data.pop("arguments", None) or arguments_text(part.input, part.raw_input)
+    function = {"name": part.name, "arguments": arguments}
+    call: dict[str, Any] = {"id": part.id, "type": data.pop("type", "function"), "function": function}
+    if data:
+        call.update({k: v for k, v in data.items() if k != "citations"})
+    return call
+
+
+def _other_block(
+    part: ContentPart, data: dict[str, Any], role: str, at: str | int, index: int, out: WarningSink
+) -> dict[str, Any] | None:
+    """A part of the less common classes -> its block, or None (with a warning)."""
+    match part:
+        case Image():
+            return _encode_image(part, data, at, index, out)
+        case Document() if isinstance(part.source, TextSource):
+            # UserMessageV2Content and the others take text and images; documents only a tool
+            # message holds (ToolContent) or the request's own documents
+            why = f"a Cohere {role} message takes no document; its text is sent as text"
+            out.lossy(f"{path(at)}.parts[{index}]", "document", why, action="converted")
+            return {"type": "text", "text": part.source.text}
+        case Native() if part.provider == PROVIDER:
+            return dict(part.data)
+        case _:
+            why = f"{article(part.type)} part has no place in a Cohere {role} message"
+            out.lossy(f"{path(at)}.parts[{index}]", part.type, why)
+            return None
 
 
 def _document(part: Document, source: TextSource, /) -> dict[str, Any]:
@@ -408,10 +446,12 @@ def _document(part: Document, source: TextSource, /) -> dict[str, Any]:
     return {"type": "document", "document": document}
 
 
-def _encode_image(part: Image, at: str, out: WarningSink) -> dict[str, Any] | None:
+def _encode_image(
+    part: Image, data: dict[str, Any], at: str | int, index: int, out: WarningSink
+) -> dict[str, Any] | None:
+    """The ``index``-th part of the message at ``at``; ``data``: a copy of its echo data."""
     from interlingua import FileSource, HandleSource
 
-    data = own(part)
     data.pop("listContent", None)
     match part.source:
         case UrlSource(url=url):
@@ -419,38 +459,37 @@ def _encode_image(part: Image, at: str, out: WarningSink) -> dict[str, Any] | No
         case Base64Source(media_type=media_type, data=payload):
             return {"type": "image_url", "image_url": {"url": data_url(media_type, payload), **data}}
         case HandleSource():
-            raise unresolved_handle(NAME, at, part.source)
+            raise unresolved_handle(NAME, f"{path(at)}.parts[{index}]", part.source)
         case FileSource() | TextSource():
-            out.lossy(at, "image", "Cohere takes images by URL or inline data only")
+            out.lossy(f"{path(at)}.parts[{index}]", "image", "Cohere takes images by URL or inline data only")
             return None
 
 
-def _tool_message(result: ToolResult, at: str, i: int, out: WarningSink, rest: dict[str, Any]) -> dict[str, Any]:
+def _tool_message(result: ToolResult, at: str | int, i: int, out: WarningSink, rest: dict[str, Any]) -> dict[str, Any]:
     """The tool message answering ``result``, the ``i``-th part of the message at ``at``."""
-    data = own(result)
+    body = result.content
     content: Any
-    if isinstance(result.content, str) and not data.get("listContent"):
-        content = result.content
-    elif isinstance(result.content, str):
-        content = [{"type": "text", "text": result.content}]
-    elif isinstance(result.content, dict):
-        content = dumps(result.content)  # "a JSON object string" (ToolMessageV2.content)
+    if isinstance(body, str):
+        listed = result.provider_echoes and own(result).get("listContent")
+        content = [{"type": "text", "text": body}] if listed else body
+    elif isinstance(body, dict):
+        content = dumps(body)  # "a JSON object string" (ToolMessageV2.content)
     else:
-        content = [
-            block
-            for index, inner in enumerate(result.content)
-            if (block := _result_block(inner, f"{at}.parts[{i}].content[{index}]", out)) is not None
-        ]
+        content = []
+        for index, inner in enumerate(body):
+            if (block := _result_block(inner, at, i, index, out)) is not None:
+                content.append(block)
     if result.is_error:
         why = "Cohere's tool message has no error flag; the content is sent"
-        out.lossy(f"{at}.parts[{i}].is_error", "tool_result", why)
+        out.lossy(f"{path(at)}.parts[{i}].is_error", "tool_result", why)
     wire = {"role": "tool", "tool_call_id": result.tool_use_id, "content": content}
     if rest:
         wire.update(rest)
     return wire
 
 
-def _result_block(part: ContentPart, at: str, out: WarningSink) -> dict[str, Any] | None:
+def _result_block(part: ContentPart, at: str | int, i: int, index: int, out: WarningSink) -> dict[str, Any] | None:
+    """The ``index``-th block of the result that is the ``i``-th part of the message at ``at``."""
     match part:
         case Text():
             return {"type": "text", "text": part.text}
@@ -459,5 +498,6 @@ def _result_block(part: ContentPart, at: str, out: WarningSink) -> dict[str, Any
         case Native() if part.provider == PROVIDER:
             return dict(part.data)
         case _:
-            out.lossy(at, part.type, f"{article(part.type)} part has no place in a Cohere tool message")
+            why = f"{article(part.type)} part has no place in a Cohere tool message"
+            out.lossy(f"{path(at)}.parts[{i}].content[{index}]", part.type, why)
             return None

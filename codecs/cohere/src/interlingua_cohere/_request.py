@@ -134,11 +134,10 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     body: dict[str, Any] = {}
     if request.model is not None:
         body["model"] = request.model
-    body["messages"] = [
-        wire
-        for index, message in enumerate(request.messages)
-        for wire in encode_turn(message, f"messages[{index}]", out, dict(extras.get(str(index), ())) if extras else {})
-    ]
+    messages: list[dict[str, Any]] = []
+    for index, message in enumerate(request.messages):  # a path is spelled out only for a warning
+        encode_turn(message, index, out, dict(extras.get(str(index), ())) if extras else {}, messages)
+    body["messages"] = messages
     tools: list[dict[str, Any]] = []
     for index, tool in enumerate(request.tools):
         if isinstance(tool, NativeTool):
