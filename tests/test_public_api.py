@@ -167,6 +167,7 @@ PUBLIC = {
         "each",
         "encode_with_rules",
         "error_body",
+        "event_object",
         "expect",
         "BatchLine",
         "ErrorBody",

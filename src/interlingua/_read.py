@@ -7,6 +7,7 @@ from gc import get_referents, is_tracked
 from typing import Any, TypeVar, overload
 
 from ._errors import DecodeError
+from ._wire import loads
 
 T = TypeVar("T")
 
@@ -48,6 +49,16 @@ def expect(value: Any, typ: type[T], at: str) -> T:
     if typ is dict and isinstance(value, Mapping):
         return value  # type: ignore[return-value]  # any Mapping reads as an object
     raise DecodeError("", at, f"expected {_NAMES.get(typ, typ.__name__)}, got {describe(value)}")
+
+
+def event_object(codec: str, data: str, at: str) -> dict[str, Any]:
+    """A stream event's data as a JSON object; data that is not JSON, or not an object, is
+    ``codec``'s DecodeError at the event's path ``at``."""
+    try:
+        value = loads(data)
+    except (ValueError, TypeError) as err:
+        raise DecodeError(codec, at, f"data is not JSON ({err})") from None
+    return expect(value, dict, at)
 
 
 def require(obj: Mapping[str, Any], key: str, typ: type[T], at: str) -> T:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from interlingua import Echo as EchoEvent
 from interlingua import (
-    DecodeError,
     ErrorEvent,
     MessageEnd,
     MessageStart,
@@ -33,8 +33,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua import Echo as EchoEvent
-from interlingua.kit import dumps, expect, loads
+from interlingua.kit import dumps, event_object
 
 from ._messages import NAME, echo, own
 from ._response import STOP_REASONS, decode_usage, encode_usage, report_usage, write_finish
@@ -116,12 +115,7 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
 
 
 def _payload(event: SSEEvent, at: str) -> dict[str, Any]:
-    """An event's JSON object; data that is not JSON fails at the event's path."""
-    try:
-        data = loads(event.data)
-    except (ValueError, TypeError) as err:
-        raise DecodeError(NAME, at, f"data is not JSON ({err})") from None
-    return expect(data, dict, at)
+    return event_object(NAME, event.data, at)
 
 
 def _object(value: Any) -> dict[str, Any]:
