@@ -11,13 +11,14 @@ import pytest
 
 from interlingua import DecodeError
 from interlingua.kit import MAX_DEPTH
-from interlingua.testing import load_body, real_fixtures_dir
+from interlingua.testing import load_body, real_fixtures_dir, skip_without_corpus
 from interlingua_openai.chat import OpenAIChatCodec, _response
 
 _DEEP = json.loads("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
 
 
 def _answer(name: str) -> dict[str, Any]:
+    skip_without_corpus()
     return load_body(real_fixtures_dir() / "openai-chat" / "response" / f"{name}.json")
 
 
