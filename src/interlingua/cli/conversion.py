@@ -45,6 +45,7 @@ from .. import (
     parse_sse,
     render_sse,
 )
+from .._codec import BatchLine
 from .._registry import ServedWire, served
 from .._wire import loads
 from .detect import TRANSCRIPT, Detected, DetectError, Kind, detect_body, detect_stream
@@ -77,6 +78,12 @@ def _served() -> tuple[ServedWire, ...]:
     return served()
 
 
+@cache
+def _batch_lines() -> tuple[tuple[ServedWire, BatchLine], ...]:
+    """The codecs that declare a batch line, with it, once per process."""
+    return tuple((wire, wire.serving.batch) for wire in _served() if wire.serving.batch is not None)
+
+
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """What a line or file wraps its body in: a vendor batch line (``style`` is that vendor's
@@ -98,8 +105,7 @@ def unwrap(line: Mapping[str, Any]) -> tuple[Envelope | None, Any]:
     """The envelope of a dataset line or file (if any) and the body inside it: the first batch
     line shape it has (by codec name; a line naming its URL goes to the codec of that URL), else
     a recorded HTTP exchange (a body beside a status or path)."""
-    lines = [(wire, wire.serving.batch) for wire in _served() if wire.serving.batch is not None]
-    shaped = [(wire, batch) for wire, batch in lines if batch.id in line and isinstance(line.get(batch.body), Mapping)]
+    shaped = [(w, b) for w, b in _batch_lines() if b.id in line and isinstance(line.get(b.body), Mapping)]
     if shaped:
         url = line.get("url")
         wire, batch = next(((w, b) for w, b in shaped if b.url is not None and b.url == url), shaped[0])
@@ -123,9 +129,9 @@ def _wire_of_path(path: str) -> tuple[str | None, str | None]:
 def wrap(envelope: Envelope, target: str, body: Any) -> dict[str, Any]:
     """The target vendor's batch line for ``body``, keeping the source line's id."""
     name = target.partition(":")[0]
-    for wire in _served():
-        if wire.codec == name and wire.serving.batch is not None:
-            return wire.serving.batch.wrap(envelope.id, body)
+    for wire, batch in _batch_lines():
+        if wire.codec == name:
+            return batch.wrap(envelope.id, body)
     return {"custom_id": envelope.id, "body": body}  # a codec with no batch line: the id and the body
 
 
