@@ -14,8 +14,8 @@ Measured, and why it stays: the same construction on public pydantic only (branc
 per-class plan, no slots, no ``exec``) costs 22-33% more instructions per round trip of every
 codec's bench workload (callgrind, ``PYTHONHASHSEED=0``; by codec: 3.22M -> 4.25M, 2.71M ->
 3.40M, 1.86M -> 2.47M, 2.81M -> 3.43M, figures per wire in docs/performance.md) and 24-30% more
-on the conversion bench (the chat request to gemini, anthropic-messages and openai-responses:
-+23.7%, +29.6%, +27.5%), against the 10% a single path may cost; ``model_construct`` itself,
+on the conversion bench (the bench's chat request decoded and encoded to each of the three other
+first wires: +23.7%, +29.6%, +27.5%), against the 10% a single path may cost; ``model_construct`` itself,
 three times base. The cost is per IR
 object decoded (about 6,000 instructions each: two more slot stores, a new set that lives as long
 as the instance and wakes the garbage collector), so making the public path affordable means
