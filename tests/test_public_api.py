@@ -170,6 +170,7 @@ PUBLIC = {
         "event_object",
         "expect",
         "BatchLine",
+        "CodecBase",
         "ErrorBody",
         "Serving",
         "event_frames",

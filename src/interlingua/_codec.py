@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, runtime_checkable
 
 from ._parts import PART_TYPES
 
 if TYPE_CHECKING:  # the protocol's annotations only: the turn rules load with the codecs that use them
+    from ._errors import ProviderError
     from ._handles import Resolver
-    from ._normalize import ReasoningPolicy
+    from ._normalize import ReasoningPolicy, TurnRules
     from ._request import Request
     from ._response import Response
+    from ._sniff import Sniffed
     from ._sse import SSEEvent
     from ._stream import StreamEvent
     from ._warned_stream import DecodedStream, EncodedStream
@@ -138,9 +140,12 @@ Framing: TypeAlias = "Callable[[Iterator[bytes]], Iterator[SSEEvent]]"
 class HttpRequest:
     """A request ready for the wire, built by a codec; its repr hides credential headers.
 
-    A cloud door (the same wire served by another host) may add ``sign``, which the transport
-    calls on each attempt with the final bytes, and ``events``, which reads a stream framed other
-    than as SSE into the events the codec's ``decode_stream`` reads."""
+    ``encoded`` is the :class:`Encoded` the body was built from (``Codec.http_request`` encodes
+    once, or takes the caller's): its ``warnings`` say what the body could not carry, so whoever
+    sends it reports them without encoding again. A cloud door (the same wire served by another
+    host) may add ``sign``, which the transport calls on each attempt with the final bytes, and
+    ``events``, which reads a stream framed other than as SSE into the events the codec's
+    ``decode_stream`` reads."""
 
     method: str
     url: str
@@ -149,6 +154,7 @@ class HttpRequest:
     stream: bool = False
     sign: Signer | None = None
     events: Framing | None = None
+    encoded: Encoded | None = None
 
     def __repr__(self) -> str:
         shown = {k: ("<hidden>" if k.lower() in _SECRET_HEADERS else v) for k, v in self.headers.items()}
@@ -220,19 +226,31 @@ class Codec(Protocol):
     """One wire format, both directions. Codecs work on plain JSON dicts; decode_* also accept
     SDK objects (anything with ``model_dump``). docs/guide/codecs.md lists the invariants they keep.
 
-    Optional, looked up by the test kit: ``oracle: str``, ``"module:NAME"`` of the wire's
-    ``interlingua.testing.Oracle`` (its vendor SDK's types per kind, the vendor rules types miss,
-    each with its source, and the reader of its model-ruled settings), kept in the codec's own
-    package. Only ``interlingua.testing.validate_wire`` / ``check_rules`` import that module: it
-    reads the vendor SDK, a test dependency. A codec without one works everywhere but there.
-
-    Optional, read by the gateway: ``serving: Serving``, how the wire's API is served; a codec
-    without one is reached through the gateway as an upstream only."""
+    Every member here is one the core reads; nothing else is looked up on a codec. The members
+    marked *optional* have defaults in :class:`interlingua.kit.CodecBase`, which a codec
+    subclasses (a codec may also write every member itself: the protocol is structural).
+    ``tests/conformance/test_protocol.py`` holds every installed codec to this list."""
 
     name: str
+    """The wire's registry name (``acme-chat``)."""
     provider: str
+    """The key of its ``provider_options`` and ``provider_echoes`` entries."""
     api_key_env: tuple[str, ...]
+    """Environment variables a key is read from, first set wins; optional, default ``()`` (a
+    server that takes no key)."""
     capabilities: Capabilities
+    rules: TurnRules
+    """What the API demands of a transcript beyond its types (``encode_request`` normalizes to
+    them; the gateway maps tool ids with ``rules.tool_ids``)."""
+    oracle: str | None
+    """Optional (default None): ``"module:NAME"`` of the wire's ``interlingua.testing.Oracle`` (its
+    vendor SDK's types per kind, the vendor rules types miss, each with its source, and the reader
+    of its model-ruled settings), kept in the codec's own package. Only
+    ``interlingua.testing.validate_wire`` / ``check_rules`` import that module: it reads the vendor
+    SDK, a test dependency. A codec without one works everywhere but there."""
+    serving: Serving | None
+    """Optional (default None): how the wire's API is served, for the gateway and the CLI's batch
+    lines; a codec without one is reached through the gateway as an upstream only."""
 
     def encode_request(
         self,
@@ -258,5 +276,36 @@ class Codec(Protocol):
         path names the IR event, ``events[12].part``); ``strict`` raises at that event."""
         ...
 
-    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> Any: ...
-    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest: ...
+    def decode_json_array_stream(self, chunks: Iterable[bytes]) -> DecodedStream | None:
+        """Optional (default None: the wire has no such stream): a stream sent as one JSON array
+        of chunks rather than SSE, read from its bytes (the CLI's ``convert`` reads recorded ones)."""
+        ...
+
+    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
+        """An error answer as the ProviderError subclass its status names, the vendor's message kept."""
+        ...
+
+    def http_request(
+        self, request: Request, *, stream: bool, endpoint: Endpoint, encoded: Encoded | None = None
+    ) -> HttpRequest:
+        """The request ready to send. ``encoded`` is the caller's ``encode_request`` of
+        ``request`` (with the ``strict``, ``reasoning`` and ``resolve`` it chose); without it the
+        codec encodes with the defaults. Either way the encode happens once and the result rides
+        on ``HttpRequest.encoded``, its warnings with it."""
+        ...
+
+    def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
+        """Optional (default ``api_key_env``): the key variables for the door ``settings`` name
+        (a cloud host of the same wire), or None where that door authenticates otherwise
+        (request signing, cloud credentials): a key is then not required."""
+        ...
+
+    def sniff(self, body: Mapping[str, Any]) -> Sniffed | None:
+        """Optional (default None: claims nothing): whether a JSON body is this wire's request or
+        response, with a score (``interlingua.kit.Sniffed``); the CLI asks every installed codec."""
+        ...
+
+    def sniff_stream(self, first_events: Sequence[tuple[str, Any]]) -> Sniffed | None:
+        """Optional (default None): the same for a stream, from its first ``(event name, parsed
+        data)`` pairs."""
+        ...

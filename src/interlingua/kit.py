@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
 from ._codec import BatchLine, ErrorBody, Serving
+from ._codec_base import CodecBase
 from ._eventstream import event_frames, render_frames
 from ._gcp_auth import gcp_token
 from ._handles import find_handles, unresolved_handle
@@ -58,6 +59,7 @@ __all__ = [
     "lookup",
     "nearest_level",
     "BatchLine",
+    "CodecBase",
     "ErrorBody",
     "Serving",
     "event_frames",

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from interlingua import (
-    Capabilities,
-    DecodedStream,
     Encoded,
-    EncodedStream,
     Endpoint,
     HttpRequest,
-    ProviderError,
     RedactedThinking,
     Request,
-    Resolver,
     Response,
     SSEEvent,
     StreamEvent,
@@ -23,7 +18,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, ReasoningPolicy, Serving, ToolIds, TurnRules, decoding, encode_with_rules
+from interlingua.kit import BatchLine, CodecBase, Serving, ToolIds, TurnRules
 
 from . import _doors, _errors, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -34,7 +29,7 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
 
 
-class AnthropicMessagesCodec:
+class AnthropicMessagesCodec(CodecBase):
     """The Anthropic Messages API (``POST /v1/messages``), both directions.
 
     ``default_max_tokens`` is sent when a request has no ``max_tokens`` (the wire requires one).
@@ -43,13 +38,13 @@ class AnthropicMessagesCodec:
     with a warning. Every budget must be at least Anthropic's minimum, 1024.
     """
 
-    name: ClassVar[str] = "anthropic-messages"
-    provider: ClassVar[str] = PROVIDER
-    api_key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
-    capabilities: ClassVar[Capabilities] = CAPABILITIES
-    oracle: ClassVar[str] = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
+    name = "anthropic-messages"
+    provider = PROVIDER
+    api_key_env = ("ANTHROPIC_API_KEY",)
+    capabilities = CAPABILITIES
+    oracle = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
     # A Message Batches request is {custom_id, params}: https://docs.anthropic.com/en/api/creating-message-batches
-    serving: ClassVar[Serving] = Serving("/v1/messages", _errors.served_error, batch=BatchLine("custom_id", "params"))
+    serving = Serving("/v1/messages", _errors.served_error, batch=BatchLine("custom_id", "params"))
 
     def __init__(self, *, default_max_tokens: int = 4096, budgets: ThinkingBudgets | None = None) -> None:
         self.default_max_tokens = default_max_tokens
@@ -69,78 +64,54 @@ class AnthropicMessagesCodec:
         budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"
         return f"AnthropicMessagesCodec(default_max_tokens={self.default_max_tokens}{budgets})"
 
-    def encode_request(
-        self,
-        request: Request,
-        *,
-        strict: bool = False,
-        reasoning: ReasoningPolicy = "drop",
-        resolve: Resolver | None = None,
-    ) -> Encoded:
-        """The body for ``POST /v1/messages``. The transcript is first made to keep the API's
-        rules (see ``interlingua.kit.TurnRules``); ``reasoning`` says what happens to thinking
-        Claude did not sign: dropped (default) or sent as text, reported either way."""
-        return encode_with_rules(
-            request,
-            self.rules,
-            lambda ready, strict: _request.encode_request(
-                ready, self.name, self.default_max_tokens, strict=strict, budgets=self.budgets
-            ),
-            codec=self.name,
-            strict=strict,
-            reasoning=reasoning,
-            resolve=resolve,
-        )
+    # The hooks CodecBase wires into the protocol (encode_request normalizes to ``rules`` first;
+    # unsigned thinking is dropped or sent as text, per ``reasoning``).
+    def write_request(self, ready: Request, strict: bool) -> Encoded:
+        """The body for ``POST /v1/messages``."""
+        return _request.encode_request(ready, self.name, self.default_max_tokens, strict=strict, budgets=self.budgets)
 
-    def decode_request(self, body: Mapping[str, Any]) -> Request:
-        with decoding(self.name, body):
-            return _request.decode_request(plain(body), self.rules.tool_ids)
+    def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
+        return _request.decode_request(plain(body), self.rules.tool_ids)
 
-    def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name, body):
-            return _response.decode_response(plain(body))
+    def read_response(self, body: Mapping[str, Any]) -> Response:
+        return _response.decode_response(plain(body))
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         return _response.encode_response(response, self.name, strict=strict)
 
-    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
-        return DecodedStream(_stream.decode_stream(events), WarningSink(self.name))
+    def read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
+        return _stream.decode_stream(events)
 
-    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
-        out = WarningSink(self.name)
-        return EncodedStream(_stream.encode_stream(events, out), out, strict=strict)
+    def write_stream(self, events: Iterable[StreamEvent], out: WarningSink) -> Iterator[SSEEvent]:
+        return _stream.encode_stream(events, out)
 
     # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
     sniff = staticmethod(_sniff.sniff)
     sniff_stream = staticmethod(_sniff.sniff_stream)
-
-    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
-        return _errors.decode_error(status, body, headers)
+    decode_error = staticmethod(_errors.decode_error)
 
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
         """Where the key comes from for the door ``settings`` name (``_doors``): Anthropic's own API
         takes ``ANTHROPIC_API_KEY``; Bedrock and Vertex AI authenticate with their clouds' credentials."""
         return _doors.key_env(settings)
 
-    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+    def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         """``anthropic-beta`` comes from ``provider_options["anthropic"]["betas"]`` (a list, not
         sent in the body) or from the endpoint's headers. ``endpoint.settings["door"]`` sends the
         same body to Claude on Amazon Bedrock or Google Vertex AI instead (see ``_doors``)."""
-        body = dict(self.encode_request(request).body)
         betas = body.pop("betas", None)
         body["stream"] = stream
-        headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
+        fixed = {"anthropic-version": API_VERSION}
         if isinstance(betas, list) and betas:
-            headers["anthropic-beta"] = ",".join(str(b) for b in betas)
+            fixed["anthropic-beta"] = ",".join(str(b) for b in betas)
         if _doors.door(endpoint.settings) is not None:
-            del headers["anthropic-version"]  # the body's anthropic_version says it on a door
-            merged = Endpoint(endpoint.base_url, endpoint.api_key, {**headers, **endpoint.headers}, endpoint.settings)
+            del fixed["anthropic-version"]  # the body's anthropic_version says it on a door
+            headers = self.json_headers(endpoint, fixed=fixed)
+            merged = Endpoint(endpoint.base_url, endpoint.api_key, headers, endpoint.settings)
             return _doors.http_request(body, request.model or "", stream=stream, endpoint=merged)
-        if endpoint.api_key:
-            headers["x-api-key"] = endpoint.api_key
-        headers.update(endpoint.headers)
-        base = (endpoint.base_url or DEFAULT_BASE_URL).rstrip("/")
-        return HttpRequest(method="POST", url=f"{base}/v1/messages", headers=headers, json=body, stream=stream)
+        headers = self.json_headers(endpoint, "x-api-key", fixed=fixed)
+        url = f"{self.base_url(endpoint, DEFAULT_BASE_URL)}/v1/messages"
+        return HttpRequest(method="POST", url=url, headers=headers, json=body, stream=stream)
 
 
 def _checked(budgets: ThinkingBudgets) -> ThinkingBudgets:

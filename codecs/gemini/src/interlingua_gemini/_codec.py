@@ -6,29 +6,25 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from interlingua import (
-    Capabilities,
     DecodedStream,
     Encoded,
-    EncodedStream,
     Endpoint,
     HttpRequest,
-    ProviderError,
     Request,
-    Resolver,
     Response,
     SSEEvent,
     StreamEvent,
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, ReasoningPolicy, Serving, TurnRules, decoding, encode_with_rules, own_thinking
+from interlingua.kit import BatchLine, CodecBase, Serving, TurnRules, own_thinking
 
 from . import _errors, _http, _request, _response, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import NAME, PROVIDER
 
 
-class GeminiCodec:
+class GeminiCodec(CodecBase):
     """Gemini API ``generateContent`` / ``streamGenerateContent`` (the same body serves Vertex AI).
 
     The wire is the REST API's camelCase JSON; snake_case keys are read too and written back as
@@ -44,7 +40,7 @@ class GeminiCodec:
     name = NAME
     provider = PROVIDER
     api_key_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
-    capabilities: Capabilities = CAPABILITIES
+    capabilities = CAPABILITIES
     oracle = "interlingua_gemini._oracle:ORACLE"  # the test kit's SDK oracle and rules
     # Served as the REST API is: the model and the method in the path (``models/M:generateContent``,
     # ``models/M:streamGenerateContent?alt=sse``), no stream key in the body.
@@ -70,68 +66,43 @@ class GeminiCodec:
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = budgets
 
-    def encode_request(
-        self,
-        request: Request,
-        *,
-        strict: bool = False,
-        reasoning: ReasoningPolicy = "drop",
-        resolve: Resolver | None = None,
-    ) -> Encoded:
-        """The generateContent body. The transcript is first made to keep the API's rules (every
-        call answered in the next turn); ``reasoning`` says what happens to another vendor's
-        thinking: dropped (default) or sent as text, reported either way."""
-        return encode_with_rules(
-            request,
-            self.rules,
-            lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=self.budgets),
-            codec=self.name,
-            strict=strict,
-            reasoning=reasoning,
-            resolve=resolve,
-        )
+    # The hooks CodecBase wires into the protocol. encode_request first makes the transcript keep
+    # the API's rules (every call answered in the next turn); another vendor's thinking follows
+    # ``reasoning``. ``decode_request(body, model=...)`` binds thought signatures to the model.
+    def write_request(self, ready: Request, strict: bool) -> Encoded:
+        """The generateContent body."""
+        return _request.encode_request(ready, strict=strict, budgets=self.budgets)
 
-    def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:
-        with decoding(NAME, body):
-            return _request.decode_request(body, model)
+    def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
+        return _request.decode_request(body, model)
 
-    def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(NAME, body):
-            return _response.decode_response(body)
+    def read_response(self, body: Mapping[str, Any]) -> Response:
+        return _response.decode_response(body)
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         return _response.encode_response(response, strict=strict)
 
-    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
-        out = WarningSink(NAME)
-        return DecodedStream(_decoded(events, out), out)
+    def read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
+        return _stream.decode_stream(events, out)
 
     def decode_json_array_stream(self, chunks: Iterable[bytes]) -> DecodedStream:
         """The stream of ``:streamGenerateContent`` without ``alt=sse`` (one JSON array)."""
         return self.decode_stream(_stream.json_array_events(chunks))
 
-    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
-        out = WarningSink(NAME)
-        return EncodedStream(_stream.encode_stream(events, out), out, strict=strict)
+    def write_stream(self, events: Iterable[StreamEvent], out: WarningSink) -> Iterator[SSEEvent]:
+        return _stream.encode_stream(events, out)
 
     # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
     sniff = staticmethod(_sniff.sniff)
     sniff_stream = staticmethod(_sniff.sniff_stream)
-
-    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
-        return _errors.decode_error(status, body, headers)
+    decode_error = staticmethod(_errors.decode_error)
 
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
         """The Gemini API's key variables; on Vertex AI none (Google credentials, see ``_http``)."""
         return _http.key_env(settings)
 
-    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
-        return _http.http_request(self.encode_request(request), request.model, stream=stream, endpoint=endpoint)
+    def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+        return _http.http_request(Encoded(body), request.model, stream=stream, endpoint=endpoint)
 
     def __repr__(self) -> str:
         return "GeminiCodec()" if self.budgets is None else f"GeminiCodec(budgets={self.budgets!r})"
-
-
-def _decoded(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
-    with decoding(NAME):
-        yield from _stream.decode_stream(events, out)

@@ -7,21 +7,18 @@ from typing import Any
 
 from interlingua import (
     Capabilities,
-    DecodedStream,
     Encoded,
-    EncodedStream,
     Endpoint,
     HttpRequest,
     ProviderError,
     Request,
-    Resolver,
     Response,
     SSEEvent,
     StreamEvent,
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, ReasoningPolicy, Serving, TurnRules, decoding, encode_with_rules
+from interlingua.kit import BatchLine, CodecBase, Serving, TurnRules, decoding
 
 from .. import _azure
 from .._shared import bearer_headers, served_error
@@ -34,7 +31,7 @@ from ._sdk import wire_dict
 from ._stream import StreamDecoder, StreamEncoder
 
 
-class OpenAIChatCodec:
+class OpenAIChatCodec(CodecBase):
     """OpenAI Chat Completions (``POST /chat/completions``), and the servers that speak it.
 
     ``dialect`` picks a server's small differences (see ``_dialect.py``): ``openai`` (default),
@@ -74,32 +71,19 @@ class OpenAIChatCodec:
         budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"
         return f"OpenAIChatCodec(dialect={self.dialect.name!r}{budgets})"
 
-    def _ctx(self) -> Ctx:
-        return Ctx(self.dialect, self.provider, self._ids, WarningSink(self.name))
+    def _ctx(self, out: WarningSink | None = None) -> Ctx:
+        return Ctx(self.dialect, self.provider, self._ids, out or WarningSink(self.name))
 
-    def encode_request(
-        self,
-        request: Request,
-        *,
-        strict: bool = False,
-        reasoning: ReasoningPolicy = "drop",
-        resolve: Resolver | None = None,
-    ) -> Encoded:
-        """The ``POST /chat/completions`` body. The transcript is first made to keep the
-        server's rules (tool messages straight after their calls, the dialect's id rule);
-        ``reasoning`` says what happens to thinking the server cannot take back (another
-        vendor's; any, for OpenAI itself): dropped (default) or sent as text, reported."""
-        return encode_with_rules(
-            request, self.rules, self._encode, codec=self.name, strict=strict, reasoning=reasoning, resolve=resolve
-        )
-
-    def _encode(self, request: Request, strict: bool) -> Encoded:
+    # The hooks CodecBase wires into the protocol. encode_request first makes the transcript keep
+    # the server's rules (tool messages straight after their calls, the dialect's id rule); thinking
+    # the server cannot take back (another vendor's; any, for OpenAI itself) follows ``reasoning``.
+    def write_request(self, ready: Request, strict: bool) -> Encoded:
+        """The ``POST /chat/completions`` body."""
         ctx = self._ctx()
-        return ctx.out.finish(_request.encode_request(request, ctx, self.budgets), strict=strict)
+        return ctx.out.finish(_request.encode_request(ready, ctx, self.budgets), strict=strict)
 
-    def decode_request(self, body: Mapping[str, Any]) -> Request:
-        with decoding(self.name, body):
-            return _request.decode_request(wire_dict(body), self._ctx())
+    def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
+        return _request.decode_request(wire_dict(body), self._ctx())
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
         with decoding(self.name):  # the depth check is the decoder's: only what it keeps unread can nest
@@ -109,17 +93,11 @@ class OpenAIChatCodec:
         ctx = self._ctx()
         return ctx.out.finish(_response.encode_response(response, ctx), strict=strict)
 
-    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
-        ctx = self._ctx()
-        return DecodedStream(self._decoded(StreamDecoder(ctx, self.name), events), ctx.out)
+    def read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
+        return StreamDecoder(self._ctx(out), self.name).run(events)
 
-    def _decoded(self, decoder: StreamDecoder, events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
-        with decoding(self.name):
-            yield from decoder.run(events)
-
-    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
-        ctx = self._ctx()
-        return EncodedStream(StreamEncoder(ctx).run(events), ctx.out, strict=strict)
+    def write_stream(self, events: Iterable[StreamEvent], out: WarningSink) -> Iterator[SSEEvent]:
+        return StreamEncoder(self._ctx(out)).run(events)
 
     # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
     sniff = staticmethod(_sniff.sniff)
@@ -132,10 +110,9 @@ class OpenAIChatCodec:
         """The dialect's key variables; on Azure OpenAI (``settings["door"] = "azure"``) Azure's."""
         return _azure.API_KEY_ENV if _azure.on_azure(settings, self.name) else tuple(self.api_key_env)
 
-    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+    def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         """``POST {base}/chat/completions`` with Bearer auth; streaming asks for the usage chunk
         where the server accepts ``stream_options``."""
-        body = dict(self.encode_request(request).body)
         body["stream"] = stream
         if stream and self.dialect.stream_usage_option:
             body["stream_options"] = {**body.get("stream_options", {}), "include_usage": True}
@@ -143,7 +120,5 @@ class OpenAIChatCodec:
             body.pop("stream_options", None)
         if _azure.on_azure(endpoint.settings, self.name):
             return _azure.http_request(body, wire="chat", stream=stream, endpoint=endpoint, codec=self.name)
-        base = (endpoint.base_url or self.dialect.base_url).rstrip("/")
-        return HttpRequest(
-            "POST", f"{base}/chat/completions", bearer_headers(endpoint.api_key, endpoint.headers), body, stream
-        )
+        url = f"{self.base_url(endpoint, self.dialect.base_url)}/chat/completions"
+        return HttpRequest("POST", url, bearer_headers(endpoint.api_key, endpoint.headers), body, stream)

@@ -2,34 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from interlingua import (
-    DecodedStream,
     Encoded,
-    EncodedStream,
     Endpoint,
     HttpRequest,
-    ProviderError,
     Request,
-    Resolver,
     Response,
     SSEEvent,
     StreamEvent,
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import (
-    BatchLine,
-    ReasoningPolicy,
-    Serving,
-    ToolIds,
-    TurnRules,
-    decoding,
-    encode_with_rules,
-    own_thinking,
-)
+from interlingua.kit import BatchLine, CodecBase, Serving, ToolIds, TurnRules, own_thinking
 
 from .. import _azure
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers, served_error
@@ -41,7 +28,7 @@ from ._sdk import plain
 NAME = "openai-responses"
 
 
-class OpenAIResponsesCodec:
+class OpenAIResponsesCodec(CodecBase):
     """OpenAI Responses (``POST {base}/responses``): items, encrypted reasoning, typed events.
 
     One IR assistant message spans the output items of a turn (reasoning, message, function and
@@ -68,71 +55,50 @@ class OpenAIResponsesCodec:
             result_names=sends_name,
         )
 
-    def encode_request(
-        self,
-        request: Request,
-        *,
-        strict: bool = False,
-        reasoning: ReasoningPolicy = "drop",
-        resolve: Resolver | None = None,
-    ) -> Encoded:
-        """The ``POST /v1/responses`` body. The transcript is first made to keep the API's rules
-        (every call answered by its output right after); ``reasoning`` says what happens to
-        another vendor's thinking: dropped (default) or sent as text, reported either way."""
-        return encode_with_rules(
-            request,
-            self.rules,
-            lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=self.budgets),
-            codec=NAME,
-            strict=strict,
-            reasoning=reasoning,
-            resolve=resolve,
-        )
+    # The hooks CodecBase wires into the protocol. encode_request first makes the transcript keep
+    # the API's rules (every call answered by its output right after); another vendor's thinking
+    # follows ``reasoning``.
+    def write_request(self, ready: Request, strict: bool) -> Encoded:
+        """The ``POST /v1/responses`` body."""
+        return _request.encode_request(ready, strict=strict, budgets=self.budgets)
 
-    def decode_request(self, body: Mapping[str, Any]) -> Request:
-        """A body -> IR; call ids this codec rewrote when encoding come back as they were."""
-        with decoding(NAME, body):
-            request = _request.decode_request(plain(body))
+    def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
+        """Call ids this codec rewrote when encoding come back as they were."""
+        request = _request.decode_request(plain(body))
         tool_ids = self.rules.tool_ids
         return request if tool_ids is None else tool_ids.restore(request)
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         return _response.encode_response(response, strict=strict)
 
-    def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(NAME, body):
-            return _response.decode_response(plain(body))
+    def read_response(self, body: Mapping[str, Any]) -> Response:
+        return _response.decode_response(plain(body))
 
-    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
-        return DecodedStream(_stream.decode_stream(events), WarningSink(NAME))
+    def read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
+        return _stream.decode_stream(events)
 
-    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
-        out = WarningSink(NAME)
-        return EncodedStream(_stream.encode_stream(events, out), out, strict=strict)
+    def write_stream(self, events: Iterable[StreamEvent], out: WarningSink) -> Iterator[SSEEvent]:
+        return _stream.encode_stream(events, out)
 
     # Wire detection (the CLI asks every installed codec): _sniff.py holds the signs.
     sniff = staticmethod(_sniff.sniff)
     sniff_stream = staticmethod(_sniff.sniff_stream)
-
-    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
-        return _errors.decode_error(status, body, headers)
+    decode_error = staticmethod(_errors.decode_error)
 
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
         """``OPENAI_API_KEY``; on Azure OpenAI (``settings["door"] = "azure"``) Azure's."""
         return _azure.API_KEY_ENV if _azure.on_azure(settings, self.name) else API_KEY_ENV
 
-    def http_request(self, request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
+    def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         """``POST {base}/responses`` with Bearer auth, or Azure OpenAI's (``_azure``)."""
-        body = dict(self.encode_request(request).body)
         if stream:
             body["stream"] = True
         elif body.get("stream") is True:
             del body["stream"]
         if _azure.on_azure(endpoint.settings, self.name):
             return _azure.http_request(body, wire="responses", stream=stream, endpoint=endpoint, codec=self.name)
-        base = (endpoint.base_url or DEFAULT_BASE_URL).rstrip("/")
-        headers = bearer_headers(endpoint.api_key, endpoint.headers)
-        return HttpRequest("POST", f"{base}/responses", headers, body, stream=stream)
+        url = f"{self.base_url(endpoint, DEFAULT_BASE_URL)}/responses"
+        return HttpRequest("POST", url, bearer_headers(endpoint.api_key, endpoint.headers), body, stream=stream)
 
     def __repr__(self) -> str:
         budgets = "" if self.budgets == _request.BUDGETS else f"budgets={self.budgets!r}"

@@ -1,0 +1,170 @@
+"""CodecBase: the Codec protocol's optional members with their defaults, and the wiring every
+codec shares, so a codec's ``_codec.py`` is a table of contents of its own modules."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ._codec import Capabilities, Endpoint, HttpRequest, Serving
+from ._normalize import ReasoningPolicy, TurnRules, encode_with_rules
+from ._read import decoding
+from ._warned_stream import DecodedStream, EncodedStream
+from ._warnings import Encoded, WarningSink
+
+if TYPE_CHECKING:
+    from ._errors import ProviderError
+    from ._handles import Resolver
+    from ._request import Request
+    from ._response import Response
+    from ._sniff import Sniffed
+    from ._sse import SSEEvent
+    from ._stream import StreamEvent
+
+
+class CodecBase:
+    """A codec's base class: subclass it, set the class attributes, write the hooks.
+
+    Set ``name``, ``provider``, ``capabilities`` and ``rules`` (and, as the wire has them,
+    ``api_key_env``, ``oracle``, ``serving``). Write the hooks, each one call into a module of
+    the codec's package:
+
+    - ``write_request(ready, strict) -> Encoded``: the body of a request already made to keep
+      ``rules`` (``encode_request`` resolves handles and normalizes first);
+    - ``read_request(body, model) -> Request`` and ``read_response(body) -> Response``: run
+      under ``decoding`` (depth check, stray errors as DecodeError naming the codec);
+    - ``read_stream(events, out)`` / ``write_stream(events, out)``: the event iterators, with
+      the stream's warning sink; ``decode_stream`` / ``encode_stream`` wrap them;
+    - ``encode_response(response, *, strict) -> Encoded`` and ``decode_error(...)``, as the
+      protocol has them;
+    - ``wire_request(body, request, *, stream, endpoint) -> HttpRequest``: the URL and headers
+      for an encoded body (``body`` is a fresh dict, the hook's to change); ``http_request``
+      encodes (once, or takes the caller's ``Encoded``) and puts the Encoded on the result.
+
+    The optional members default to: no key variable, no oracle, not served, claiming no body or
+    stream (``sniff`` / ``sniff_stream``), no JSON-array streams, and the same key variables
+    behind every door (``api_key_env_for``)."""
+
+    name: str
+    provider: str
+    capabilities: Capabilities
+    rules: TurnRules
+    api_key_env: tuple[str, ...] = ()
+    oracle: str | None = None
+    serving: Serving | None = None
+
+    # --- the hooks a codec writes --------------------------------------------------------------
+
+    def write_request(self, ready: Request, strict: bool) -> Encoded:
+        raise NotImplementedError(f"{type(self).__qualname__} writes no requests")
+
+    def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
+        raise NotImplementedError(f"{type(self).__qualname__} reads no requests")
+
+    def read_response(self, body: Mapping[str, Any]) -> Response:
+        raise NotImplementedError(f"{type(self).__qualname__} reads no responses")
+
+    def read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
+        raise NotImplementedError(f"{type(self).__qualname__} reads no streams")
+
+    def write_stream(self, events: Iterable[StreamEvent], out: WarningSink) -> Iterator[SSEEvent]:
+        raise NotImplementedError(f"{type(self).__qualname__} writes no streams")
+
+    def wire_request(
+        self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint
+    ) -> HttpRequest:
+        raise NotImplementedError(f"{type(self).__qualname__} sends nothing")
+
+    def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
+        raise NotImplementedError(f"{type(self).__qualname__} writes no responses")
+
+    def decode_error(self, status: int, body: bytes, headers: Mapping[str, str]) -> ProviderError:
+        raise NotImplementedError(f"{type(self).__qualname__} reads no errors")
+
+    # --- the protocol's members, wired -----------------------------------------------------------
+
+    def encode_request(
+        self,
+        request: Request,
+        *,
+        strict: bool = False,
+        reasoning: ReasoningPolicy = "drop",
+        resolve: Resolver | None = None,
+    ) -> Encoded:
+        """The body. The transcript is first made to keep the API's rules (``rules``, see
+        ``interlingua.kit.TurnRules``); ``reasoning`` says what happens to thinking the target
+        cannot take back: dropped (default) or sent as text, reported either way."""
+        return encode_with_rules(
+            request,
+            self.rules,
+            self.write_request,
+            codec=self.name,
+            strict=strict,
+            reasoning=reasoning,
+            resolve=resolve,
+        )
+
+    def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:
+        """A body -> IR. ``model``: the model the body was sent to, where the wire names it
+        outside the body (in the URL); a wire whose body names it reads it from there."""
+        with decoding(self.name, body):
+            return self.read_request(body, model)
+
+    def decode_response(self, body: Mapping[str, Any]) -> Response:
+        with decoding(self.name, body):
+            return self.read_response(body)
+
+    def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
+        out = WarningSink(self.name)
+        return DecodedStream(self._read_stream(events, out), out)
+
+    def _read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
+        with decoding(self.name):
+            yield from self.read_stream(events, out)
+
+    def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
+        out = WarningSink(self.name)
+        return EncodedStream(self.write_stream(events, out), out, strict=strict)
+
+    def http_request(
+        self, request: Request, *, stream: bool, endpoint: Endpoint, encoded: Encoded | None = None
+    ) -> HttpRequest:
+        if encoded is None:
+            encoded = self.encode_request(request)
+        sent = self.wire_request(dict(encoded.body), request, stream=stream, endpoint=endpoint)
+        return replace(sent, encoded=encoded)
+
+    # --- optional members: the defaults ------------------------------------------------------------
+
+    def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
+        return tuple(self.api_key_env)
+
+    def sniff(self, body: Mapping[str, Any]) -> Sniffed | None:
+        return None
+
+    def sniff_stream(self, first_events: Sequence[tuple[str, Any]]) -> Sniffed | None:
+        return None
+
+    def decode_json_array_stream(self, chunks: Iterable[bytes]) -> DecodedStream | None:
+        return None
+
+    # --- helpers for wire_request ------------------------------------------------------------------
+
+    @staticmethod
+    def json_headers(
+        endpoint: Endpoint, key_header: str | None = None, *, bearer: bool = False, fixed: Mapping[str, str] = {}
+    ) -> dict[str, str]:
+        """``content-type: application/json``, the wire's ``fixed`` headers, the endpoint's key in
+        ``key_header`` (as ``Bearer <key>`` with ``bearer``) where it has one (a local server
+        takes none), then the endpoint's own headers, which win."""
+        headers = {"content-type": "application/json", **fixed}
+        if key_header is not None and endpoint.api_key:
+            headers[key_header] = f"Bearer {endpoint.api_key}" if bearer else endpoint.api_key
+        headers.update(endpoint.headers)
+        return headers
+
+    @staticmethod
+    def base_url(endpoint: Endpoint, default: str) -> str:
+        """The endpoint's base URL, else ``default``, without a trailing slash."""
+        return (endpoint.base_url or default).rstrip("/")
