@@ -88,6 +88,7 @@ class _SilentCodec:
 
     name = "silent-chat"
     provider = "silent"
+    oracle = None  # the Codec protocol's default (interlingua.kit.CodecBase)
 
 
 class _WrongCodec:

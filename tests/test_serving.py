@@ -27,14 +27,14 @@ def _acme_error(status: int, message: str, kind: str | None) -> dict[str, Any]:
 class _Acme:
     provider = "acme"
 
-    def __init__(self, path: str) -> None:
-        self.serving = Serving(path, _acme_error, stream_keys=("streaming",))
+    def __init__(self, path: str | None) -> None:
+        self.serving = None if path is None else Serving(path, _acme_error, stream_keys=("streaming",))
 
 
-def test_a_codec_that_declares_serving_is_served_and_two_on_one_route_are_refused(
+def test_a_codec_that_declares_serving_is_served_and_of_two_on_one_route_the_first_by_name_wins(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    found = {"acme": _Acme("/v2/acme"), "plain": object()}
+    found = {"acme": _Acme("/v2/acme"), "plain": _Acme(None)}
     monkeypatch.setattr(_registry, "codecs", lambda: sorted(found))
     monkeypatch.setattr(_registry, "get_codec", found.__getitem__)
     (acme,) = _registry.served()
@@ -42,9 +42,52 @@ def test_a_codec_that_declares_serving_is_served_and_two_on_one_route_are_refuse
     assert acme.serving.error(404, "no such model", None) == {
         "fault": {"status": 404, "text": "no such model", "kind": None}
     }
+    assert _registry.shadowed() == ()
     found["zeta"] = _Acme("/v2/acme")
-    with pytest.raises(ValueError, match="'acme' and 'zeta' both serve /v2/acme"):
-        _registry.served()
+    found["aardvark"] = _Acme("/v2/acme")
+    assert [wire.codec for wire in _registry.served()] == ["aardvark"]
+    assert [(wire.codec, by) for wire, by in _registry.shadowed()] == [("acme", "aardvark"), ("zeta", "aardvark")]
+
+
+_PLUGIN = """
+from interlingua.kit import CodecBase, Serving
+
+def _error(status, message, kind):
+    return {"error": {"message": message}}
+
+class ZetaChat(CodecBase):
+    \"\"\"A plug-in that re-declares openai-chat's route.\"\"\"
+    name, provider = "zeta-chat", "zeta"
+    serving = Serving("/v1/chat/completions", _error)
+"""
+
+
+def test_a_plugin_that_redeclares_a_route_leaves_convert_and_the_route_working(tmp_path: Any) -> None:
+    """Installed by entry point (a dist-info folder on the path), as pip would install it."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "zeta_plugin.py").write_text(_PLUGIN)
+    info = tmp_path / "zeta_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: zeta-plugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[interlingua.codecs]\nzeta-chat = zeta_plugin:ZetaChat\n")
+    body = Path(__file__).parents[1] / "fixtures/openai-chat/request/image-detail-and-file-id.json"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.run(
+        [sys.executable, "-m", "interlingua.cli", "convert", str(body), "--to", "anthropic-messages"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    probe = "from interlingua import _registry as r; print(r.codecs(), [w.codec for w in r.served()], r.shadowed())"
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    assert "'zeta-chat'" in shown.stdout.split("]")[0]  # installed
+    assert "'openai-chat'" in shown.stdout.split("]")[1] and "'zeta-chat'" not in shown.stdout.split("]")[1]
 
 
 @pytest.mark.parametrize(

@@ -8,23 +8,33 @@ Retries follow what the official SDKs do: 408, 409, 429 and 5xx answers (a 529 o
 included), connection errors and timeouts are retried up to ``max_retries`` times with
 exponential backoff and jitter, honouring ``retry-after-ms`` / ``Retry-After`` (and a server's
 ``x-should-retry``), with the total wait bounded. A stream is retried only before its first event.
+
+The request is encoded once (``Codec.http_request(..., encoded=)``): what it could not carry is on
+the answer's ``warnings`` (``side="request"``), and ``strict=True`` refuses it before a byte is
+sent. ``timeout`` holds whatever http client is passed: it bounds each read, each attempt from
+connect to the answer's headers as a whole (a server that drips header bytes cannot hold a call),
+and each wait between two stream events. A vendor's error body loses the caller's keys before it
+is raised (an upstream may echo one).
 """
 
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
 import os
 import queue
 import random
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from ._codec import Codec, Endpoint, HttpRequest
+from ._codec import _SECRET_HEADERS, Codec, Endpoint, HttpRequest
 from ._errors import (
     DecodeError,
     MissingAPIKeyError,
@@ -38,6 +48,8 @@ from ._request import Request
 from ._response import Response
 from ._sse import MAX_EVENT_SIZE, SSEEvent
 from ._stream import ErrorEvent, StreamAccumulator, StreamEvent
+from ._warned_stream import DecodedStream
+from ._warnings import AnyWarning, Encoded
 from ._wire import body_bytes, loads, retry_after
 
 if TYPE_CHECKING:
@@ -93,8 +105,7 @@ def _api_key(codec: Codec, given: str | None, settings: Mapping[str, str]) -> st
     door authenticates otherwise (request signing, cloud credentials): a key is then optional."""
     if given is not None:
         return given
-    door = getattr(codec, "api_key_env_for", None)
-    names: tuple[str, ...] | None = door(settings) if door is not None else tuple(getattr(codec, "api_key_env", ()))
+    names = codec.api_key_env_for(settings)
     if names is None:
         return None
     for name in names:
@@ -114,10 +125,99 @@ def _timeout(timeout: float | httpx2.Timeout | None) -> Any:
     return httpx2.Timeout(seconds, connect=min(seconds, 10.0))
 
 
+def _deadline(timeout: float | httpx2.Timeout | None) -> float:
+    """The bound of one attempt up to the answer's headers, and of each wait between events:
+    ``timeout``'s seconds (a ``httpx2.Timeout``'s read limit, else its largest), else the default."""
+    if timeout is None:
+        return DEFAULT_TIMEOUT
+    if isinstance(timeout, int | float):
+        return float(timeout)
+    limits = [t for t in (timeout.read, timeout.connect, timeout.write, timeout.pool) if t is not None]
+    return float(timeout.read if timeout.read is not None else max(limits, default=DEFAULT_TIMEOUT))
+
+
+def _sided(warnings: list[AnyWarning], side: str) -> list[AnyWarning]:
+    return [w.model_copy(update={"side": side}) for w in warnings]
+
+
+def _with_warnings(response: Response, sent: Encoded | None, decoded: list[AnyWarning]) -> Response:
+    """The answer with the request's warnings first (``side="request"``), then its own."""
+    request = _sided(sent.warnings, "request") if sent is not None else []
+    if not request and not decoded:
+        return response
+    return response.model_copy(update={"warnings": [*request, *_sided(decoded, "response")]})
+
+
+class _Deadline(Exception):
+    """An attempt, or a wait between stream events, ran past the client's deadline."""
+
+
+def _within(seconds: float, send: Callable[[], httpx2.Response]) -> httpx2.Response:
+    """``send()`` up to the answer's headers, on a worker thread waited for at most ``seconds``:
+    a read timeout bounds each read, not the sum of them. Past the deadline the attempt is
+    abandoned (raising _Deadline); should its answer still come, it is closed unread."""
+    outcome: list[tuple[bool, Any]] = []
+    done, lock = threading.Event(), threading.Lock()
+
+    def run() -> None:
+        try:
+            result: tuple[bool, Any] = (True, send())
+        except BaseException as exc:  # handed to the waiting thread
+            result = (False, exc)
+        with lock:
+            outcome.append(result)
+            abandoned = done.is_set()
+            done.set()
+        if abandoned and result[0]:
+            result[1].close()
+
+    threading.Thread(target=run, daemon=True, name="interlingua-send").start()
+    done.wait(seconds)
+    with lock:
+        if not outcome:
+            done.set()  # tells the worker nobody waits for it any more
+            raise _Deadline(f"no answer within {seconds:g} s")
+    ok, value = outcome[0]
+    if ok:
+        return cast("httpx2.Response", value)
+    raise value
+
+
+class _Watchdog:
+    """Shuts a stream's socket when no event came for ``seconds`` (a server that stalls, or
+    drips bytes that never make an event): the blocked read then ends, and ``fired`` says why."""
+
+    def __init__(self, seconds: float, response: httpx2.Response) -> None:
+        network = response.extensions.get("network_stream")
+        self._socket: socket.socket | None = network.get_extra_info("socket") if network is not None else None
+        self._seconds, self._last = seconds, time.monotonic()
+        self._stop = threading.Event()
+        self.fired = False
+        if self._socket is not None:
+            threading.Thread(target=self._watch, daemon=True, name="interlingua-stream-watchdog").start()
+
+    def touch(self) -> None:
+        self._last = time.monotonic()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(max(self._last + self._seconds - time.monotonic(), 0.0)):
+            if time.monotonic() - self._last >= self._seconds:
+                self.fired = True
+                with contextlib.suppress(OSError):
+                    assert self._socket is not None
+                    self._socket.shutdown(socket.SHUT_RDWR)
+                return
+
+
 def _transport_error(codec: Codec, exc: Exception) -> TransportError:
     import httpx2
 
     what = type(exc).__name__
+    if isinstance(exc, _Deadline):
+        return TimeoutError(f"{codec.name}: the request timed out ({exc})")
     if isinstance(exc, httpx2.TimeoutException):
         return TimeoutError(f"{codec.name}: the request timed out ({what})")
     if isinstance(exc, httpx2.SSEError):  # the bytes came, but not as events (max_event_size)
@@ -128,7 +228,7 @@ def _transport_error(codec: Codec, exc: Exception) -> TransportError:
 def _retryable_exception(exc: BaseException) -> bool:
     import httpx2
 
-    return isinstance(exc, httpx2.TransportError)
+    return isinstance(exc, httpx2.TransportError | _Deadline)
 
 
 class _Base:
@@ -162,13 +262,21 @@ class _Base:
         )
         self.retry = retry or RetryPolicy(max_retries=max_retries)
         self._timeout = timeout
+        self.deadline = _deadline(timeout)
+        """Seconds one attempt may take up to the answer's headers, and a stream between events."""
+        self._per_request: Any = None if timeout is None else _timeout(timeout)  # set on every request
+        self._secrets = [s for s in [self._endpoint.api_key] if s] + [
+            v for k, v in self._endpoint.headers.items() if k.lower() in _SECRET_HEADERS and v
+        ]
 
     def __repr__(self) -> str:
         where = self._endpoint.base_url or "default URL"
         return f"{type(self).__name__}(codec={self.codec.name!r}, base_url={where!r})"
 
-    def _prepare(self, request: Request, *, stream: bool) -> HttpRequest:
-        return self.codec.http_request(request, stream=stream, endpoint=self._endpoint)
+    def _prepared(self, request: Request, *, stream: bool, strict: bool) -> HttpRequest:
+        """The request encoded once: ``strict`` raises LossyEncodeError here, before any sending."""
+        encoded = self.codec.encode_request(request, strict=strict)
+        return self.codec.http_request(request, stream=stream, endpoint=self._endpoint, encoded=encoded)
 
     def _decode_body(self, status: int, content: bytes) -> Response:
         try:
@@ -185,12 +293,15 @@ class _Base:
         request: httpx2.Request = self._http.build_request(
             prepared.method, prepared.url, headers=dict(headers), content=content
         )
+        if self._per_request is not None:  # the client's timeout, whatever http client was passed
+            request.extensions["timeout"] = self._per_request.as_dict()
         return request
 
     def _error(self, status: int, content: bytes, headers: Mapping[str, str]) -> ProviderError:
+        """The codec's ProviderError, with every key of this client taken out of it."""
         error = self.codec.decode_error(status, content, headers)
         assert isinstance(error, ProviderError)
-        return error
+        return error.redacted(self._secrets)
 
 
 # --- sync ------------------------------------------------------------------------------------
@@ -251,10 +362,13 @@ class Client(_Base):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def send(self, request: Request) -> Response:
-        """One answer, retried per the policy; a vendor error raises its ProviderError subclass."""
-        prepared = self._prepare(self._ready(request), stream=False)
-        response = self._open(prepared)
+    def send(self, request: Request | HttpRequest, *, strict: bool = False) -> Response:
+        """One answer, retried per the policy; a vendor error raises its ProviderError subclass.
+        Its ``warnings`` hold the request's (``side="request"``: what the wire could not carry)
+        before the answer's own; ``strict=True`` raises LossyEncodeError instead, before sending.
+        A request already made by :meth:`prepare` is sent as it is."""
+        prepared = request if isinstance(request, HttpRequest) else self.prepare(request, strict=strict)
+        response = self.open(prepared)
         try:
             content = response.read()
         except Exception as exc:
@@ -263,12 +377,20 @@ class Client(_Base):
             raise
         finally:
             response.close()
-        return self._decode_body(response.status_code, content)
+        return _with_warnings(self._decode_body(response.status_code, content), prepared.encoded, [])
 
-    def stream(self, request: Request) -> EventStream:
+    def stream(self, request: Request | HttpRequest, *, strict: bool = False) -> EventStream:
         """Events as they arrive: ``with client.stream(req) as events: for event in events: ...``
-        Leaving the block early closes the connection; ``.response()`` accumulates the rest."""
-        return EventStream(self, self._prepare(self._ready(request), stream=True))
+        Leaving the block early closes the connection; ``.response()`` accumulates the rest. The
+        request is encoded here: ``.request_warnings`` holds what it could not carry before any
+        event, and ``strict=True`` raises LossyEncodeError instead."""
+        prepared = request if isinstance(request, HttpRequest) else self.prepare(request, stream=True, strict=strict)
+        return EventStream(self, prepared)
+
+    def prepare(self, request: Request, *, stream: bool = False, strict: bool = False) -> HttpRequest:
+        """The request encoded once and ready to send (its handles resolved): ``.encoded`` holds
+        the body's warnings; ``strict=True`` raises LossyEncodeError for any."""
+        return self._prepared(self._ready(request), stream=stream, strict=strict)
 
     def _ready(self, request: Request) -> Request:
         """The request with its artifact handles resolved (``AsyncClient._aready`` for asyncio)."""
@@ -276,15 +398,16 @@ class Client(_Base):
             return request
         return resolve_handles(request, self._resolver, codec=self.codec.name)  # type: ignore[arg-type]
 
-    def _open(self, prepared: HttpRequest) -> httpx2.Response:
-        """Send until an answer worth keeping: a success, or an error that is not retried."""
+    def open(self, prepared: HttpRequest) -> httpx2.Response:
+        """Send until an answer worth keeping: a success, whose body is yet to be read (close
+        it), or an error that is not retried, raised as its ProviderError (keys hidden)."""
         waited = 0.0
         content = body_bytes(prepared.json, self.codec.name)
         for attempt in range(self.retry.max_retries + 1):
             last = attempt == self.retry.max_retries
             try:
                 request = self._build(prepared, content)
-                response = self._http.send(request, stream=True)
+                response = _within(self.deadline, partial(self._http.send, request, stream=True))
             except Exception as exc:
                 if not _retryable_exception(exc):
                     raise
@@ -326,6 +449,14 @@ class _StreamBase:
         self._over = False
         self._final: Response | None = None
         self._failure: StreamError | None = None
+        self._sent: Encoded | None = None
+        self._decoded: list[AnyWarning] = []  # the decoder's warnings, complete once it ended
+        self.request_warnings: list[AnyWarning] = []
+        """What the request could not carry (``side="request"``), known before the first event."""
+
+    def _encoded(self, prepared: HttpRequest) -> None:
+        self._sent = prepared.encoded
+        self.request_warnings = _sided(prepared.encoded.warnings, "request") if prepared.encoded else []
 
     def _take(self, event: StreamEvent) -> StreamEvent:
         self._acc.add(event)
@@ -361,7 +492,7 @@ class _StreamBase:
             raise self._failure
         if self._final is None:
             try:
-                self._final = self._acc.response()
+                self._final = _with_warnings(self._acc.response(), self._sent, self._decoded)
             except StreamError as error:
                 raise self._fail(error) from None
         return self._final
@@ -381,8 +512,10 @@ class EventStream(_StreamBase):
     def __init__(self, client: Client, prepared: HttpRequest) -> None:
         super().__init__()
         self._client, self._prepared = client, prepared
+        self._encoded(prepared)
         self._response: httpx2.Response | None = None
-        self._events: Iterator[StreamEvent] | None = None
+        self._events: DecodedStream | None = None
+        self._watchdog: _Watchdog | None = None
 
     def __enter__(self) -> EventStream:
         self._start()
@@ -395,29 +528,42 @@ class EventStream(_StreamBase):
         if self._events is None:
             import httpx2
 
-            self._response = self._client._open(self._prepared)
+            self._response = self._client.open(self._prepared)
+            self._watchdog = _Watchdog(self._client.deadline, self._response)
             framing = self._prepared.events
             sse: Iterator[SSEEvent]
             if framing is None:
                 sse = iter(httpx2.EventSource(self._response, max_event_size=self._client.max_event_size))
             else:
                 sse = framing(self._response.iter_bytes())
-            self._events = iter(self._client.codec.decode_stream(sse))
-        return self._events
+            self._events = self._client.codec.decode_stream(sse)
+            self._decoded = self._events.warnings
+        return iter(self._events)
+
+    def _stalled(self) -> _Deadline | None:
+        """Why the stream ended, where the watchdog ended it."""
+        if self._watchdog is not None and self._watchdog.fired:
+            return _Deadline(f"no stream event within {self._client.deadline:g} s")
+        return None
 
     def __iter__(self) -> Iterator[StreamEvent]:
         if self._over:
             self._end()
             return
         events = self._start()
+        watchdog = self._watchdog
         try:
             while True:
                 try:
                     event = next(events)
+                    if watchdog is not None:
+                        watchdog.touch()
                 except StopIteration:
+                    if stalled := self._stalled():
+                        raise self._failed(self._client.codec, stalled) from None
                     break
                 except Exception as exc:
-                    failure = self._failed(self._client.codec, exc)
+                    failure = self._failed(self._client.codec, self._stalled() or exc)
                     if failure is exc:
                         raise
                     raise failure from (exc if isinstance(exc, DecodeError) else None)
@@ -433,9 +579,11 @@ class EventStream(_StreamBase):
         return self._end()
 
     def close(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.stop()
         if self._response is not None:
             self._response.close()
-        if self._events is not None and hasattr(self._events, "close"):
+        if self._events is not None:
             self._events.close()
 
 
@@ -494,9 +642,10 @@ class AsyncClient(_Base):
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
-    async def send(self, request: Request) -> Response:
-        prepared = self._prepare(await self._aready(request), stream=False)
-        response = await self._open(prepared)
+    async def send(self, request: Request | HttpRequest, *, strict: bool = False) -> Response:
+        """Like ``Client.send``."""
+        prepared = request if isinstance(request, HttpRequest) else await self.prepare(request, strict=strict)
+        response = await self.open(prepared)
         try:
             content = await response.aread()
         except Exception as exc:
@@ -505,25 +654,31 @@ class AsyncClient(_Base):
             raise
         finally:
             await response.aclose()
-        return self._decode_body(response.status_code, content)
+        return _with_warnings(self._decode_body(response.status_code, content), prepared.encoded, [])
 
-    def stream(self, request: Request) -> AsyncEventStream:
-        """Like ``Client.stream``; with a resolver, handles are resolved on entering the block."""
-        return AsyncEventStream(self, request)
+    def stream(self, request: Request | HttpRequest, *, strict: bool = False) -> AsyncEventStream:
+        """Like ``Client.stream``; with a resolver, handles are resolved (and the request
+        encoded, ``request_warnings`` set) on entering the block."""
+        return AsyncEventStream(self, request, strict=strict)
+
+    async def prepare(self, request: Request, *, stream: bool = False, strict: bool = False) -> HttpRequest:
+        """Like ``Client.prepare``."""
+        return self._prepared(await self._aready(request), stream=stream, strict=strict)
 
     async def _aready(self, request: Request) -> Request:
         if self._resolver is None:
             return request
         return await aresolve_handles(request, self._resolver, codec=self.codec.name)
 
-    async def _open(self, prepared: HttpRequest) -> httpx2.Response:
+    async def open(self, prepared: HttpRequest) -> httpx2.Response:
+        """Like ``Client.open``."""
         waited = 0.0
         content = body_bytes(prepared.json, self.codec.name)
         for attempt in range(self.retry.max_retries + 1):
             last = attempt == self.retry.max_retries
             try:
                 request = self._build(prepared, content)
-                response = await self._http.send(request, stream=True)
+                response = await self._send_within(request)
             except Exception as exc:
                 if not _retryable_exception(exc):
                     raise
@@ -551,6 +706,15 @@ class AsyncClient(_Base):
         delay = min(self.retry.delay(attempt, headers), max(self.retry.max_total_wait - waited, 0.0))
         await asyncio.sleep(delay)
         return delay
+
+    async def _send_within(self, request: httpx2.Request) -> httpx2.Response:
+        """One attempt up to the answer's headers, bounded as a whole by the deadline."""
+        try:
+            async with asyncio.timeout(self.deadline):
+                response: httpx2.Response = await self._http.send(request, stream=True)
+        except builtins.TimeoutError:
+            raise _Deadline(f"no answer within {self.deadline:g} s") from None
+        return response
 
 
 _END = object()
@@ -607,11 +771,17 @@ class _ThreadedDecoder(Generic[T]):
 class AsyncEventStream(_StreamBase):
     """:class:`EventStream` for asyncio."""
 
-    def __init__(self, client: AsyncClient, request: Request) -> None:
+    def __init__(self, client: AsyncClient, request: Request | HttpRequest, *, strict: bool = False) -> None:
         super().__init__()
-        self._client, self._request = client, request
+        self._client, self._request, self._strict = client, request, strict
         # Without a resolver the request is encoded now, so a bad one fails at ``stream()``.
-        self._prepared = None if client._resolver else client._prepare(request, stream=True)
+        self._prepared: HttpRequest | None = None
+        if isinstance(request, HttpRequest):
+            self._prepared = request
+        elif not client._resolver:
+            self._prepared = client._prepared(request, stream=True, strict=strict)
+        if self._prepared is not None:
+            self._encoded(self._prepared)
         self._response: httpx2.Response | None = None
         self._feeder: asyncio.Task[None] | None = None
         self._decoder: _ThreadedDecoder[StreamEvent] | None = None
@@ -630,25 +800,40 @@ class AsyncEventStream(_StreamBase):
             import httpx2
 
             if self._prepared is None:
-                ready = await self._client._aready(self._request)
-                self._prepared = self._client._prepare(ready, stream=True)
-            self._response = await self._client._open(self._prepared)
+                assert isinstance(self._request, Request)
+                self._prepared = await self._client.prepare(self._request, stream=True, strict=self._strict)
+                self._encoded(self._prepared)
+            self._response = await self._client.open(self._prepared)
             framing = self._prepared.events
+            codec = self._client.codec
+
+            def decode(events: Iterator[Any]) -> Iterator[StreamEvent]:
+                decoded = codec.decode_stream(events if framing is None else framing(events))
+                self._decoded = decoded.warnings
+                return iter(decoded)
+
             source: Any
             if framing is None:
-                decoder = _ThreadedDecoder(self._client.codec.decode_stream)
                 source = httpx2.EventSource(self._response, max_event_size=self._client.max_event_size)
             else:  # the door's framing reads the raw bytes on the decoder's thread
-                decode = self._client.codec.decode_stream
-                decoder = _ThreadedDecoder(lambda chunks: decode(framing(chunks)))  # type: ignore[arg-type]
                 source = self._response.aiter_bytes()
+            decoder = _ThreadedDecoder(decode)
             self._decoder = decoder
             self._feeder = asyncio.create_task(self._feed(source, decoder))
         return self._decoder
 
     async def _feed(self, source: Any, decoder: _ThreadedDecoder[StreamEvent]) -> None:
+        seconds = self._client.deadline
+        items = aiter(source)
         try:
-            async for event in source:
+            while True:
+                try:
+                    async with asyncio.timeout(seconds):
+                        event = await anext(items)
+                except StopAsyncIteration:
+                    break
+                except builtins.TimeoutError:
+                    raise _Deadline(f"no stream event within {seconds:g} s") from None
                 decoder.feed(event)
         except Exception as exc:  # the network broke: end the decoder's input, report it on the loop
             self._network = exc

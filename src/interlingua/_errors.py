@@ -113,9 +113,37 @@ class ProviderError(InterlinguaError):
             cls = ServerError
         return cls(message, status=status, **kw)
 
+    def redacted(self, secrets: Sequence[str]) -> ProviderError:
+        """This error with each of ``secrets`` (the caller's keys) shown as ``<hidden>`` in its
+        message and its raw body: an upstream may echo the key it was sent. The same error where
+        none occurs."""
+        found = [secret for secret in secrets if secret]
+        hidden = _hide(self.message, found), _hide(self.raw, found)
+        if hidden == (self.message, self.raw):
+            return self
+        kw = {k: getattr(self, k) for k in ("status", "type", "codec", "retry_after", "request_id")}
+        return type(self)(hidden[0], raw=hidden[1], **kw)
+
     def __reduce__(self) -> tuple[Any, ...]:
         kw = {k: getattr(self, k) for k in ("status", "type", "codec", "retry_after", "request_id", "raw")}
         return (_rebuild, (type(self), self.message, kw))
+
+
+def _hide(value: Any, secrets: Sequence[str]) -> Any:
+    """``value`` (text, or JSON made of dicts and lists) with every secret in its text replaced."""
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, "<hidden>")
+        return value
+    if isinstance(value, dict):
+        return {_hide(k, secrets): _hide(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_hide(item, secrets) for item in value]
+    if isinstance(value, bytes):
+        return _hide(value.decode("utf-8", "replace"), secrets).encode() if any(
+            s.encode() in value for s in secrets
+        ) else value
+    return value
 
 
 def _rebuild(cls: type[ProviderError], message: str, kw: dict[str, Any]) -> ProviderError:

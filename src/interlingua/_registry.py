@@ -163,14 +163,32 @@ class ServedWire(NamedTuple):
 
 def served() -> tuple[ServedWire, ...]:
     """Every installed codec that declares ``serving``, by name: the gateway's routes, the CLI's
-    batch lines and logged paths. Two that claim one route are refused, naming both."""
+    batch lines and logged paths.
+
+    One route, one codec: where two installed codecs declare the same ``serving.path`` (a plug-in
+    that re-declares a route), the one whose name sorts first serves it, and the others are
+    reached as upstreams only; :func:`shadowed` lists them. Installing a plug-in never takes a
+    route from a codec that sorts before it, and never stops the others from loading."""
+    return _served()[0]
+
+
+def shadowed() -> tuple[tuple[ServedWire, str], ...]:
+    """The codecs whose route another codec serves (see :func:`served`): each with the name of
+    the codec that serves it."""
+    return _served()[1]
+
+
+def _served() -> tuple[tuple[ServedWire, ...], tuple[tuple[ServedWire, str], ...]]:
     found: dict[str, ServedWire] = {}
+    lost: list[tuple[ServedWire, str]] = []
     for name in codecs():
         codec = get_codec(name)
-        serving = getattr(codec, "serving", None)
-        if not isinstance(serving, Serving):
+        serving = codec.serving
+        if serving is None:
             continue
+        wire = ServedWire(name, codec.provider, serving)
         if serving.path in found:
-            raise ValueError(f"codecs {found[serving.path].codec!r} and {name!r} both serve {serving.path}")
-        found[serving.path] = ServedWire(name, codec.provider, serving)
-    return tuple(found.values())
+            lost.append((wire, found[serving.path].codec))
+            continue
+        found[serving.path] = wire
+    return tuple(found.values()), tuple(lost)

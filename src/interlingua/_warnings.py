@@ -22,6 +22,10 @@ class ModelWarning(_Tagged):
     codec: str
     path: str
     message: str
+    side: Literal["request", "response"] | None = None
+    """Which message of an exchange the warning is about, where one list holds both: a Client's
+    Response lists the request's encode (``"request"``) and then the answer's decode
+    (``"response"``). None on a warning from a lone encode or decode, whose side is its call's."""
 
     def __str__(self) -> str:
         return f"{self.codec}: {self.path or '<body>'}: {self.message}"

@@ -93,7 +93,7 @@ def test_the_code_example_of_the_docs_page_builds_an_app_and_a_keyless_local_rou
 
     async def build() -> object:
         client = gateway._client(gateway.config.routes[0])
-        headers = client._prepare(__import__("interlingua").Request(model="m", messages=[]), stream=False).headers
+        headers = (await client.prepare(__import__("interlingua").Request(model="m", messages=[]))).headers
         await gateway.aclose()
         return headers
 

@@ -269,10 +269,9 @@ class Converter:
         complete once it has been."""
         if data.lstrip()[:1] == b"[":  # a stream sent as one JSON array of chunks (not SSE)
             detected = self._array_stream(data)
-            decode_array = getattr(codec_for(detected.wire), "decode_json_array_stream", None)
-            if decode_array is None:
+            decoded = codec_for(detected.wire).decode_json_array_stream([data])
+            if decoded is None:
                 raise ConversionError(f"codec {detected.wire!r} has no JSON-array streams")
-            decoded: DecodedStream = decode_array([data])
             return detected, decoded
         sse = list(parse_sse([data]))
         if self.source is not None:

@@ -37,7 +37,7 @@ def detect_body(body: Any) -> Detected:
         raise DetectError(f"expected a JSON object, got {_type_name(body)}")
     if body.get("format") == "interlingua.transcript":
         return Detected(TRANSCRIPT, "request", "'format' is 'interlingua.transcript'")
-    found = _strongest(lambda sniffer: sniffer.sniff(body) if hasattr(sniffer, "sniff") else None)
+    found = _strongest(lambda sniffer: sniffer.sniff(body))
     if found is None:
         raise DetectError(f"no known request or response shape: no installed codec ({_installed()}) claims it")
     return found
@@ -45,7 +45,7 @@ def detect_body(body: Any) -> Detected:
 
 def detect_stream(first_events: Sequence[tuple[str, Any]]) -> Detected:
     """The wire of a recorded SSE stream, from its first events as (event name, parsed data)."""
-    found = _strongest(lambda sniffer: sniffer.sniff_stream(first_events) if hasattr(sniffer, "sniff_stream") else None)
+    found = _strongest(lambda sniffer: sniffer.sniff_stream(first_events))
     if found is None:
         raise DetectError(f"a stream of no known wire: no installed codec ({_installed()}) claims its events")
     return found

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from .._client import AsyncClient
-from .._codec import Codec
+from .._codec import Codec, HttpRequest
 from .._errors import (
     DecodeError,
     EncodeError,
@@ -116,17 +116,17 @@ class Gateway:
             if route.model is not None:
                 request = request.model_copy(update={"model": route.model})
             client = self._client(route)
-            warnings = self._encode_warnings(client.codec, request, route)
+            prepared = await self._prepare(client, request, route, stream=stream)
             if stream:
-                return await self._stream(wire, caller, client, request, warnings, facts, started)
-            answer = await self._until_disconnect(http, client.send(request))
+                return await self._stream(wire, caller, client, prepared, facts, started)
+            answer = await self._until_disconnect(http, client.send(prepared))
             answer = self.ids.outward_response(answer, _accepts(caller))
             encoded = caller.encode_response(answer)
         except _Refused as refused:
             return self._refuse(wire, refused, facts, started)
         except (InterlinguaError, ConfigError) as exc:  # an answer the caller's wire cannot hold, a bad route
             return self._refuse(wire, _Refused(502, self._hide(str(exc))), facts, started)
-        warnings = [*warnings, *answer.warnings, *encoded.warnings]
+        warnings = [*answer.warnings, *encoded.warnings]  # the request's, the upstream answer's, the caller's
         facts["tokens"] = _tokens(answer)
         self._log(facts, warnings, started, 200)
         from starlette.responses import JSONResponse
@@ -186,13 +186,14 @@ class Gateway:
             request = request.model_copy(update={"model": model.removeprefix("models/")})
         return request, stream
 
-    def _encode_warnings(self, upstream: Codec, request: Request, route: Route) -> list[AnyWarning]:
-        """What the upstream's wire cannot carry of ``request``; under ``strict``, a 400 naming it."""
+    async def _prepare(self, client: AsyncClient, request: Request, route: Route, *, stream: bool) -> HttpRequest:
+        """The upstream request, encoded once: what its wire cannot carry rides on ``.encoded``;
+        under ``strict``, a 400 naming it."""
         try:
-            return list(upstream.encode_request(request, strict=route.strict).warnings)
+            return await client.prepare(request, stream=stream, strict=route.strict)
         except LossyEncodeError as exc:
             paths = ", ".join(w.path for w in exc.warnings[:_SHOWN_PATHS])
-            raise _Refused(400, f"strict route {route.match!r}: {upstream.name} would lose {paths}") from None
+            raise _Refused(400, f"strict route {route.match!r}: {client.codec.name} would lose {paths}") from None
         except EncodeError as exc:
             raise _Refused(400, f"{exc.path}: {exc.reason}") from None
 
@@ -232,18 +233,17 @@ class Gateway:
         wire: ServedWire,
         caller: Codec,
         client: AsyncClient,
-        request: Request,
-        warnings: list[AnyWarning],
+        prepared: HttpRequest,
         facts: dict[str, Any],
         started: float,
     ) -> HttpOut:
         """Open the upstream stream first, so its refusal is still an HTTP status; then relay."""
         from starlette.responses import StreamingResponse
 
+        warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
         try:
-            # AsyncClient's own open: its retries, its vendor errors; the events go through a Pipe.
-            prepared = client._prepare(request, stream=True)
-            response = await client._open(prepared)
+            # AsyncClient's open: its retries, its deadline, its vendor errors; the events go through a Pipe.
+            response = await client.open(prepared)
         except ProviderError as exc:
             raise self._upstream_refusal(exc) from None
         except TransportError as exc:
@@ -295,7 +295,7 @@ class Gateway:
         if client is None:
             key = route.api_key()
             if key is None:  # the codec's usual variables, or no key (a local server takes none)
-                usual = getattr(get_codec(route.codec), "api_key_env", ())
+                usual = get_codec(route.codec).api_key_env_for(route.settings) or ()
                 key = next((os.environ[name] for name in usual if os.environ.get(name)), "")
             if key:
                 self._secrets.append(key)
@@ -358,9 +358,8 @@ async def _disconnected(http: HttpIn) -> None:
 
 
 def _accepts(codec: Codec) -> Callable[[str], bool] | None:
-    rules = getattr(codec, "rules", None)
-    ids = getattr(rules, "tool_ids", None)
-    return None if ids is None else cast(Callable[[str], bool], ids.accepts)
+    ids = codec.rules.tool_ids
+    return None if ids is None else ids.accepts
 
 
 def _tokens(response: Response) -> str | None:

@@ -173,8 +173,8 @@ def oracle_for(wire: str) -> Oracle:
         codec = get_codec(wire)
     except UnknownCodecError as error:
         raise ValueError(f"no oracle for wire {wire!r}: {error}") from None
-    ref = getattr(codec, "oracle", None)
-    if not isinstance(ref, str):
+    ref = codec.oracle
+    if ref is None:
         raise ValueError(
             f"no oracle for wire {wire!r}: its codec {type(codec).__qualname__} names none (an `oracle` "
             'attribute, "module:NAME" of an interlingua.testing.Oracle; see docs/guide/codecs.md)'
