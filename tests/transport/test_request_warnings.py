@@ -1,0 +1,151 @@
+"""What the request could not carry reaches the caller through every way of sending it, on all six
+wires, over the loopback vendor server: ``Client.send``, ``AsyncClient.send`` and both streams
+report exactly what ``encode_request`` reports (marked ``side="request"``), and ``strict=True``
+refuses before a byte is sent. And the caller's key never comes back inside a vendor's error."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import interlingua as il
+from interlingua.kit import render_frames
+
+from .conftest import KEY
+from .vendor_server import Answer, Fault, VendorServer
+
+WIRES = {  # wire -> (model, what the base URL adds, client options)
+    "anthropic-messages": ("claude-sonnet-4-5", "", {}),
+    "openai-chat": ("gpt-4.1", "/v1", {}),
+    "openai-responses": ("gpt-4.1", "/v1", {}),
+    "gemini": ("gemini-2.5-flash", "", {}),
+    "bedrock-converse": ("us.anthropic.claude-sonnet-4-20250514-v1:0", "", {"settings": {"aws_region": "us-east-1"}}),
+    "cohere-chat": ("command-a-03-2025", "", {}),
+}
+FAST = il.RetryPolicy(max_retries=0)
+
+
+def _request(wire: str) -> il.Request:
+    """A request holding an option of another vendor's: every wire reports it lost (a
+    ForeignOption), and the default max_tokens keeps every wire's required fields."""
+    return il.Request(
+        model=WIRES[wire][0],
+        max_tokens=64,
+        messages=[il.Message.user("Hello")],
+        provider_options={"acme": {"flux": 3}},
+    )
+
+
+def _events(model: str) -> list[il.StreamEvent]:
+    return [
+        il.MessageStart(id="msg_1", model=model),
+        il.PartStart(0, il.Text("")),
+        il.TextDelta(0, "Hi there"),
+        il.PartEnd(0),
+        il.MessageEnd("end_turn", None, il.Usage(input_tokens=5, output_tokens=2)),
+    ]
+
+
+def _answer(codec: il.Codec, model: str, *, stream: bool) -> Answer:
+    if not stream:
+        response = il.Response(id="msg_1", model=model, message=il.Message.assistant("Hi there"), stop_reason="end_turn")
+        return Answer(json=codec.encode_response(response).body)
+    written = list(codec.encode_stream(_events(model)))
+    if codec.name == "bedrock-converse":  # binary event-stream frames, as ConverseStream sends them
+        return Answer(sse=b"".join(render_frames((e.event or "", e.data.encode()) for e in written)), chunk=31)
+    return Answer(sse=b"".join(il.render_sse(written)))
+
+
+def _options(wire: str, vendor: VendorServer) -> dict[str, Any]:
+    _, prefix, extra = WIRES[wire]
+    return {"api_key": KEY, "base_url": vendor.url + prefix, "retry": FAST, **extra}
+
+
+def _expected(codec: il.Codec, request: il.Request) -> list[il.AnyWarning]:
+    warnings = codec.encode_request(request).warnings
+    assert warnings and any(isinstance(w, il.ForeignOption) for w in warnings)
+    return [w.model_copy(update={"side": "request"}) for w in warnings]
+
+
+def _request_side(warnings: list[il.AnyWarning]) -> list[il.AnyWarning]:
+    return [w for w in warnings if w.side == "request"]
+
+
+@pytest.mark.parametrize("wire", list(WIRES))
+def test_send_and_both_streams_report_exactly_the_encode_warnings(wire: str, vendor: VendorServer) -> None:
+    request = _request(wire)
+    with il.Client(wire, **_options(wire, vendor)) as client:
+        expected = _expected(client.codec, request)
+        vendor.answer = _answer(client.codec, request.model or "", stream=False)
+        response = client.send(request)
+        assert _request_side(response.warnings) == expected
+        assert all(w.side in ("request", "response") for w in response.warnings)
+
+        vendor.answer = _answer(client.codec, request.model or "", stream=True)
+        with client.stream(request) as events:
+            assert events.request_warnings == expected  # before the first event
+            streamed = events.response()
+        assert streamed.message.text == "Hi there"
+        assert _request_side(streamed.warnings) == expected
+
+    async def go() -> tuple[il.Response, list[il.AnyWarning], il.Response]:
+        async with il.AsyncClient(wire, **_options(wire, vendor)) as aclient:
+            vendor.answer = _answer(aclient.codec, request.model or "", stream=False)
+            sent = await aclient.send(request)
+            vendor.answer = _answer(aclient.codec, request.model or "", stream=True)
+            async with aclient.stream(request) as events:
+                before = list(events.request_warnings)
+                return sent, before, await events.response()
+
+    sent, before, streamed = asyncio.run(go())
+    assert _request_side(sent.warnings) == expected
+    assert before == expected
+    assert _request_side(streamed.warnings) == expected and streamed.message.text == "Hi there"
+
+
+@pytest.mark.parametrize("wire", list(WIRES))
+def test_strict_refuses_before_a_byte_is_sent(wire: str, vendor: VendorServer) -> None:
+    request = _request(wire)
+    with il.Client(wire, **_options(wire, vendor)) as client:
+        expected = _expected(client.codec, request)
+        with pytest.raises(il.LossyEncodeError) as caught:
+            client.send(request, strict=True)
+        assert [w.model_copy(update={"side": "request"}) for w in caught.value.warnings] == expected
+        with pytest.raises(il.LossyEncodeError):
+            client.stream(request, strict=True)
+
+    async def go() -> None:
+        async with il.AsyncClient(wire, **_options(wire, vendor)) as aclient:
+            with pytest.raises(il.LossyEncodeError):
+                await aclient.send(request, strict=True)
+            with pytest.raises(il.LossyEncodeError):
+                async with aclient.stream(request, strict=True):
+                    pass
+
+    asyncio.run(go())
+    assert vendor.received == []
+    clean = request.model_copy(update={"provider_options": {}})
+    with il.Client(wire, **_options(wire, vendor)) as client:
+        vendor.answer = _answer(client.codec, request.model or "", stream=False)
+        assert _request_side(client.send(clean, strict=True).warnings) == []  # nothing lost: sent
+
+
+@pytest.mark.parametrize("wire", list(WIRES))
+def test_a_key_the_vendor_echoes_in_its_error_is_hidden(wire: str, vendor: VendorServer) -> None:
+    echoed = (
+        b'{"error": {"message": "Incorrect API key provided: %s. Find yours at example.com", '
+        b'"type": "invalid_request_error", "code": 400, "status": "INVALID_ARGUMENT"}, '
+        b'"message": "Incorrect API key provided: %s"}' % (KEY.encode(), KEY.encode())
+    )
+    request = _request(wire).model_copy(update={"provider_options": {}})
+    with il.Client(wire, **_options(wire, vendor)) as client:
+        vendor.faults.append(Fault("status", 400, body=echoed))
+        with pytest.raises(il.ProviderError) as caught:
+            client.send(request)
+    error = caught.value
+    assert error.status == 400
+    texts = [str(error), repr(error), error.message, repr(error.raw)]
+    assert [text for text in texts if KEY in text] == []
+    assert "<hidden>" in error.message
