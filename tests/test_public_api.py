@@ -87,6 +87,7 @@ PUBLIC = {
         "StopReason",
         "StreamAccumulator",
         "StreamDecodeError",
+        "StreamTimeoutError",
         "StreamError",
         "StreamEvent",
         "Support",

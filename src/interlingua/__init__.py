@@ -26,6 +26,7 @@ from ._errors import (
     ServerError,
     StreamDecodeError,
     StreamError,
+    StreamTimeoutError,
     TimeoutError,
     TransportError,
 )
@@ -220,6 +221,7 @@ __all__ = [
     "StopReason",
     "StreamAccumulator",
     "StreamDecodeError",
+    "StreamTimeoutError",
     "StreamError",
     "StreamEvent",
     "Support",

@@ -40,6 +40,7 @@ from ._errors import (
     MissingAPIKeyError,
     ProviderError,
     StreamError,
+    StreamTimeoutError,
     TimeoutError,
     TransportError,
 )
@@ -482,7 +483,8 @@ class _StreamBase:
             return self._fail(self._acc.decode_failed(exc))
         if isinstance(exc, Exception) and _retryable_exception(exc):
             cause = _transport_error(codec, exc)
-            return self._fail(StreamError(f"the stream broke off: {cause}", partial=self._acc.snapshot()))
+            kind = StreamTimeoutError if isinstance(cause, TimeoutError) else StreamError
+            return self._fail(kind(f"the stream broke off: {cause}", partial=self._acc.snapshot()))
         return exc
 
     def _end(self) -> Response:

@@ -196,3 +196,8 @@ class TransportError(InterlinguaError):
 
 class TimeoutError(TransportError):
     """The vendor did not answer within the timeout."""
+
+
+class StreamTimeoutError(StreamError, TimeoutError):
+    """A stream that went quiet: no event within the client's timeout. Both errors at once:
+    ``except StreamError`` gets ``partial``, ``except TimeoutError`` (a TransportError) the timeout."""

@@ -6,6 +6,7 @@ refuses before a byte is sent. And the caller's key never comes back inside a ve
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ import interlingua as il
 from interlingua.kit import render_frames
 
 from .conftest import KEY
+from .drip_server import DripServer
 from .vendor_server import Answer, Fault, VendorServer
 
 WIRES = {  # wire -> (model, what the base URL adds, client options)
@@ -50,7 +52,8 @@ def _events(model: str) -> list[il.StreamEvent]:
 
 def _answer(codec: il.Codec, model: str, *, stream: bool) -> Answer:
     if not stream:
-        response = il.Response(id="msg_1", model=model, message=il.Message.assistant("Hi there"), stop_reason="end_turn")
+        said = il.Message.assistant("Hi there")
+        response = il.Response(id="msg_1", model=model, message=said, stop_reason="end_turn")
         return Answer(json=codec.encode_response(response).body)
     written = list(codec.encode_stream(_events(model)))
     if codec.name == "bedrock-converse":  # binary event-stream frames, as ConverseStream sends them
@@ -149,3 +152,90 @@ def test_a_key_the_vendor_echoes_in_its_error_is_hidden(wire: str, vendor: Vendo
     texts = [str(error), repr(error), error.message, repr(error.raw)]
     assert [text for text in texts if KEY in text] == []
     assert "<hidden>" in error.message
+
+
+# --- timeouts that hold: a slow-drip server ------------------------------------------------------
+
+DEADLINE = 0.5
+
+
+def _first_event(wire: str) -> bytes:
+    """The wire's first stream event, whole: the stream is open, then the server goes quiet."""
+    codec = il.get_codec(wire)
+    data = _answer(codec, WIRES[wire][0], stream=True).sse or b""
+    if wire == "bedrock-converse":  # a frame starts with its total length, 4 bytes big-endian
+        return data[: int.from_bytes(data[:4], "big")]
+    return data[: data.index(b"\n\n") + 2]
+
+
+def _drip_options(wire: str, url: str, **kw: Any) -> dict[str, Any]:
+    _, prefix, extra = WIRES[wire]
+    return {"api_key": KEY, "base_url": url + prefix, "retry": FAST, "timeout": DEADLINE, **extra, **kw}
+
+
+@pytest.mark.parametrize("wire", list(WIRES))
+@pytest.mark.parametrize("own_http", [False, True], ids=["own-client", "caller-http-client"])
+def test_a_server_dripping_header_bytes_cannot_hold_a_call(wire: str, own_http: bool) -> None:
+    """Each byte comes well within the read timeout; the whole call still ends at the deadline,
+    with a typed TimeoutError, whatever http client was passed (its own limit is 600 s)."""
+    import httpx2
+
+    server = DripServer("headers")
+    try:
+        http = httpx2.Client(timeout=600.0) if own_http else None
+        started = time.monotonic()
+        client = il.Client(wire, **_drip_options(wire, server.url, http_client=http))
+        with client, pytest.raises(il.TimeoutError):
+            client.send(_request(wire).model_copy(update={"provider_options": {}}))
+        assert time.monotonic() - started < DEADLINE + 1.5
+
+        async def go() -> None:
+            ahttp = httpx2.AsyncClient(timeout=600.0) if own_http else None
+            async with il.AsyncClient(wire, **_drip_options(wire, server.url, http_client=ahttp)) as aclient:
+                await aclient.send(_request(wire).model_copy(update={"provider_options": {}}))
+
+        started = time.monotonic()
+        with pytest.raises(il.TimeoutError):
+            asyncio.run(go())
+        assert time.monotonic() - started < DEADLINE + 1.5
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("wire", list(WIRES))
+@pytest.mark.parametrize("mode", ["stall", "comments"])
+def test_a_stream_that_goes_quiet_ends_typed_at_the_deadline(wire: str, mode: str) -> None:
+    """After a first event: nothing at all (a read timeout's case, held whatever http client), or
+    comment bytes that never make an event (no read timeout sees it). Sync and async end in a
+    StreamTimeoutError: a StreamError with the partial answer, and a TimeoutError."""
+    import httpx2
+
+    if mode == "comments" and wire == "bedrock-converse":
+        pytest.skip("binary event-stream frames have no comment lines; 'stall' holds this wire")
+    server = DripServer(mode, _first_event(wire))
+    request = _request(wire).model_copy(update={"provider_options": {}})
+    try:
+        started = time.monotonic()
+        seen: list[il.StreamEvent] = []
+        client = il.Client(wire, **_drip_options(wire, server.url, http_client=httpx2.Client(timeout=600.0)))
+        with client, pytest.raises(il.StreamTimeoutError) as caught, client.stream(request) as events:
+            seen.extend(events)
+        assert isinstance(caught.value, il.TimeoutError) and isinstance(caught.value, il.StreamError)
+        assert seen and caught.value.partial is not None
+        assert time.monotonic() - started < DEADLINE + 1.5
+
+        async def go() -> list[il.StreamEvent]:
+            got: list[il.StreamEvent] = []
+            http = httpx2.AsyncClient(timeout=600.0)
+            aclient = il.AsyncClient(wire, **_drip_options(wire, server.url, http_client=http))
+            async with aclient, aclient.stream(request) as events:
+                async for event in events:
+                    got.append(event)
+            return got
+
+        started = time.monotonic()
+        with pytest.raises(il.StreamTimeoutError):
+            asyncio.run(go())
+        assert time.monotonic() - started < DEADLINE + 1.5
+    finally:
+        server.close()
