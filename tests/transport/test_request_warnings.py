@@ -239,3 +239,37 @@ def test_a_stream_that_goes_quiet_ends_typed_at_the_deadline(wire: str, mode: st
         assert time.monotonic() - started < DEADLINE + 1.5
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("mode", ["headers", "stall"])
+def test_a_gateway_routes_timeout_holds_on_its_shared_http_client(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gateway passes one shared http client (its own limit 600 s) to every route's client:
+    the route's ``timeout`` still ends a dripping or stalled upstream, as a 504 or an error event."""
+    pytest.importorskip("starlette")
+    import httpx2
+
+    from interlingua.gateway import Gateway, GatewayConfig, Route
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    server = DripServer(mode, _first_event("openai-chat"))
+    route = Route("*", "openai-chat", base_url=server.url + "/v1", timeout=DEADLINE)
+    body = {"model": "claude-x", "max_tokens": 16, "messages": [{"role": "user", "content": "Hi"}]}
+
+    async def go() -> tuple[int, bytes]:
+        gateway = Gateway(GatewayConfig([route]))
+        transport = httpx2.ASGITransport(app=gateway.app())
+        async with httpx2.AsyncClient(transport=transport, base_url="http://gateway", timeout=30) as caller:
+            answer = await caller.post("/v1/messages", json={**body, "stream": mode == "stall"})
+        await gateway.aclose()
+        return answer.status_code, answer.content
+
+    try:
+        started = time.monotonic()
+        status, content = asyncio.run(go())
+        assert time.monotonic() - started < DEADLINE + 2.0
+        if mode == "headers":
+            assert status == 504
+        else:  # the stream had begun: it ends with the caller wire's error event
+            assert status == 200 and b"event: error" in content
+    finally:
+        server.close()
