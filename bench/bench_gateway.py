@@ -7,7 +7,10 @@ routing an anthropic-messages caller to it. Measured: added latency per streamed
 concurrency 1, the throughput ratio (gateway / direct) at 100 and 1,000 concurrent streams,
 and memory and OS threads per open stream in the gateway process.
 
-Run: ``python bench/bench_gateway.py [--max-concurrency 1000] [--rounds 3]``.
+Run: ``python bench/bench_gateway.py [--max-concurrency 1000] [--rounds 3]``. With ``--baseline
+PATHS`` (source folders of another checkout, joined by ``:``, put first on the second gateway's
+``PYTHONPATH``), the gateway process CPU per stream of this tree and of that one, rounds
+interleaved in one run, comes first.
 """
 
 from __future__ import annotations
@@ -91,7 +94,7 @@ def start_upstream(hold: float) -> tuple[int, subprocess.Popen[bytes]]:
     return port, process
 
 
-def start_gateway(upstream_port: int, folder: Path) -> tuple[int, subprocess.Popen[bytes]]:
+def start_gateway(upstream_port: int, folder: Path, pythonpath: str = "") -> tuple[int, subprocess.Popen[bytes]]:
     port = free_port()
     config = folder / "gateway.toml"
     config.write_text(
@@ -99,6 +102,8 @@ def start_gateway(upstream_port: int, folder: Path) -> tuple[int, subprocess.Pop
         'api_key_env = "BENCH_UPSTREAM_KEY"\nmodel = "gpt-4o"\n'
     )
     env = {**os.environ, "BENCH_UPSTREAM_KEY": "sk-bench"}
+    if pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath, env.get("PYTHONPATH", "")]))
     command = [sys.executable, "-m", "interlingua.cli", "serve", "--config", str(config), "--port", str(port)]
     # A long keep-alive: 1,000 queued streams leave pooled connections idle for longer than 5 s.
     process = subprocess.Popen([*command, "--log-level", "warning", "--keep-alive", "120"], env=env)
@@ -167,6 +172,30 @@ async def measure(gateway_port: int, upstream_port: int, levels: list[int], roun
     await http.aclose()
 
 
+async def compare_cpu(gateways: list[tuple[str, int, int]], rounds: int, total: int = 200, level: int = 10) -> None:
+    """Gateway process CPU per stream of each gateway (label, port, pid), rounds interleaved."""
+    import httpx2
+
+    http = httpx2.AsyncClient(limits=httpx2.Limits(max_connections=None), timeout=120)
+    clients = [
+        il.AsyncClient(CALLER, api_key="k", base_url=f"http://127.0.0.1:{port}", http_client=http)
+        for _, port, _ in gateways
+    ]
+    for client in clients:
+        await run_streams(client, 40, 10)  # warm
+    spent = [0.0] * len(gateways)
+    for round_ in range(rounds):
+        order = list(enumerate(zip(clients, gateways, strict=True)))
+        for index, (client, (_, _, pid)) in order if round_ % 2 == 0 else order[::-1]:  # neither always first
+            before = cpu_s(pid)
+            await run_streams(client, total, level)
+            spent[index] += cpu_s(pid) - before
+    per = 1000 / (total * rounds)
+    shown = ", ".join(f"{label} {cpu * per:.3f}" for (label, _, _), cpu in zip(gateways, spent, strict=True))
+    print(f"gateway process CPU ms per stream (concurrency {level}, {total} x {rounds} rounds): {shown}")
+    await http.aclose()
+
+
 def rss_kib(pid: int) -> tuple[int, int]:
     status = Path(f"/proc/{pid}/status").read_text()
     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
@@ -198,6 +227,8 @@ def main() -> None:
     parser.add_argument("--max-concurrency", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--open", type=int, default=200, help="streams held open for the memory figure")
+    parser.add_argument("--baseline", default="", help="source folders of another checkout, ':'-joined")
+    parser.add_argument("--compare-only", action="store_true", help="with --baseline: only the CPU comparison")
     args = parser.parse_args()
     levels = [level for level in (1, 100, 1000) if level <= args.max_concurrency]
     # 1,000 streams through the gateway hold 2,000 sockets in it: lift the file limit (inherited).
@@ -209,13 +240,22 @@ def main() -> None:
         gateway_port, gateway = start_gateway(upstream_port, Path(folder))
         held_port, held = start_upstream(hold=30.0)
         held_gateway_port, held_gateway = start_gateway(held_port, Path(folder) / "held")
+        processes = [gateway, held_gateway, upstream, held]
         try:
+            if args.baseline:
+                (Path(folder) / "baseline").mkdir()
+                base_port, base = start_gateway(upstream_port, Path(folder) / "baseline", args.baseline)
+                processes.append(base)
+                pair = [("this tree", gateway_port, gateway.pid), ("baseline", base_port, base.pid)]
+                asyncio.run(compare_cpu(pair, args.rounds))
+                if args.compare_only:
+                    return
             asyncio.run(measure(gateway_port, upstream_port, levels, args.rounds, gateway.pid))
             asyncio.run(hold_open(held_gateway_port, held_gateway.pid, args.open))
         finally:
-            for process in (gateway, held_gateway, upstream, held):
+            for process in processes:
                 process.terminate()
-            for process in (gateway, held_gateway, upstream, held):
+            for process in processes:
                 try:
                     process.wait(10)
                 except subprocess.TimeoutExpired:
