@@ -53,7 +53,7 @@ applying these documented reasons, in order:
    RESPONSES_ONLY_FIELDS). Its own options are ``either`` for a codec.
 8b. ``foreign-option``: every key of another provider's options is reported by a ForeignOption
    (DESIGN.md invariant 2), except ``_`` private spelling records, a null (an absent field) and
-   ``stream``, which the transport sets.
+   ``stream`` with its ``stream_options``, which the transport sets.
 9. ``thinking-after-detour``: with thinking on, Anthropic needs the assistant turn before the
    latest tool results to start with a signed thinking block; otherwise thinking is turned off
    with a warning (DESIGN.md, invariant 3).
@@ -369,7 +369,8 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
     part = feature.part
     if feature.key == "provider_options":
         provider, _, key = feature.path.removeprefix("provider_options.").partition(".")
-        if provider != codec.provider and not key.startswith("_") and key != "stream" and part is not None:
+        transport = key in ("stream", "stream_options")
+        if provider != codec.provider and not key.startswith("_") and not transport and part is not None:
             return "lossy", "foreign-option"
         return "either", "shared-openai-key"
     if target in _OPENAI_WIRES and feature.key in ("native", "native_tools") and part.provider == "openai":

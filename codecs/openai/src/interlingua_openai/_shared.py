@@ -117,7 +117,9 @@ def own_options(options: Mapping[str, Any], api: Api, other: Api, out: WarningSi
     set by hand, go as they are, less the fields only ``other`` has; options ``other``'s decoder
     kept go only where ``api`` takes the same thing (:data:`SHARED_FIELDS`, :data:`SHARED_VALUES`):
     a host's extension key, a tool_choice or tier of the other API's form, is reported. A null is
-    absence, dropped without a word. ``stream_options`` keeps the keys ``api``'s type has."""
+    absence, dropped without a word. ``stream_options`` keeps the keys ``api``'s type has; the rest
+    go without a word, as ``stream`` framing the transport decides (both wires' coverage rows say
+    ``transport``: Chat's ``include_usage`` asks for the usage a Responses stream always sends)."""
     if not options:
         return {}  # most requests: nothing to sort
     wire = options.get(WIRE)
@@ -134,9 +136,6 @@ def own_options(options: Mapping[str, Any], api: Api, other: Api, out: WarningSi
             out.unsupported(f"provider_options.{PROVIDER}.{key}", "provider_options", why)
     stream = kept.get("stream_options")
     if isinstance(stream, Mapping) and not api.stream_options.issuperset(stream):
-        for key in sorted(set(stream) - api.stream_options):
-            where = f"provider_options.{PROVIDER}.stream_options.{key}"
-            out.unsupported(where, "provider_options", f"stream_options.{key} is not a field of {api.title}")
         kept["stream_options"] = {k: v for k, v in stream.items() if k in api.stream_options}
         if not kept["stream_options"]:
             del kept["stream_options"]
