@@ -228,6 +228,7 @@ GEMINI_TEXT = {
     "generationConfig": {"responseModalities": ["TEXT"], "maxOutputTokens": 100},
 }
 GEMINI_EMPTY = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "generationConfig": {}}
+ANTHROPIC = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]}
 CHAT_ONE_CHOICE = {"model": "gpt-4o", "n": 1, "messages": [{"role": "user", "content": "hi"}]}
 SPELLINGS = [
     ("openai-chat", CHAT_MAX_TOKENS),
@@ -237,6 +238,8 @@ SPELLINGS = [
     ("gemini", GEMINI_TEXT),
     ("gemini", GEMINI_EMPTY),
     ("openai-responses", {"model": "gpt-5", "input": "hi", "previous_response_id": None}),
+    ("openai-responses", {"model": "gpt-5", "input": "hi", "reasoning": {}, "text": {}}),
+    ("anthropic-messages", {**ANTHROPIC, "stop_sequences": []}),
 ]
 
 

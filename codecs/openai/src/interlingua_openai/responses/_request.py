@@ -98,7 +98,10 @@ def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingB
     given = request.options(PROVIDER)
     options = own_options(given, RESPONSES, CHAT, out)
     _merge_options(body, options)
-    _respell_integers(body, spelling(given, RESPONSES))
+    spelled = spelling(given, RESPONSES)
+    _respell_integers(body, spelled)
+    for key in spelled.get("empty", ()):
+        body.setdefault(key, {})
     out.foreign_options(request.provider_options, own=PROVIDER)
     return out.finish(body, strict=strict)
 
@@ -328,8 +331,10 @@ def _keep_rest(key: str, wire: dict[str, Any], canonical: dict[str, Any], option
     """What of ``wire`` the IR does not reproduce goes to options, merged back on encode."""
     missing = object()
     rest = {k: v for k, v in wire.items() if canonical.get(k, missing) != v}
-    if rest or not wire:
+    if rest:
         options[key] = rest
+    elif not wire:  # ``"reasoning": {}`` asks for nothing: a private spelling record
+        options.setdefault(WIRE, {}).setdefault("empty", []).append(key)
 
 
 def _decode_thinking(reasoning: dict[str, Any]) -> ThinkingConfig | None:
