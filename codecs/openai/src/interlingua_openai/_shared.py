@@ -148,6 +148,8 @@ def _refusal(key: str, value: Any, api: Api, other: Api, *, crossing: bool) -> s
         return None
     if crossing and (key in SHARED_FIELDS or (isinstance(value, str) and value in SHARED_VALUES.get(key, ()))):
         return None
+    if key in api.fields and key not in other.fields:  # a host's extension that shares a name
+        return f"{key} of a {other.title} body is a host's extension there; not sent as {api.title}'s own"
     if key in api.fields:
         shown = f"{key} {value!r}" if isinstance(value, str | int | float) else f"the {key} form"
         return f"{shown} (decoded from {other.title}) is not one {api.title} takes"
