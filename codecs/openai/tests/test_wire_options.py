@@ -135,3 +135,15 @@ def test_the_origin_record_is_private_and_never_sent() -> None:
     assert request.provider_options["openai"]["_wire"] == {"api": "chat"}
     for codec in (CHAT, RESPONSES, il.get_codec("gemini")):
         assert "_wire" not in json.dumps(codec.encode_request(request.model_copy(update={"model": "m"})).body)
+
+
+def test_stream_options_are_framing_a_host_keeps_its_own_and_the_other_wire_takes_its_keys_only() -> None:
+    # vLLM's continuous_usage_stats beside OpenAI's include_usage (both stream framing, coverage: transport)
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "stream": True}
+    body["stream_options"] = {"include_usage": True, "continuous_usage_stats": True}
+    assert_request_round_trip(CHAT, body)
+    responses = RESPONSES.encode_request(CHAT.decode_request(body))
+    assert ("stream_options" in responses.body, responses.body["stream"], responses.warnings) == (False, True, [])
+    back = {"model": "gpt-5", "input": "hi", "stream": True, "stream_options": {"include_obfuscation": False}}
+    chat = CHAT.encode_request(RESPONSES.decode_request(back))
+    assert (chat.body["stream_options"], chat.warnings) == ({"include_obfuscation": False}, [])

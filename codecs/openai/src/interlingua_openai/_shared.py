@@ -117,9 +117,10 @@ def own_options(options: Mapping[str, Any], api: Api, other: Api, out: WarningSi
     set by hand, go as they are, less the fields only ``other`` has; options ``other``'s decoder
     kept go only where ``api`` takes the same thing (:data:`SHARED_FIELDS`, :data:`SHARED_VALUES`):
     a host's extension key, a tool_choice or tier of the other API's form, is reported. A null is
-    absence, dropped without a word. ``stream_options`` keeps the keys ``api``'s type has; the rest
-    go without a word, as ``stream`` framing the transport decides (both wires' coverage rows say
-    ``transport``: Chat's ``include_usage`` asks for the usage a Responses stream always sends)."""
+    absence, dropped without a word. ``stream_options`` of the other wire keeps the keys ``api``'s
+    type has (set by hand: less the other API's own); the rest go without a word, as ``stream``
+    framing the transport decides (both wires' coverage rows say ``transport``: Chat's
+    ``include_usage`` asks for the usage a Responses stream always sends)."""
     if not options:
         return {}  # most requests: nothing to sort
     wire = options.get(WIRE)
@@ -135,10 +136,13 @@ def own_options(options: Mapping[str, Any], api: Api, other: Api, out: WarningSi
         elif value is not None:
             out.unsupported(f"provider_options.{PROVIDER}.{key}", "provider_options", why)
     stream = kept.get("stream_options")
-    if isinstance(stream, Mapping) and not api.stream_options.issuperset(stream):
-        kept["stream_options"] = {k: v for k, v in stream.items() if k in api.stream_options}
-        if not kept["stream_options"]:
-            del kept["stream_options"]
+    if isinstance(stream, Mapping) and origin != api.key:  # a host's own stream options go back to it
+        unknown = set(stream) - api.stream_options
+        dropped = unknown if crossing else unknown & other.stream_options
+        if dropped:
+            kept["stream_options"] = {k: v for k, v in stream.items() if k not in dropped}
+            if not kept["stream_options"]:
+                del kept["stream_options"]
     return kept
 
 
