@@ -99,6 +99,9 @@ class Encoded:
     """What the caller may want to know although nothing was lost (an unknown target model)."""
 
 
+_TRANSPORT = ("stream", "stream_options")
+
+
 class WarningSink:
     """Collects a codec's warnings during one encode or decode.
 
@@ -134,14 +137,16 @@ class WarningSink:
     def foreign_options(self, options: Mapping[str, Mapping[str, Any]], *, own: str) -> None:
         """Report each key of every other provider's options (``provider_options.<provider>.<key>``):
         an encoder sends only ``options[own]``, so every other entry is lost unless a warning says so.
-        Not reported: keys starting with ``_`` (a codec's record of how its own wire spelled
-        something, never sent by any codec) and ``stream``, which is no setting of the request:
-        the caller's transport decides it (``http_request(stream=...)``)."""
+        Not reported: keys starting with ``_`` (a codec's private record of how its own wire
+        spelled something the IR holds, never sent by any codec), a null (the body spelled an
+        absent field: nothing is lost), and ``stream`` with its framing ``stream_options``, which
+        are no setting of the request: the caller's transport decides them
+        (``http_request(stream=...)``)."""
         for provider, fields in options.items():
             if provider == own:
                 continue
             for key, value in fields.items():
-                if key.startswith("_") or key == "stream":
+                if key.startswith("_") or key in _TRANSPORT or value is None:
                     continue
                 inner = f" ({', '.join(value)})" if isinstance(value, Mapping) and value else ""
                 why = f"the {provider} option {key}{inner} has no place on this wire; not sent"

@@ -52,7 +52,8 @@ applying these documented reasons, in order:
    it sends what its own API takes and reports the rest (``_shared.py``, CHAT_ONLY_FIELDS and
    RESPONSES_ONLY_FIELDS). Its own options are ``either`` for a codec.
 8b. ``foreign-option``: every key of another provider's options is reported by a ForeignOption
-   (DESIGN.md invariant 2), except ``_`` bookkeeping keys and ``stream``, which the transport sets.
+   (DESIGN.md invariant 2), except ``_`` private spelling records, a null (an absent field) and
+   ``stream`` with its ``stream_options``, which the transport sets.
 9. ``thinking-after-detour``: with thinking on, Anthropic needs the assistant turn before the
    latest tool results to start with a signed thinking block; otherwise thinking is turned off
    with a warning (DESIGN.md, invariant 3).
@@ -203,7 +204,7 @@ class Feature:
 
     key: str
     path: str
-    part: Any = None  # the ContentPart, NativeTool or Tool behind it, when there is one
+    part: Any = None  # the ContentPart, NativeTool or Tool behind it (an option: its value), when there is one
     malformed: bool = False
 
     @property
@@ -273,7 +274,7 @@ def features(request: Request) -> list[Feature]:
             if value is not None and value is not True
         )
     for provider, options in request.provider_options.items():
-        found.extend(Feature("provider_options", f"provider_options.{provider}.{key}") for key in options)
+        found.extend(Feature("provider_options", f"provider_options.{provider}.{k}", v) for k, v in options.items())
     return found
 
 
@@ -368,7 +369,8 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
     part = feature.part
     if feature.key == "provider_options":
         provider, _, key = feature.path.removeprefix("provider_options.").partition(".")
-        if provider != codec.provider and not key.startswith("_") and key != "stream":
+        transport = key in ("stream", "stream_options")
+        if provider != codec.provider and not key.startswith("_") and not transport and part is not None:
             return "lossy", "foreign-option"
         return "either", "shared-openai-key"
     if target in _OPENAI_WIRES and feature.key in ("native", "native_tools") and part.provider == "openai":

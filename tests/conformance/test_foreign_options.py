@@ -133,9 +133,10 @@ def test_options_of_several_vendors_set_on_purpose_are_filtered_by_class() -> No
     assert [w for w in encoded.warnings if not isinstance(w, ForeignOption)] == []
 
 
-def test_the_sink_skips_bookkeeping_keys_and_stream_and_names_nested_keys() -> None:
+def test_the_sink_skips_private_records_nulls_and_stream_framing_and_names_nested_keys() -> None:
     out = WarningSink("acme-chat")
-    options = {"acme": {"mode": 1}, "other": {"_wire": {"x": 1}, "stream": True, "config": {"a": 1, "b": 2}}}
+    other = {"_wire": {"x": 1}, "stream": True, "stream_options": {"u": True}, "gone": None, "config": {"a": 1, "b": 2}}
+    options = {"acme": {"mode": 1}, "other": other}
     out.foreign_options(options, own="acme")
     assert out.warnings == [
         ForeignOption(

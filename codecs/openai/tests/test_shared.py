@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any, NotRequired, Required, Union, get_args, get_origin, get_type_hints, is_typeddict
+
 import pytest
 
 from interlingua import BadRequestError, NotFoundError, ProviderError, RateLimitError
 from interlingua.kit import dumps
 from interlingua.testing import load_body, real_fixtures
-from interlingua_openai._shared import CHAT_ONLY_FIELDS, RESPONSES_ONLY_FIELDS, bearer_headers, decode_openai_error
+from interlingua_openai._shared import (
+    CHAT,
+    RESPONSES,
+    SHARED_FIELDS,
+    SHARED_VALUES,
+    bearer_headers,
+    decode_openai_error,
+)
 
 ERRORS = real_fixtures("openai-chat", "error") + real_fixtures("openai-responses", "error")
 
@@ -48,13 +57,41 @@ def test_bearer_headers_only_with_a_key() -> None:
     assert bearer_headers("sk-x", {"OpenAI-Organization": "o"})["authorization"] == "Bearer sk-x"
 
 
-def test_the_fields_only_one_openai_api_takes_match_the_sdk() -> None:
-    from openai.types.chat.completion_create_params import CompletionCreateParamsBase
-    from openai.types.responses.response_create_params import ResponseCreateParamsBase
+def _alike(annotation: Any) -> Any:
+    """A params annotation with Required/Optional peeled and TypedDicts compared by their fields."""
+    origin = get_origin(annotation)
+    if origin in (Required, NotRequired):
+        return _alike(get_args(annotation)[0])
+    if origin is Union:
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        return _alike(args[0]) if len(args) == 1 else frozenset(_alike(a) for a in args)
+    if is_typeddict(annotation):
+        return tuple(sorted((k, _alike(v)) for k, v in get_type_hints(annotation, include_extras=True).items()))
+    if origin is not None:
+        return (origin, tuple(_alike(a) for a in get_args(annotation)))
+    return annotation
 
-    chat, responses = set(CompletionCreateParamsBase.__annotations__), set(ResponseCreateParamsBase.__annotations__)
-    assert chat - responses == CHAT_ONLY_FIELDS
-    assert responses - chat == RESPONSES_ONLY_FIELDS
+
+def test_each_openai_wires_fields_and_the_fields_they_share_match_the_sdk() -> None:
+    from openai.types.chat.chat_completion_stream_options_param import ChatCompletionStreamOptionsParam
+    from openai.types.chat.completion_create_params import CompletionCreateParamsBase, CompletionCreateParamsStreaming
+    from openai.types.responses.response_create_params import (
+        ResponseCreateParamsBase,
+        ResponseCreateParamsStreaming,
+        StreamOptions,
+    )
+
+    chat = get_type_hints(CompletionCreateParamsBase, include_extras=True)
+    responses = get_type_hints(ResponseCreateParamsBase, include_extras=True)
+    assert CHAT.fields == {*chat, *CompletionCreateParamsStreaming.__annotations__}
+    assert RESPONSES.fields == {*responses, *ResponseCreateParamsStreaming.__annotations__}
+    alike = {key for key in chat.keys() & responses.keys() if _alike(chat[key]) == _alike(responses[key])}
+    assert alike | {"stream"} == SHARED_FIELDS
+    for key, values in SHARED_VALUES.items():
+        literals = [{v for arg in get_args(t) for v in get_args(arg)} for t in (chat[key], responses[key])]
+        assert values == literals[0] & literals[1] != set()
+    assert CHAT.stream_options == set(ChatCompletionStreamOptionsParam.__annotations__)
+    assert RESPONSES.stream_options == set(StreamOptions.__annotations__)
 
 
 def test_each_openai_wire_keeps_only_its_own_fields_of_the_shared_options() -> None:
@@ -79,9 +116,7 @@ def test_each_openai_wire_keeps_only_its_own_fields_of_the_shared_options() -> N
     responses = il.get_codec("openai-responses").encode_request(request)
     assert responses.body["include"] == ["reasoning.encrypted_content"] and "n" not in responses.body
     assert "stream_options" not in responses.body
-    assert [w.path for w in responses.warnings] == [
-        "provider_options.openai.n",
-        "provider_options.openai.stream_options.include_usage",
-    ]
+    # include_usage is stream framing the transport decides (a Responses stream always sends usage)
+    assert [w.path for w in responses.warnings] == ["provider_options.openai.n"]
     mistral = il.get_codec("openai-chat", dialect="mistral")
     assert mistral.encode_request(request).body.get("include") is None  # other dialects have their own key

@@ -80,6 +80,9 @@ MIN_BUDGET = 1024
 _PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")  # output_config.effort (the SDK's OutputConfigParam)
 _STRING = "content_string"  # message echo: the wire sent ``content`` as a bare string
+WIRE = "_wire"
+"""The options key recording how a decoded body spelled what the IR holds (``stop_sequences: []``:
+no stop sequence); written back by this codec only, and (a ``_`` key) reported by no other."""
 _THINKING_TYPES = ("thinking", "redacted_thinking")
 
 # --- decoding ----------------------------------------------------------------------------------
@@ -107,8 +110,8 @@ def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Reque
         "top_k": optional(body, "top_k", int, ""),
         "stop": [expect(s, str, at) for at, s in each(body, "stop_sequences", "")] or None,
     }
-    if "stop_sequences" in body and fields["stop"] is None:
-        options["stop_sequences"] = body["stop_sequences"]  # an empty list stays exact
+    if "stop_sequences" in body and fields["stop"] is None:  # an empty list: a private spelling record
+        options[WIRE] = {"stop_sequences": body["stop_sequences"]}
     fields.update(_decode_tool_choice(body, options))
     fields["thinking"] = _decode_thinking(body, options)
     fields["response_format"] = _decode_output_config(body, options)
@@ -644,9 +647,13 @@ def _encode_response_format(request: Request, body: dict[str, Any], out: Warning
 
 
 def _merge_options(options: Mapping[str, Any], body: dict[str, Any]) -> None:
-    """Options fill fields the IR left empty; an ``output_config`` is merged key by key."""
+    """Options fill fields the IR left empty; an ``output_config`` is merged key by key; the
+    private ``_wire`` record gives back how the decoded body spelled what the IR holds."""
     for key, value in options.items():
-        if key == "output_config" and isinstance(value, Mapping) and "output_config" in body:
+        if key == WIRE:
+            if isinstance(value, Mapping) and "stop_sequences" in value and "stop_sequences" not in body:
+                body["stop_sequences"] = value["stop_sequences"]
+        elif key == "output_config" and isinstance(value, Mapping) and "output_config" in body:
             body["output_config"] = {**value, **body["output_config"]}
         elif key not in body:
             body[key] = value

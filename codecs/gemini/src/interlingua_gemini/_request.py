@@ -22,11 +22,13 @@ Mappings (docs/codecs/gemini.md has the full list):
 - Every other field (safetySettings, cachedContent, labels, unknown ones, and generationConfig /
   toolConfig fields without an IR home) rides in ``provider_options["gemini"]``.
 
-The model is not in the body (it is in the URL): ``decode_request(body, model=...)`` takes it
-when the caller knows it, else ``Request.model`` is None; ``encode_request`` never writes it.
+The model is in the URL: ``decode_request(body, model=...)`` takes it when the caller knows it;
+a body that also names it (``model``, as the REST request type has it) gives it when the caller
+does not, and gets it back; otherwise ``Request.model`` is None and ``encode_request`` writes none.
 ``provider_options["gemini"]["_wire"]`` records how the decoded body spelled things the IR does
-not keep (snake_case keys, ``parameters`` vs ``parametersJsonSchema``), so re-encoding is exact;
-it is never sent.
+not keep (snake_case keys, ``parameters`` vs ``parametersJsonSchema``, the body's ``model``, an
+empty ``generationConfig``, ``responseModalities: ["TEXT"]``), so re-encoding is exact; it is
+private (never sent, and no other encoder reports it: what it spells crossed through the IR).
 """
 
 from __future__ import annotations
@@ -84,6 +86,14 @@ from ._schema import decode_schema, encode_schema
 WIRE = "_wire"
 RESPONSE_SCHEMA = "responseSchema"
 """``_wire`` entry: the response schema came as ``responseSchema``, spelled so (see ``_schema``)."""
+BODY_MODEL = "model"
+"""``_wire`` entry: the body named the model, True when it is ``Request.model``, else the name it gave."""
+EMPTY_CONFIG = "emptyGenerationConfig"
+"""``_wire`` entry: the body had ``"generationConfig": {}``."""
+TEXT_ONLY = "textModalities"
+"""``_wire`` entry: ``generationConfig.responseModalities`` was ``["TEXT"]``: a text answer, what a
+request without the field gets (the recorded corpus's bodies without it are answered in text) and
+what every other wire gives, so nothing is lost when it is not sent elsewhere."""
 _PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
 _MAPPED = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _READ = frozenset({"contents", "systemInstruction"})
@@ -140,6 +150,9 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
         body["generationConfig"] = generation
     for key, value in options.items():
         body.setdefault(key, value)
+    named = wire.get(BODY_MODEL)
+    if named is not None and request.model is not None:
+        body["model"] = request.model if named is True else named
     out.foreign_options(request.provider_options, own=PROVIDER)
     snake = wire.get("snakeCase")
     if isinstance(snake, list):
@@ -310,6 +323,10 @@ def _encode_generation(
     wire: dict[str, Any],
 ) -> dict[str, Any] | None:
     config: dict[str, Any] | None = copy.deepcopy(kept) if isinstance(kept, dict) else None
+    if config is None and wire.get(EMPTY_CONFIG) is True:
+        config = {}
+    if wire.get(TEXT_ONLY) is True:
+        config = {**(config or {}), "responseModalities": ["TEXT"]}
     fields: dict[str, Any] = {}
     for wire_key, (ir_key, _) in _SCALARS.items():
         value = getattr(request, ir_key)
@@ -422,9 +439,14 @@ def decode_request(body: Any, model: str | None = None) -> Request:
 
 
 def _decode_body(obj: dict[str, Any], snake: list[Any], model: str | None, *, camel_only: bool) -> Request:
-    ctx = Decoding(model, camel_only=camel_only)
     options: dict[str, Any] = {key: value for key, value in obj.items() if key not in _MAPPED}
     wire: dict[str, Any] = {"snakeCase": snake} if snake else {}
+    named = options.get("model")
+    if isinstance(named, str):
+        model = model if model is not None else named
+        wire[BODY_MODEL] = True if named == model else named
+        del options["model"]
+    ctx = Decoding(model, camel_only=camel_only)
     messages: list[Message] = []
     if "systemInstruction" in obj:
         try:
@@ -545,12 +567,13 @@ def _decode_generation(
     if thinking is not None:
         fields["thinking"] = thinking
         del rest["thinkingConfig"]
-    if rest or not any(key in fields for key in ("response_format", "thinking", "stop", *_ir_scalars())):
+    if rest.get("responseModalities") == ["TEXT"]:
+        del rest["responseModalities"]
+        wire[TEXT_ONLY] = True
+    if rest:
         options["generationConfig"] = rest
-
-
-def _ir_scalars() -> tuple[str, ...]:
-    return tuple(ir_key for ir_key, _ in _SCALARS.values())
+    elif not config:
+        wire[EMPTY_CONFIG] = True
 
 
 def _decode_format(rest: dict[str, Any], wire: dict[str, Any]) -> ResponseFormat | None:

@@ -4,6 +4,7 @@ provider key, whose ``provider_options`` each wire must sort into its own fields
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from interlingua import ProviderError, ThinkingLevel
@@ -44,53 +45,119 @@ _EFFORT_OF: dict[str, str] = {level: effort for level, effort in LEVELS.items()}
 API_KEY_ENV = ("OPENAI_API_KEY",)
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
-# Both wires keep their unmapped fields under provider_options["openai"], so a request decoded
-# from one and encoded for the other carries the first one's fields. These are the request
-# fields only one of the two APIs takes (the openai SDK's params types; a test keeps them current).
-CHAT_ONLY_FIELDS = frozenset(
+# Both wires keep their unmapped fields under provider_options["openai"] (one provider, one key
+# in echoes), yet they are two APIs: a key crosses from one to the other only where the target
+# takes it. Each API's request fields are its SDK params type's keys (openai/types/chat/
+# completion_create_params.py CompletionCreateParamsBase, openai/types/responses/
+# response_create_params.py ResponseCreateParamsBase, plus ``stream`` of their streaming
+# variants); test_shared keeps all four sets below current.
+CHAT_FIELDS = frozenset(
     {"audio", "frequency_penalty", "function_call", "functions", "logit_bias", "logprobs", "max_completion_tokens",
-     "max_tokens", "messages", "modalities", "n", "prediction", "presence_penalty", "reasoning_effort",
-     "response_format", "seed", "stop", "verbosity", "web_search_options"}
+     "max_tokens", "messages", "metadata", "modalities", "model", "moderation", "n", "parallel_tool_calls",
+     "prediction", "presence_penalty", "prompt_cache_key", "prompt_cache_options", "prompt_cache_retention",
+     "reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier", "stop", "store", "stream",
+     "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user", "verbosity",
+     "web_search_options"}
 )  # fmt: skip
-RESPONSES_ONLY_FIELDS = frozenset(
+RESPONSES_FIELDS = frozenset(
     {"access_programs", "background", "background_options", "context_management", "conversation", "image",
-     "include", "input", "instructions", "max_output_tokens", "max_tool_calls", "previous_response_id", "prompt",
-     "reasoning", "text", "truncation"}
+     "include", "input", "instructions", "max_output_tokens", "max_tool_calls", "metadata", "model", "moderation",
+     "parallel_tool_calls", "previous_response_id", "prompt", "prompt_cache_key", "prompt_cache_options",
+     "prompt_cache_retention", "reasoning", "safety_identifier", "service_tier", "store", "stream", "stream_options",
+     "temperature", "text", "tool_choice", "tools", "top_logprobs", "top_p", "truncation", "user"}
 )  # fmt: skip
+SHARED_FIELDS = frozenset(
+    {"metadata", "parallel_tool_calls", "prompt_cache_key", "prompt_cache_retention",
+     "safety_identifier", "store", "stream", "temperature", "top_logprobs", "top_p", "user"}
+)  # fmt: skip
+"""The fields both APIs type alike: these cross from one wire's body to the other's as they are."""
+SHARED_VALUES: dict[str, frozenset[str]] = {
+    "service_tier": frozenset({"auto", "default", "flex", "scale", "priority", "fast"}),
+}
+"""Fields both APIs have with different value sets: the values both take cross, others are warned."""
 
 
-CHAT_ONLY_STREAM_OPTIONS = frozenset({"include_usage"})  # Responses' stream_options: include_obfuscation
+@dataclass(frozen=True)
+class Api:
+    """One of the two OpenAI wires, as the option sorter sees it."""
+
+    key: str  # its name in the ``_wire`` record of a request it decoded
+    title: str  # for warnings
+    fields: frozenset[str]
+    stream_options: frozenset[str]  # the keys of its stream_options type
+
+
+CHAT = Api("chat", "Chat Completions", CHAT_FIELDS, frozenset({"include_obfuscation", "include_usage"}))
+RESPONSES = Api("responses", "the Responses API", RESPONSES_FIELDS, frozenset({"include_obfuscation"}))
 
 WIRE = "_wire"
 """The options key recording how a decoded body spelled what the IR does not keep (a single stop
-string, an integer temperature), so re-encoding is exact; read by the wire that wrote it, never
-sent, and (by the core's convention for ``_`` keys) not reported by another vendor's encoder."""
+string, an integer temperature, which max-tokens field), and which of the two wires decoded it
+(``api``), so re-encoding is exact; read by the wire that wrote it, never sent, and (by the core's
+convention for ``_`` keys) not reported by another vendor's encoder."""
+API = "api"
 
 
-def own_options(
-    options: Mapping[str, Any], foreign: frozenset[str], out: WarningSink, api: str, stream_foreign: frozenset[str]
-) -> dict[str, Any]:
-    """``options`` without the other API's fields (``stream_foreign`` inside ``stream_options``),
-    each reported once."""
+def decoded_by(options: dict[str, Any], api: Api) -> None:
+    """Record in ``options`` (a decoded body's unmapped fields) which wire they came from."""
+    if options:
+        options[WIRE] = {**options.get(WIRE, {}), API: api.key}
+
+
+def spelling(options: Mapping[str, Any], api: Api) -> Mapping[str, Any]:
+    """The ``_wire`` record, when ``api`` wrote it (or no wire is named: a record set by hand)."""
+    wire = options.get(WIRE)
+    if not isinstance(wire, Mapping) or wire.get(API, api.key) != api.key:
+        return {}
+    return wire
+
+
+def own_options(options: Mapping[str, Any], api: Api, other: Api, out: WarningSink) -> dict[str, Any]:
+    """The options ``api`` sends, each other one reported once. Options its own decoder kept, or
+    set by hand, go as they are, less the fields only ``other`` has; options ``other``'s decoder
+    kept go only where ``api`` takes the same thing (:data:`SHARED_FIELDS`, :data:`SHARED_VALUES`):
+    a host's extension key, a tool_choice or tier of the other API's form, is reported. A null is
+    absence, dropped without a word. ``stream_options`` of the other wire keeps the keys ``api``'s
+    type has (set by hand: less the other API's own); the rest go without a word, as ``stream``
+    framing the transport decides (both wires' coverage rows say ``transport``: Chat's
+    ``include_usage`` asks for the usage a Responses stream always sends)."""
     if not options:
         return {}  # most requests: nothing to sort
-    if WIRE in options:
-        options = {k: v for k, v in options.items() if k != WIRE}
-    stream = options.get("stream_options")
-    stray = isinstance(stream, Mapping) and bool(stream_foreign.intersection(stream))
-    if not foreign.intersection(options) and not stray:
-        return dict(options)
-    kept = {k: v for k, v in options.items() if k not in foreign}
-    for key in sorted(foreign.intersection(options)):
-        out.unsupported(f"provider_options.{PROVIDER}.{key}", "provider_options", f"{key} is not a field of {api}")
-    if stray and isinstance(stream, Mapping):
-        for key in sorted(stream_foreign.intersection(stream)):
-            where = f"provider_options.{PROVIDER}.stream_options.{key}"
-            out.unsupported(where, "provider_options", f"stream_options.{key} is not a field of {api}")
-        kept["stream_options"] = {k: v for k, v in stream.items() if k not in stream_foreign}
-        if not kept["stream_options"]:
-            del kept["stream_options"]
+    wire = options.get(WIRE)
+    origin = wire.get(API) if isinstance(wire, Mapping) else None
+    crossing = origin is not None and origin != api.key
+    kept: dict[str, Any] = {}
+    for key, value in options.items():
+        if key == WIRE:
+            continue
+        why = _refusal(key, value, api, other, crossing=crossing)
+        if why is None:
+            kept[key] = value
+        elif value is not None:
+            out.unsupported(f"provider_options.{PROVIDER}.{key}", "provider_options", why)
+    stream = kept.get("stream_options")
+    if isinstance(stream, Mapping) and origin != api.key:  # a host's own stream options go back to it
+        unknown = set(stream) - api.stream_options
+        dropped = unknown if crossing else unknown & other.stream_options
+        if dropped:
+            kept["stream_options"] = {k: v for k, v in stream.items() if k not in dropped}
+            if not kept["stream_options"]:
+                del kept["stream_options"]
     return kept
+
+
+def _refusal(key: str, value: Any, api: Api, other: Api, *, crossing: bool) -> str | None:
+    """Why ``key`` is not sent on ``api``, or None when it is (see :func:`own_options`)."""
+    if key == "stream_options" or (not crossing and (key in api.fields or key not in other.fields)):
+        return None
+    if crossing and (key in SHARED_FIELDS or (isinstance(value, str) and value in SHARED_VALUES.get(key, ()))):
+        return None
+    if key in api.fields and key not in other.fields:  # a host's extension that shares a name
+        return f"{key} of a {other.title} body is a host's extension there; not sent as {api.title}'s own"
+    if key in api.fields:
+        shown = f"{key} {value!r}" if isinstance(value, str | int | float) else f"the {key} form"
+        return f"{shown} (decoded from {other.title}) is not one {api.title} takes"
+    return f"{key} is not a field of {api.title}"
 
 
 def decode_openai_error(codec: str, status: int | None, body: bytes | str, headers: Mapping[str, str]) -> ProviderError:

@@ -149,7 +149,7 @@ def test_unknown_effort_and_fields_stay_in_provider_options() -> None:
     body = {"model": "x", "messages": [{"role": "user", "content": "hi"}], "reasoning_effort": "max", "user": "u1"}
     request = CODEC.decode_request(body)
     assert request.thinking is None
-    assert request.provider_options == {"openai": {"reasoning_effort": "max", "user": "u1"}}
+    assert request.provider_options == {"openai": {"reasoning_effort": "max", "user": "u1", "_wire": {"api": "chat"}}}
     assert_request_round_trip(CODEC, body)
 
 

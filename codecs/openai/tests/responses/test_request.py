@@ -243,7 +243,11 @@ def test_unknown_items_and_fields_are_kept() -> None:
     }
     request = CODEC.decode_request(body)
     assert [p.type for m in request.messages for p in m.parts] == ["native", "native"]
-    assert request.provider_options["openai"] == {"service_tier": "flex", "tool_choice": {"type": "web_search_preview"}}
+    assert request.provider_options["openai"] == {
+        "service_tier": "flex",
+        "tool_choice": {"type": "web_search_preview"},
+        "_wire": {"api": "responses"},
+    }
     assert CODEC.encode_request(request).body == body
 
 

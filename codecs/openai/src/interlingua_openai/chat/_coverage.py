@@ -49,7 +49,7 @@ REQUEST: Declaration = {
     "tool_choice(custom).*": _OPTION,
     "parallel_tool_calls": ("ir", "Request.parallel_tool_calls"),
     "max_completion_tokens": ("ir", "Request.max_tokens"),
-    "max_tokens": ("ir", "Request.max_tokens (the legacy spelling kept in options)"),
+    "max_tokens": ("ir", "Request.max_tokens (the spelling in the private _wire record)"),
     "temperature": ("ir", "Request.temperature"),
     "top_p": ("ir", "Request.top_p"),
     "presence_penalty": ("ir", "Request.presence_penalty"),

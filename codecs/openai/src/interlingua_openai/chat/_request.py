@@ -39,7 +39,19 @@ from interlingua.kit import (
 if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
 
-from .._shared import CATALOG_PACKAGE, EFFORTS, LEVELS, PROVIDER, RESPONSES_ONLY_FIELDS, WIRE, effort_for, own_options
+from .._shared import (
+    CATALOG_PACKAGE,
+    CHAT,
+    EFFORTS,
+    LEVELS,
+    PROVIDER,
+    RESPONSES,
+    WIRE,
+    decoded_by,
+    effort_for,
+    own_options,
+    spelling,
+)
 from ._echo import Ctx, build
 from ._messages import decode_messages, encode_messages
 from ._parts import Block
@@ -117,8 +129,10 @@ def _decode_response_format(value: Any, at: str) -> ResponseFormat | None:
 
 
 def decode_request(body: Mapping[str, Any], ctx: Ctx) -> Request:
-    """Every field without an IR home goes to provider_options, verbatim, so encode gives it back."""
+    """Every field without an IR home goes to provider_options, verbatim, so encode gives it back;
+    how the body spelled what the IR holds goes to the private ``_wire`` record."""
     options = {k: v for k, v in body.items() if k not in _KNOWN}
+    wire: dict[str, Any] = {}
     fields: dict[str, Any] = {"model": optional(body, "model", str, "")}
     fields["messages"] = decode_messages(require(body, "messages", list, ""), ctx)
     fields["tools"] = [_decode_tool(expect(t, dict, at), at, ctx) for at, t in each(body, "tools", "")]
@@ -126,35 +140,48 @@ def decode_request(body: Mapping[str, Any], ctx: Ctx) -> Request:
         fields[key] = optional(body, key, float, "")
     fields["seed"] = optional(body, "seed", int, "")
     fields["parallel_tool_calls"] = optional(body, "parallel_tool_calls", bool, "")
-    _decode_max_tokens(body, fields, options, ctx)
+    _decode_max_tokens(body, fields, options, wire, ctx)
     _keep_or_map(body, "tool_choice", _decode_tool_choice, fields, options)
     _keep_or_map(body, "response_format", _decode_response_format, fields, options)
     _keep_or_map(body, "reasoning_effort", _decode_effort, fields, options, target="thinking")
     stop = body.get("stop")
     if isinstance(stop, str):  # one stop string: the IR holds a list, the spelling record keeps the form
-        fields["stop"], options[WIRE] = [stop], {**options.get(WIRE, {}), "stop_string": True}
+        fields["stop"], wire["stop_string"] = [stop], True
     elif stop is not None:
         fields["stop"] = [expect(s, str, f"stop[{i}]") for i, s in enumerate(expect(stop, list, "stop"))]
     if ctx.dialect.top_k and "top_k" in options:
         fields["top_k"] = optional(options, "top_k", int, "")
         options.pop("top_k")
+    if options.get("n") == 1 and type(options["n"]) is int:
+        wire["n"] = options.pop("n")  # one choice, the API's default and what every wire gives: a spelling
+    if wire:
+        options[WIRE] = wire
+    if ctx.provider == PROVIDER:
+        decoded_by(options, CHAT)
     if options:
         fields["provider_options"] = {ctx.provider: options}
     return build(Request, **{k: v for k, v in fields.items() if v is not None})
 
 
-def _decode_max_tokens(body: Mapping[str, Any], fields: dict[str, Any], options: dict[str, Any], ctx: Ctx) -> None:
-    """The dialect's own field maps to max_tokens; the other spelling maps too, and stays in the
-    options so the body keeps it (encode then writes no second field)."""
+def _decode_max_tokens(
+    body: Mapping[str, Any], fields: dict[str, Any], options: dict[str, Any], wire: dict[str, Any], ctx: Ctx
+) -> None:
+    """The dialect's own field maps to max_tokens, else the other spelling does. Which fields carried
+    it, when not the dialect's own alone, is the spelling record ``_wire["max_tokens"]`` (private:
+    the value crosses as the IR's max_tokens). A second field with a value of its own stays in the
+    options."""
     preferred = ctx.dialect.max_tokens_field
     other = "max_tokens" if preferred == "max_completion_tokens" else "max_completion_tokens"
-    value = optional(body, preferred, int, "")
-    if value is not None:
+    value, legacy = optional(body, preferred, int, ""), optional(body, other, int, "")
+    options.pop(preferred, None)
+    if value is None and legacy is not None:
+        fields["max_tokens"], wire["max_tokens"] = options.pop(other), [other]
+    elif value is not None:
         fields["max_tokens"] = value
-        if other not in body:
-            options.pop(preferred, None)
-    elif (legacy := optional(body, other, int, "")) is not None:
-        fields["max_tokens"] = legacy
+        if legacy is not None:
+            wire["max_tokens"] = [preferred, other] if legacy == value else [preferred]
+            if legacy == value:
+                options.pop(other)
 
 
 def _decode_effort(value: Any, at: str) -> ThinkingConfig | None:
@@ -290,8 +317,25 @@ def _encode_sampling(request: Request, spec: ModelSpec | None, effort: str | Non
 
 def _spelling(request: Request, ctx: Ctx) -> Mapping[str, Any]:
     """How the decoded body spelled what the IR does not keep (``_wire``, never sent)."""
-    wire = request.options(ctx.provider).get(WIRE)
-    return wire if isinstance(wire, Mapping) else {}
+    return spelling(request.options(ctx.provider), CHAT)
+
+
+def _encode_max_tokens(
+    request: Request, options: Mapping[str, Any], spec: ModelSpec | None, ctx: Ctx, body: Block
+) -> None:
+    """max_tokens in the fields the decoded body used (the dialect's own by default); when the
+    options hold a max-tokens field with no record of the decoded spelling, the caller chose it."""
+    if request.max_tokens is None:
+        return
+    spelled = _spelling(request, ctx).get("max_tokens")
+    if not isinstance(spelled, list):
+        if {"max_tokens", "max_completion_tokens"} & options.keys():
+            return
+        spelled = [ctx.dialect.max_tokens_field]
+    value = cap_max_tokens(spec, request.max_tokens, ctx.out)
+    for field in spelled:
+        if field not in options:
+            body[field] = value
 
 
 def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGETS) -> Block:
@@ -309,14 +353,13 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
     if request.parallel_tool_calls is not None:
         body["parallel_tool_calls"] = request.parallel_tool_calls
     options = request.options(ctx.provider)
-    if ctx.provider == PROVIDER:  # shared with openai-responses: keep only Chat Completions' fields
-        options = own_options(options, RESPONSES_ONLY_FIELDS, ctx.out, "Chat Completions", frozenset())
+    if ctx.provider == PROVIDER:  # shared with openai-responses: keep only what Chat Completions takes
+        options = own_options(options, CHAT, RESPONSES, ctx.out)
     elif WIRE in options:
         options = {k: v for k, v in options.items() if k != WIRE}
     own = ctx.provider == PROVIDER
     spec = lookup(PROVIDER, CATALOG_PACKAGE, request.model, ctx.out, "openai-chat") if own else None
-    if request.max_tokens is not None and not ({"max_tokens", "max_completion_tokens"} & options.keys()):
-        body[ctx.dialect.max_tokens_field] = cap_max_tokens(spec, request.max_tokens, ctx.out)
+    _encode_max_tokens(request, options, spec, ctx, body)
     effort = None
     if request.thinking is not None:
         effort = _encode_thinking(request.thinking, ctx, budgets, spec)
@@ -337,6 +380,8 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
         body["response_format"] = _encode_response_format(request.response_format)
     if effort is not None:
         body["reasoning_effort"] = effort
+    if "n" in (spelled := _spelling(request, ctx)):
+        body["n"] = spelled["n"]
     body.update(options)
     ctx.out.foreign_options(request.provider_options, own=ctx.provider)
     return body

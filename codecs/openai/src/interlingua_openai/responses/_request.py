@@ -23,13 +23,15 @@ from interlingua.kit import article, cap_max_tokens, expect, keep_sampling, look
 
 from .._shared import (
     CATALOG_PACKAGE,
-    CHAT_ONLY_FIELDS,
-    CHAT_ONLY_STREAM_OPTIONS,
+    CHAT,
     EFFORTS,
     PROVIDER,
+    RESPONSES,
     WIRE,
+    decoded_by,
     effort_for,
     own_options,
+    spelling,
 )
 
 if TYPE_CHECKING:
@@ -94,9 +96,12 @@ def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingB
         body["tool_choice"] = _encode_tool_choice(request.tool_choice)
     _encode_settings(request, body, out, budgets)
     given = request.options(PROVIDER)
-    options = own_options(given, CHAT_ONLY_FIELDS, out, "the Responses API", CHAT_ONLY_STREAM_OPTIONS)
+    options = own_options(given, RESPONSES, CHAT, out)
     _merge_options(body, options)
-    _respell_integers(body, given.get(WIRE))
+    spelled = spelling(given, RESPONSES)
+    _respell_integers(body, spelled)
+    for key in spelled.get("empty", ()):
+        body.setdefault(key, {})
     out.foreign_options(request.provider_options, own=PROVIDER)
     return out.finish(body, strict=strict)
 
@@ -244,6 +249,7 @@ def decode_request(body: Mapping[str, Any]) -> Request:
         if key not in _MAPPED and key not in options:
             options[key] = value
     if options:
+        decoded_by(options, RESPONSES)
         fields["provider_options"] = {PROVIDER: options}
     if fields.keys() == _PLAIN_FIELDS:  # most bodies: the maker, at about half the cost of build
         return _plain_request(**fields)
@@ -325,8 +331,10 @@ def _keep_rest(key: str, wire: dict[str, Any], canonical: dict[str, Any], option
     """What of ``wire`` the IR does not reproduce goes to options, merged back on encode."""
     missing = object()
     rest = {k: v for k, v in wire.items() if canonical.get(k, missing) != v}
-    if rest or not wire:
+    if rest:
         options[key] = rest
+    elif not wire:  # ``"reasoning": {}`` asks for nothing: a private spelling record
+        options.setdefault(WIRE, {}).setdefault("empty", []).append(key)
 
 
 def _decode_thinking(reasoning: dict[str, Any]) -> ThinkingConfig | None:
