@@ -158,6 +158,8 @@ def decode_cache_control(block: Mapping[str, Any], at: str) -> CacheControl | No
         return None
     if type(mark) is not dict:
         mark = expect(mark, dict, join(at, "cache_control"))
+    if mark.get("type") != "ephemeral":  # CacheControlEphemeralParam's one type: never guessed at
+        raise _bad(join(at, "cache_control.type"), f"unknown cache control type {mark.get('type')!r}")
     ttl = mark.get("ttl")
     if ttl is not None and (type(ttl) is not str or ttl not in _TTLS):
         raise _bad(join(at, "cache_control.ttl"), f"unknown ttl {ttl!r}")

@@ -21,6 +21,10 @@ _MAPPED = frozenset({"id", "type", "role", "model", "content", "stop_reason", "u
 
 def decode_response(body: Mapping[str, Any]) -> Response:
     model = optional(body, "model", str, "")
+    if (role := body.get("role")) is not None and role != "assistant":  # an answer is the model's
+        from interlingua import DecodeError
+
+        raise DecodeError("", "role", f"unknown role {optional(body, 'role', str, '')!r}")
     ctx = Context(model)
     parts = [decode_block(block, at, ctx) for at, block in each(body, "content", "")]
     require(body, "content", list, "")

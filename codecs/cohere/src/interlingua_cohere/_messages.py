@@ -111,6 +111,8 @@ def decode_message(message: dict[str, Any], ctx: Decoding) -> tuple[Message, dic
     """One message -> (IR message, fields of it the IR has no place for); read with paths
     relative to the message (``content[2].text``), which its caller places (``within``)."""
     role = require(message, "role", str, "")
+    if role not in _ROLES and role != "tool":  # the v2 API's four roles: never a guess (``User``, ``bot``)
+        raise DecodeError("", "role", f"unknown role {role!r}")
     rest = _rest(message, _KNOWN)
     if role == "tool":
         return _tool_result(message, ctx), rest
@@ -145,9 +147,6 @@ def decode_message(message: dict[str, Any], ctx: Decoding) -> tuple[Message, dic
                 raise within(f"tool_calls[{index}]", err) from None
     elif role == "assistant" and calls == []:
         rest["_emptyCalls"] = True
-    if role not in _ROLES:
-        rest["_role"] = role
-        role = "user"
     return _message(role=role, parts=parts), rest
 
 
