@@ -131,7 +131,7 @@ _text_source = maker(TextSource, "text", "media_type")
 _image = maker(Image, "source", "provider_echoes")
 _video = maker(Video, "source", "provider_echoes")
 _audio = maker(Audio, "source", "provider_echoes")
-_document = maker(Document, "source", "name", "provider_echoes")
+_document = maker(Document, "source", "name", "context", "citations", "provider_echoes")
 
 
 def echo(data: dict[str, Any]) -> list[ProviderEcho]:
@@ -259,8 +259,27 @@ def _media(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
         case "audio":
             return _audio(source=src, provider_echoes=echoes)
         case _:
-            name = require(value, "name", str, kind)
-            return _document(source=src, name=name, provider_echoes=echoes)
+            return _decode_document(value, src, extras)
+
+
+def _decode_document(
+    value: dict[str, Any], src: Base64Source | UrlSource | TextSource, extras: dict[str, Any]
+) -> Document:
+    """``context`` and ``citations.enabled`` have a meaning other wires carry: the Document's
+    ``context`` and ``citations`` (a citations object with more in it stays in the echo whole)."""
+    context = extras.pop("context", None) if type(extras.get("context")) is str else None
+    cite = extras.get("citations")
+    enabled = cite.get("enabled") if type(cite) is dict and cite.keys() == {"enabled"} else None
+    if type(enabled) is bool:
+        del extras["citations"]
+    document: Document = _document(
+        source=src,
+        name=require(value, "name", str, "document"),
+        context=context,
+        citations=enabled if type(enabled) is bool else None,
+        provider_echoes=echo(extras) if extras else [],
+    )
+    return document
 
 
 _MEDIA_KEYS = frozenset({"format", "source", "name"})
@@ -492,6 +511,13 @@ def _encode_media(part: Image | Video | Audio | Document, at: str, out: WarningS
     if isinstance(part, Document):
         block["name"] = part.name if part.name is not None else "document"
     block["source"] = wire_source
+    if isinstance(part, Document):
+        if part.context is not None:
+            block["context"] = part.context
+        if part.citations is not None:
+            block["citations"] = {"enabled": part.citations}
+    elif isinstance(part, Image):
+        out.unsent_media_fields(part, at)
     block.update(data)
     return {kind: block}
 

@@ -228,10 +228,18 @@ def _decode_image(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentP
     if not isinstance(image, dict):
         return None
     url = require(image, "url", str, "image_url")
-    extras = {k: v for k, v in image.items() if k != "url"}
+    detail = image.get("detail")
+    if detail is not None and detail not in _DETAILS:  # ``HIGH``: refused, never guessed at
+        raise DecodeError("", "image_url.detail", f"unknown detail {optional(image, 'detail', str, 'image_url')!r}")
+    extras = {k: v for k, v in image.items() if k not in ("url", "detail")}
     parsed = parse_data_url(url)  # a data: URL is inline bytes, kept as base64 text
     source = _url(url=url) if parsed is None else _base64(media_type=parsed[0], data=parsed[1])
-    return _image(source=source, provider_echoes=_marked(extras, mark))
+    part = _image(source=source, provider_echoes=_marked(extras, mark))
+    return part if detail is None else part.model_copy(update={"detail": detail})
+
+
+_DETAILS = ("auto", "low", "high")
+"""``ImageUrl.detail`` (cohere.types): Image.detail."""
 
 
 def _decode_document(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentPart | None:
@@ -425,6 +433,7 @@ def _other_block(
             # message holds (ToolContent) or the request's own documents
             why = f"a Cohere {role} message takes no document; its text is sent as text"
             out.lossy(f"{path(at)}.parts[{index}]", "document", why, action="converted")
+            out.unsent_media_fields(part, f"{path(at)}.parts[{index}]")
             return {"type": "text", "text": part.source.text}
         case Native() if part.provider == PROVIDER:
             return dict(part.data)
@@ -452,6 +461,10 @@ def _encode_image(
     from interlingua import FileSource, HandleSource
 
     data.pop("listContent", None)
+    if part.detail == "original":  # Cohere's detail has no original: the image goes at its default
+        out.unsent_media_fields(part, f"{path(at)}.parts[{index}]")
+    elif part.detail is not None:
+        data = {"detail": part.detail, **data}
     match part.source:
         case UrlSource(url=url):
             return {"type": "image_url", "image_url": {"url": url, **data}}
@@ -493,6 +506,7 @@ def _result_block(part: ContentPart, at: str | int, i: int, index: int, out: War
         case Text():
             return {"type": "text", "text": part.text}
         case Document() if isinstance(part.source, TextSource):
+            out.unsent_media_fields(part, f"{path(at)}.parts[{i}].content[{index}]")
             return _document(part, part.source)
         case Native() if part.provider == PROVIDER:
             return dict(part.data)
