@@ -105,6 +105,18 @@ def requests() -> dict[str, Probe]:
         **_media("video"),
         **_media("audio"),
         **_media("document"),
+        **{
+            f"messages[].content[].document.{row}": pair(
+                _B,
+                _user({"document": {**_block("document", {"bytes": PDF})["document"], **extra}}, _TEXT),
+                _user(_block("document", {"bytes": PDF}), _TEXT),
+                _AT,
+            )
+            for row, extra in (
+                ("context", {"context": "the signed copy"}),
+                ("citations.*", {"citations": {"enabled": True}}),
+            )
+        },
         "messages[].content[].document.name": pair(
             _B, _user(_block("document", {"bytes": PDF}), _TEXT), _user(_TEXT), _AT
         ),

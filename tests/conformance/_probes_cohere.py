@@ -56,6 +56,12 @@ def requests() -> dict[str, Probe]:
         "messages[system].content[].text": pair(_C, {"messages": [system, *_C["messages"]]}, {}, "messages[0]"),
         "messages[system].content[].type": pair(_C, {"messages": [system, *_C["messages"]]}, {}, "messages[0]"),
         "messages[user].content[text].text": pair(_C, _user(_TEXT, {"type": "text", "text": "hi"}), {}, _AT),
+        "messages[user].content[image_url].image_url.detail": pair(
+            _C,
+            _user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"}}, _TEXT),
+            _user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}, _TEXT),
+            _AT,
+        ),
         "messages[user].content[image_url].image_url.url": pair(
             _C,
             _user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}, _TEXT),

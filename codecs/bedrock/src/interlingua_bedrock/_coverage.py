@@ -21,12 +21,13 @@ _RESPONSE_ECHO: tuple[Where, str] = ("replay", "the response's echo (the vendor'
 
 def _media(at: str, kind: str, part: str) -> Declaration:
     """An image, video, audio or document block (see _parts._media)."""
+    error: Declaration = {f"{at}.error.*": ("replay", f"the part's echo (the {kind}'s error, Bedrock's record)")}
     return {
+        **(error if kind in ("image", "audio") else {}),
         f"{at}.format": ("ir", f"{part} source media_type (a format spelled otherwise: the echo)"),
         f"{at}.source.bytes": ("ir", f"{part}.source (base64)"),
         f"{at}.source.s3Location.uri": ("ir", f"{part}.source (an s3:// url)"),
         f"{at}.source.s3Location.bucketOwner": ("replay", "the part's echo (an S3 access detail)"),
-        f"{at}.error.*": ("replay", f"the part's echo (the {kind}'s error, Bedrock's record)"),
     }
 
 
