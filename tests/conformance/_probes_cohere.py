@@ -80,6 +80,12 @@ def requests() -> dict[str, Probe]:
             _turns({"content": [said]}),
             "messages[1].parts[0]",
         ),
+        "messages[assistant].citations[].*": pair(
+            _C,
+            _turns({"content": [said], "citations": [_CITATION]}),
+            _turns({"content": [said]}),
+            "messages[1].parts[0]",
+        ),
         "messages[assistant].tool_plan": pair(
             _C, _call(tool_plan="I will look it up."), _call(), "messages[1].parts[0]"
         ),
@@ -131,6 +137,15 @@ def requests() -> dict[str, Probe]:
     }
 
 
+_CITATION = {
+    "start": 3,
+    "end": 5,
+    "text": "is",
+    "sources": [{"type": "document", "id": "doc_1", "document": {"id": "doc_1", "title": "A", "text": "It is."}}],
+    "type": "TEXT_CONTENT",
+}
+
+
 _ANSWER: Body = {
     "id": "c1",
     "finish_reason": "COMPLETE",
@@ -147,6 +162,9 @@ def answers() -> dict[str, Probe]:
         "usage.tokens.input_tokens": answer(_ANSWER, "usage", usage={"tokens": {**tokens, "input_tokens": 20}}),
         "usage.tokens.output_tokens": answer(_ANSWER, "usage", usage={"tokens": {**tokens, "output_tokens": 9}}),
         "usage.cached_tokens": answer(_ANSWER, "usage", usage={"tokens": tokens, "cached_tokens": 4}),
+        "message.citations[].*": answer(
+            _ANSWER, "message.parts[0]", message={**_ANSWER["message"], "citations": [_CITATION]}
+        ),
         "message.content[thinking].thinking": answer(
             _ANSWER,
             "message.parts[0]",

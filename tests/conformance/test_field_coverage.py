@@ -49,7 +49,6 @@ UNPROBED = {
     ("openai-responses", "input[function_call_output].output[*].prompt_cache_breakpoint.*"): _NOT_MAPPED,
     ("openai-responses", "input[message].content[input_file].detail"): _NOT_MAPPED,
     ("openai-responses", "input[function_call_output].output[input_file].detail"): _NOT_MAPPED,
-    ("cohere-chat", "messages[assistant].citations[].*"): _NOT_MAPPED,
     ("gemini", "systemInstruction.parts[].thought"): "no valid request has a thought in a system instruction",
     ("gemini", "systemInstruction.parts[].functionCall.*"): "no valid request has a call in a system instruction",
     ("gemini", "systemInstruction.parts[].functionResponse.*"): "nor a function response",
@@ -71,14 +70,18 @@ RESPONSE_ROWS = {
         "output[reasoning].summary[].*",
     },
     "gemini": {"candidates[].finishReason", "usageMetadata.promptTokenCount", "candidates[].content.parts[].thought"},
-    # Converse's citationsContent is kept Native and Cohere's message citations ride in an echo:
-    # neither is an IR citation, so neither is probed here.
+    # Converse's citationsContent is kept Native: no IR citation yet, so it is not probed here.
     "bedrock-converse": {
         "stopReason",
         "usage.inputTokens",
         "output.message.content[].reasoningContent.reasoningText.text",
     },
-    "cohere-chat": {"finish_reason", "usage.tokens.input_tokens", "message.content[thinking].thinking"},
+    "cohere-chat": {
+        "finish_reason",
+        "usage.tokens.input_tokens",
+        "message.content[thinking].thinking",
+        "message.citations[].*",
+    },
 }
 """The response rows probed at least: stop reason, usage, citations (where the wire has them), thinking."""
 
@@ -130,7 +133,7 @@ def test_stop_reason_usage_citations_and_thinking_reach_every_other_answer(wire:
     )
     assert silent == []
     declared = COVERAGE[wire].declaration("response")
-    assert all(declared[row][0] == "ir" for row in outcomes)
+    assert all(declared[row][0] in ("ir", "meaning") for row in outcomes)
 
 
 def test_figures_count_every_probe_once_per_target() -> None:

@@ -20,6 +20,8 @@ from typing import Any
 from interlingua import (
     AudioOutput,
     Base64Source,
+    Citation,
+    CitationSource,
     ContentPart,
     DecodeError,
     Document,
@@ -136,7 +138,10 @@ def decode_message(message: dict[str, Any], ctx: Decoding) -> tuple[Message, dic
             rest["citations"] = citations
         else:
             parts[index] = parts[index].model_copy(
-                update={"provider_echoes": _with(parts[index], {"citations": citations})}
+                update={
+                    "provider_echoes": _with(parts[index], {"citations": citations}),
+                    "citations": decode_citations(citations),
+                }
             )
     calls = message.get("tool_calls")
     if calls:
@@ -151,6 +156,32 @@ def decode_message(message: dict[str, Any], ctx: Decoding) -> tuple[Message, dic
 
 
 _ROLES = frozenset({"user", "assistant", "system"})
+
+
+def decode_citations(citations: Any) -> list[Citation]:
+    """Cohere's citations as the IR's, so other wires read them (the wire's own list stays in the
+    text's echo, which Cohere re-sends as it came). Each cites its span of the answer's text and
+    its first source: a document of the request or a tool's output, both documents to Cohere
+    (https://docs.cohere.com/reference/chat, ``Citation``, ``Source``); an entry of another shape
+    is left to the echo."""
+    found: list[Citation] = []
+    for item in citations if isinstance(citations, list) else []:
+        sources = item.get("sources") if isinstance(item, dict) else None
+        first = sources[0] if isinstance(sources, list) and sources and isinstance(sources[0], dict) else None
+        if first is None or first.get("type") not in ("document", "tool"):
+            continue
+        document = first.get("document")
+        title = document.get("title") if isinstance(document, dict) else None
+        start, end, text = item.get("start"), item.get("end"), item.get("text")
+        found.append(
+            Citation(
+                cited_text=text if isinstance(text, str) else None,
+                source=CitationSource(type="document", title=title if isinstance(title, str) else None),
+                start=start if type(start) is int else None,
+                end=end if type(end) is int else None,
+            )
+        )
+    return found
 
 
 def _rest(value: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
