@@ -70,8 +70,8 @@ RESPONSE_ROWS = {
         "output[reasoning].summary[].*",
     },
     "gemini": {"candidates[].finishReason", "usageMetadata.promptTokenCount", "candidates[].content.parts[].thought"},
-    # Converse's citationsContent is kept Native: no IR citation yet, so it is not probed here.
     "bedrock-converse": {
+        "output.message.content[].citationsContent.*",
         "stopReason",
         "usage.inputTokens",
         "output.message.content[].reasoningContent.reasoningText.text",

@@ -69,7 +69,7 @@ def _blocks(at: str) -> Declaration:
         f"{at}.reasoningContent.redactedContent": ("ir", "RedactedThinking (the data in its echo)"),
         f"{at}.cachePoint.*": ("ir", "<the part before>.cache_control (with nothing before it: Native)"),
         f"{at}.guardContent.*": _NATIVE,
-        f"{at}.citationsContent.*": _NATIVE,
+        f"{at}.citationsContent.*": ("meaning", "Text.citations (the block in the text's echo; another shape: Native)"),
         f"{at}.searchResult.*": _NATIVE,
         f"{at}.toolAddition.*": _NATIVE,
         f"{at}.toolRemoval.*": _NATIVE,
