@@ -265,6 +265,7 @@ def test_body_bytes_refuses_nesting_past_the_serializers_depth() -> None:
 # --- enum values: refused at their path, or kept verbatim; never read as a near value ----------
 
 _STRICT_KEYS = frozenset({"role", "tool_choice", "mode", "effort", "reasoning_effort", "thinkingLevel", "ttl"})
+_STRICT_KEYS |= {"status", "format", "detail", "stop_reason", "finish_reason", "stopReason", "finishReason", "level"}
 """Enum-valued keys of all six wires (roles, tool-choice modes, efforts and thinking levels,
 cache lifetimes): each variant of a real value is a DecodeError at its path, or (where the wire
 keeps what it does not map: provider_options, an echo, a native block) comes back unchanged."""

@@ -323,8 +323,8 @@ def _tool_result(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart
     extras = _rest(value, _RESULT_KEYS)
     if status == "success":
         extras["status"] = status
-    elif status not in (None, "error"):
-        raise Keep
+    elif status not in (None, "error"):  # ToolResultStatus is success or error: ``SUCCESS`` is refused
+        raise DecodeError("", join(kind, "status"), f"unknown status {status!r}")
     content: str | list[ContentPart] | dict[str, Any]
     item = items[0] if len(items) == 1 else None
     if isinstance(item, dict) and len(item) == 1 and isinstance(text := item.get("text"), str):
@@ -556,7 +556,7 @@ def _encode_media(part: Image | Video | Audio | Document, at: str, out: WarningS
         case _:
             assert_never(source)
     mime = source.media_type or ""
-    fmt = data.pop("format", None) or _FORMAT_OF[kind].get(mime)
+    fmt = data.pop("format") if "format" in data else _FORMAT_OF[kind].get(mime)
     if fmt is None and not data.get("formatAbsent"):
         out.lossy(at, kind, f"Converse takes no {kind} of type {mime or 'unknown'}")
         return None

@@ -108,9 +108,9 @@ def _decode_audio(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> 
     audio = require(block, "input_audio", dict, at)
     where = join(at, "input_audio")
     fmt = require(audio, "format", str, where)
-    source = build(
-        Base64Source, media_type=_AUDIO_FORMATS.get(fmt, f"audio/{fmt}"), data=require(audio, "data", str, where)
-    )
+    if fmt not in _AUDIO_FORMATS:  # ``InputAudio.format`` is wav or mp3: ``MP3`` is refused, never guessed at
+        raise DecodeError("", join(where, "format"), f"unknown audio format {fmt!r}")
+    source = build(Base64Source, media_type=_AUDIO_FORMATS[fmt], data=require(audio, "data", str, where))
     echoes = echo_list(ctx.provider, extras(block, frozenset({"type", "input_audio"})))
     parts.append(build(Audio, source=source, provider_echoes=echoes))
 
@@ -209,6 +209,9 @@ def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> 
     wire_id = name = text = None
     if type(function) is dict:
         wire_id, name, text = call.get("id"), function.get("name"), function.get("arguments")
+    if type(call) is dict and call.get("type") not in (None, "function", "custom"):  # ``FUNCTION``: refused
+        at = at if index is None else f"{at}[{index}]"
+        raise DecodeError("", join(at, "type"), f"unknown tool call type {require(call, 'type', str, at)!r}")
     if type(function) is not dict or type(wire_id) is not str or type(name) is not str or type(text) is not str:
         at = at if index is None else f"{at}[{index}]"
         function = require(expect(call, dict, at), "function", dict, at)  # the readers name what is wrong
