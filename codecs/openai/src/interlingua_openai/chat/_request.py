@@ -71,10 +71,7 @@ _KNOWN = frozenset(
 
 
 def _decode_tool(block: Block, at: str, ctx: Ctx) -> Tool | NativeTool:
-    kind = block.get("type")
-    if ctx.dialect.name == "openai" and kind not in ("function", "custom"):  # ChatCompletionToolUnionParam
-        raise DecodeError("", join(at, "type"), f"unknown tool type {require(block, 'type', str, at)!r}")
-    if kind != "function" or block.keys() != {"type", "function"}:
+    if block.get("type") != "function" or block.keys() != {"type", "function"}:
         return build(NativeTool, provider=ctx.provider, data=block)
     function = require(block, "function", dict, at)
     where = join(at, "function")
