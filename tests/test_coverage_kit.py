@@ -112,7 +112,7 @@ def test_a_new_sdk_key_and_a_stale_row_each_fail_by_path() -> None:
     assert coverage_problems(declared, sdk_paths(Params)) == [
         "metadata: not declared (where does this SDK key go?)",
         "messages[].name: declared, but the SDK has no such key (stale)",
-        "seed: unknown destination 'bogus' (one of ir, echo, native, provider_option, warned, transport)",
+        "seed: unknown destination 'bogus' (one of ir, replay, meaning, native, provider_option, warned, transport)",
         "seed: declared, but the SDK has no such key (stale)",
     ]
 

@@ -260,3 +260,134 @@ def test_body_bytes_refuses_nesting_past_the_serializers_depth() -> None:
         "",
         "Error serializing to JSON: ValueError: Maximum serialization depth exceeded",
     )
+
+
+# --- enum values: refused at their path, or kept verbatim; never read as a near value ----------
+
+_STRICT_KEYS = frozenset({"role", "tool_choice", "mode", "effort", "reasoning_effort", "thinkingLevel", "ttl"})
+_STRICT_KEYS |= {"status", "format", "detail", "stop_reason", "finish_reason", "stopReason", "finishReason", "level"}
+"""Enum-valued keys of all six wires (roles, tool-choice modes, efforts and thinking levels,
+cache lifetimes): each variant of a real value is a DecodeError at its path, or (where the wire
+keeps what it does not map: provider_options, an echo, a native block) comes back unchanged."""
+
+
+def _enum_cases(wire: str) -> list[tuple[str, Any, tuple[Any, ...], str]]:
+    corpus = _corpus(wire)
+    cases = []
+    for kind, bodies in (("request", corpus.requests), ("response", corpus.responses)):
+        for body in bodies:
+            for at in mut.enum_paths(body, _STRICT_KEYS):
+                cases += [(kind, body, at, variant) for variant in mut.enum_variants(mut._get(body, at))]
+    return cases
+
+
+def _at(body: Any, at: tuple[Any, ...]) -> Any:
+    for step in at:
+        if not isinstance(body, dict | list) or (isinstance(body, dict) and step not in body):
+            return None
+        if isinstance(body, list) and not (isinstance(step, int) and step < len(body)):
+            return None
+        body = body[step]
+    return body
+
+
+@pytest.mark.parametrize("wire", mut.wires())
+def test_an_enum_variant_is_refused_at_its_path_or_kept_verbatim(wire: str) -> None:
+    codec, guessed, cases = il.get_codec(wire), [], _enum_cases(wire)
+    assert cases, f"{wire}: the corpus holds no enum-valued key"
+    for kind, body, at, variant in cases:
+        changed = mut._update(body, at, lambda _, v=variant: v)
+        try:
+            decoded = codec.decode_request(changed) if kind == "request" else codec.decode_response(changed)
+        except DecodeError as err:
+            if err.path != mut.dotted(at):
+                guessed.append(f"{kind} {mut.dotted(at)}={variant!r}: refused at {err.path!r}")
+            continue
+        encoded = codec.encode_request(decoded) if isinstance(decoded, Request) else codec.encode_response(decoded)
+        if _at(encoded.body, at) != variant:
+            guessed.append(f"{kind} {mut.dotted(at)}={variant!r}: read as {_at(encoded.body, at)!r}")
+    assert guessed == []
+
+
+def test_enum_variants_cover_case_whitespace_homoglyphs_and_unknown_values() -> None:
+    variants = mut.enum_variants("user")
+    assert {"USER", "User", "user ", " user", "us\u0435r", "hacker"} <= set(variants)
+    assert "user" not in variants
+    body = {"messages": [{"role": "user", "content": [{"type": "text", "text": "role"}]}], "tool_choice": "auto"}
+    assert sorted(mut.dotted(at) for at in mut.enum_paths(body)) == [
+        "messages[0].content[0].type",
+        "messages[0].role",
+        "tool_choice",
+    ]
+
+
+_HI = [{"role": "user", "content": "hi"}]
+_CONVERSE_HI = [{"role": "user", "content": [{"text": "hi"}]}]
+
+
+def _chat(*messages: dict[str, Any], **settings: Any) -> dict[str, Any]:
+    return {"model": "m", "messages": list(messages) or _HI, **settings}
+
+
+def _responses(*items: dict[str, Any], **settings: Any) -> dict[str, Any]:
+    return {"model": "m", "input": list(items) or "hi", **settings}
+
+
+_ROLE_CASES = [
+    *[("openai-responses", _responses({"role": role, "content": "hi"}), "input[0].role")
+      for role in ("User", "USER", "user ", "us\u0435r", "hacker")],
+    ("openai-responses", _responses({"type": "message", "role": "User", "content": "hi"}), "input[0].role"),
+    ("openai-chat", _chat({"role": "wizard", "content": "hi"}), "messages[0].role"),
+    ("anthropic-messages", _chat({"role": "User", "content": "hi"}, max_tokens=8), "messages[0].role"),
+    ("gemini", {"contents": [{"role": "USER", "parts": [{"text": "hi"}]}]}, "contents[0].role"),
+    ("bedrock-converse", {"modelId": "m", "messages": [{"role": "bot", "content": [{"text": "hi"}]}]},
+     "messages[0].role"),
+    ("cohere-chat", _chat({"role": "User", "content": "hi"}), "messages[0].role"),
+    ("openai-chat", _chat(tool_choice="Auto"), "tool_choice"),
+    ("openai-responses", _responses(tool_choice="auto "), "tool_choice"),
+    ("openai-responses", _responses(reasoning={"effort": "HIGH"}), "reasoning.effort"),
+    ("anthropic-messages", _chat(max_tokens=8, tool_choice={"type": "Any"}), "tool_choice.type"),
+    ("gemini", {"contents": [{"parts": [{"text": "hi"}]}], "toolConfig": {"functionCallingConfig": {"mode": "auto"}}},
+     "toolConfig.functionCallingConfig.mode"),
+    ("bedrock-converse", {"modelId": "m", "messages": _CONVERSE_HI, "toolConfig": {"toolChoice": {"Any": {}}}},
+     "toolConfig.toolChoice"),
+    ("cohere-chat", _chat(tool_choice="required"), "tool_choice"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("wire", "body", "path"), _ROLE_CASES, ids=[f"{w}-{p}" for w, _, p in _ROLE_CASES])
+def test_an_unknown_role_or_mode_is_a_decode_error_at_its_path(wire: str, body: dict[str, Any], path: str) -> None:
+    """The issue's cases: Responses read ``User``, ``user ``, a homoglyph and ``hacker`` as the
+    assistant's; Chat dropped a ``wizard`` message and sent ``{"messages": []}``."""
+    with pytest.raises(DecodeError) as err:
+        il.get_codec(wire).decode_request(body)
+    assert (err.value.codec, err.value.path) == (wire, path)
+
+
+def test_the_deprecated_function_role_is_still_kept_whole() -> None:
+    body = {"model": "gpt-4o", "messages": [{"role": "function", "name": "f", "content": "42"}]}
+    codec = il.get_codec("openai-chat")
+    request = codec.decode_request(body)
+    assert [part.type for part in request.messages[0].parts] == ["native"]
+    assert codec.encode_request(request).body["messages"] == body["messages"]
+
+
+def test_an_answer_in_another_role_is_refused_on_every_wire() -> None:
+    usage = {"input_tokens": 1, "output_tokens": 1}
+    answers = {
+        "anthropic-messages": ({"id": "m", "type": "message", "role": "user", "model": "c", "content": [],
+                                "stop_reason": "end_turn", "usage": usage}, "role"),
+        "openai-chat": ({"id": "c", "object": "chat.completion", "created": 1, "model": "g", "choices": [
+            {"index": 0, "finish_reason": "stop", "message": {"role": "user", "content": "hi"}}]},
+            "choices[0].message.role"),
+        "gemini": ({"candidates": [{"content": {"role": "user", "parts": [{"text": "hi"}]}, "finishReason": "STOP"}]},
+                   "candidates[0].content.role"),
+        "bedrock-converse": ({"output": {"message": _CONVERSE_HI[0]}, "stopReason": "end_turn",
+                              "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}}, "output.message.role"),
+        "cohere-chat": ({"id": "x", "message": {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+                         "finish_reason": "COMPLETE"}, "message.role"),
+    }  # fmt: skip
+    for wire, (body, path) in answers.items():
+        with pytest.raises(DecodeError) as err:
+            il.get_codec(wire).decode_response(body)
+        assert err.value.path == path, wire

@@ -201,8 +201,14 @@ class Text(_InputPart):
 
 
 class Image(_InputPart):
+    """An input image. ``detail`` is the resolution the sender asked the model to look at it in
+    (``low`` is cheaper, ``high`` and ``original`` keep more; ``auto``, like None, leaves it to the
+    vendor): a setting with a meaning that three wires spell alike, so it is a field, and a wire
+    without one reports it dropped rather than losing it unseen."""
+
     type: Literal["image"] = "image"
     source: Source
+    detail: Literal["auto", "low", "high", "original"] | None = None
 
     def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
         if source is not None:
@@ -231,11 +237,18 @@ class Video(_InputPart):
 
 
 class Document(_InputPart):
-    """A PDF, a plain-text file, ...; ``name`` is the title a vendor may show or cite."""
+    """A PDF, a plain-text file, ...; ``name`` is the title a vendor may show or cite.
+
+    ``context`` is text about the document that the model reads but does not cite (where it came
+    from, what it is for), and ``citations`` asks the model to cite the document in its answer
+    (True) or says it must not (False); None leaves both to the vendor. Two wires take both; the
+    others report them dropped."""
 
     type: Literal["document"] = "document"
     source: Source
     name: str | None = None
+    context: str | None = None
+    citations: bool | None = None
 
     def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
         if source is not None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 from pydantic import Field
 
 from ._model import _Tagged, construct
+from ._parts import Document, Image
 
 if TYPE_CHECKING:
     from ._message import Message
@@ -133,6 +134,21 @@ class WarningSink:
             self.unsupported(f"{at}.name", "message_name", "this wire's messages carry no participant name")
         if message.id is not None:
             self.unsupported(f"{at}.id", "message_id", "this wire's messages carry no id")
+
+    def unsent_media_fields(self, part: Image | Document, at: str) -> None:
+        """Report what of an image or a document this wire has no place for: an Image's
+        ``detail`` (``auto`` asks for the default, so it is no loss) and a Document's ``context``
+        and ``citations``, each at ``{at}.<field>``. A codec calls it where it writes the part,
+        only for the fields it does not send."""
+        if isinstance(part, Image):
+            if part.detail not in (None, "auto"):
+                why = f"this wire takes no image detail: {part.detail!r} is not sent"
+                self.lossy(f"{at}.detail", "image", why)
+            return
+        if part.context is not None:
+            self.lossy(f"{at}.context", "document", "this wire takes no document context: it is not sent")
+        if part.citations is not None:
+            self.lossy(f"{at}.citations", "document", "this wire cannot turn document citations on or off")
 
     def foreign_options(self, options: Mapping[str, Mapping[str, Any]], *, own: str) -> None:
         """Report each key of every other provider's options (``provider_options.<provider>.<key>``):

@@ -109,6 +109,19 @@ def _a_doc(source: Body) -> Probe:
     return pair(_A, _a_user({"type": "document", "source": source}, _TEXT), _a_user(_TEXT), "messages[0].parts[0]")
 
 
+def _a_document_fields() -> dict[str, Probe]:
+    """The meaning fields of a document: each probe's body has one, its twin the bare document."""
+    pdf = {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": PDF}}
+    fields = {"title": {"title": "Q3 report"}, "context": {"context": "from the finance team"}}
+    fields["citations.*"] = {"citations": {"enabled": True}}
+    return {
+        f"messages[*].content[document].{row}": pair(
+            _A, _a_user({**pdf, **extra}, _TEXT), _a_user(pdf, _TEXT), "messages[0].parts[0]"
+        )
+        for row, extra in fields.items()
+    }
+
+
 def anthropic() -> dict[str, Probe]:
     system_turn_cached = copy.deepcopy(_A_SYSTEM_TURN)
     system_turn_cached[2]["content"][0]["cache_control"] = {"type": "ephemeral"}
@@ -160,6 +173,7 @@ def anthropic() -> dict[str, Probe]:
         ),
         "messages[*].content[document].source(url).*": _a_doc({"type": "url", "url": "https://example.com/a.pdf"}),
         "messages[*].content[document].source(file).*": _a_doc({"type": "file", "file_id": "file_1"}),
+        **_a_document_fields(),
         "messages[*].content[thinking].thinking": pair(
             _A, _a_turns([thinking, done]), _a_turns([done]), "messages[1].parts[0]"
         ),
@@ -339,6 +353,12 @@ def openai_chat() -> dict[str, Probe]:
             _c_turns({"content": [{"type": "refusal", "refusal": "I cannot."}]}),
             _c_turns({"content": "ok"}),
             "messages[1].parts[0]",
+        ),
+        "messages[user].content[image_url].image_url.detail": pair(
+            _C,
+            _c_user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"}}),
+            _c_user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}),
+            at,
         ),
         "messages[user].content[image_url].image_url.url": pair(
             _C,
@@ -521,6 +541,12 @@ def _r_blocks(message: str) -> dict[str, Probe]:
                 "messages[2].parts[0]",
             ),
             "input[function_call_output].output[input_image].image_url": _r_output(_R_IMAGE),
+            "input[function_call_output].output[input_image].detail": pair(
+                _R,
+                _r_call(output=[{**_R_IMAGE, "detail": "low"}]),
+                _r_call(output=[_R_IMAGE]),
+                "messages[2].parts[0].content[0]",
+            ),
             "input[function_call_output].output[input_image].file_id": _r_output(
                 {"type": "input_image", "file_id": "file_1", "detail": "auto"}
             ),
@@ -540,6 +566,9 @@ def _r_blocks(message: str) -> dict[str, Probe]:
     return {
         f"{row}[input_text].text": pair(_R, _r_user(_R_TEXT), {}, at),
         f"{row}[input_image].image_url": pair(_R, _r_user(_R_IMAGE, _R_TEXT), _r_user(_R_TEXT), at),
+        f"{row}[input_image].detail": pair(
+            _R, _r_user({**_R_IMAGE, "detail": "low"}, _R_TEXT), _r_user(_R_IMAGE, _R_TEXT), at
+        ),
         f"{row}[input_image].file_id": pair(
             _R, _r_user({"type": "input_image", "file_id": "file_1", "detail": "auto"}, _R_TEXT), _r_user(_R_TEXT), at
         ),

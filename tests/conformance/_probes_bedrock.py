@@ -105,6 +105,18 @@ def requests() -> dict[str, Probe]:
         **_media("video"),
         **_media("audio"),
         **_media("document"),
+        **{
+            f"messages[].content[].document.{row}": pair(
+                _B,
+                _user({"document": {**_block("document", {"bytes": PDF})["document"], **extra}}, _TEXT),
+                _user(_block("document", {"bytes": PDF}), _TEXT),
+                _AT,
+            )
+            for row, extra in (
+                ("context", {"context": "the signed copy"}),
+                ("citations.*", {"citations": {"enabled": True}}),
+            )
+        },
         "messages[].content[].document.name": pair(
             _B, _user(_block("document", {"bytes": PDF}), _TEXT), _user(_TEXT), _AT
         ),
@@ -125,6 +137,9 @@ def requests() -> dict[str, Probe]:
         "messages[].content[].toolResult.content[].document.*": _result_media("document"),
         "messages[].content[].reasoningContent.reasoningText.text": pair(
             _B, _turns(thought, said), _turns(said), "messages[1].parts[0]"
+        ),
+        "messages[].content[].citationsContent.*": pair(
+            _B, _turns(_CITED, said), _turns({"text": "It is so."}, said), "messages[1].parts[0]"
         ),
         "messages[].content[].reasoningContent.redactedContent": pair(
             _B, _turns(redacted, said), _turns(said), "messages[1].parts[0]"
@@ -201,6 +216,20 @@ def requests() -> dict[str, Probe]:
     }
 
 
+_CITED = {
+    "citationsContent": {
+        "content": [{"text": "It is so."}],
+        "citations": [
+            {
+                "title": "A",
+                "sourceContent": [{"text": "so"}],
+                "location": {"documentChar": {"documentIndex": 0, "start": 0, "end": 2}},
+            }
+        ],
+    }
+}
+
+
 _ANSWER: Body = {
     "output": {"message": {"role": "assistant", "content": [{"text": "It is so."}]}},
     "stopReason": "end_turn",
@@ -222,6 +251,9 @@ def answers() -> dict[str, Probe]:
         ),
         "usage.cacheWriteInputTokens": answer(
             _ANSWER, "usage", usage={**usage, "cacheWriteInputTokens": 4, "totalTokens": 19}
+        ),
+        "output.message.content[].citationsContent.*": answer(
+            _ANSWER, "message.parts[0]", output={"message": {"role": "assistant", "content": [_CITED]}}
         ),
         "output.message.content[].reasoningContent.reasoningText.text": answer(
             _ANSWER,

@@ -56,6 +56,12 @@ def requests() -> dict[str, Probe]:
         "messages[system].content[].text": pair(_C, {"messages": [system, *_C["messages"]]}, {}, "messages[0]"),
         "messages[system].content[].type": pair(_C, {"messages": [system, *_C["messages"]]}, {}, "messages[0]"),
         "messages[user].content[text].text": pair(_C, _user(_TEXT, {"type": "text", "text": "hi"}), {}, _AT),
+        "messages[user].content[image_url].image_url.detail": pair(
+            _C,
+            _user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}", "detail": "low"}}, _TEXT),
+            _user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}, _TEXT),
+            _AT,
+        ),
         "messages[user].content[image_url].image_url.url": pair(
             _C,
             _user({"type": "image_url", "image_url": {"url": f"data:image/png;base64,{PNG}"}}, _TEXT),
@@ -71,6 +77,12 @@ def requests() -> dict[str, Probe]:
         "messages[assistant].content[thinking].thinking": pair(
             _C,
             _turns({"content": [{"type": "thinking", "thinking": "let me think"}, said]}),
+            _turns({"content": [said]}),
+            "messages[1].parts[0]",
+        ),
+        "messages[assistant].citations[].*": pair(
+            _C,
+            _turns({"content": [said], "citations": [_CITATION]}),
             _turns({"content": [said]}),
             "messages[1].parts[0]",
         ),
@@ -125,6 +137,15 @@ def requests() -> dict[str, Probe]:
     }
 
 
+_CITATION = {
+    "start": 3,
+    "end": 5,
+    "text": "is",
+    "sources": [{"type": "document", "id": "doc_1", "document": {"id": "doc_1", "title": "A", "text": "It is."}}],
+    "type": "TEXT_CONTENT",
+}
+
+
 _ANSWER: Body = {
     "id": "c1",
     "finish_reason": "COMPLETE",
@@ -141,6 +162,9 @@ def answers() -> dict[str, Probe]:
         "usage.tokens.input_tokens": answer(_ANSWER, "usage", usage={"tokens": {**tokens, "input_tokens": 20}}),
         "usage.tokens.output_tokens": answer(_ANSWER, "usage", usage={"tokens": {**tokens, "output_tokens": 9}}),
         "usage.cached_tokens": answer(_ANSWER, "usage", usage={"tokens": tokens, "cached_tokens": 4}),
+        "message.citations[].*": answer(
+            _ANSWER, "message.parts[0]", message={**_ANSWER["message"], "citations": [_CITATION]}
+        ),
         "message.content[thinking].thinking": answer(
             _ANSWER,
             "message.parts[0]",

@@ -167,7 +167,7 @@ def older_sdk(wire: str) -> str | None:
 ENDPOINT = il.Endpoint(api_key="coverage-probe", settings={"aws_region": "us-east-1"})
 """Where the probes' requests are built for: Converse names its region in the URL."""
 
-DECODED = ("ir", "provider_option")
+DECODED = ("ir", "meaning", "provider_option")
 """The destinations a probe must show reaching every other codec (the rest stay on one wire)."""
 
 
@@ -242,8 +242,10 @@ _SHOWN = {"carried": "carried", "warned": "**warned**", "silent": "**SILENT**"}
 def _row_cells(wire: str, row: str, where: str, note: str, outcomes: Mapping[str, Mapping[str, Outcome]]) -> list[str]:
     others = [t for t in WIRES if t != wire]
     if row in outcomes:
-        what = note if where == "ir" else "provider option"
+        what = "provider option" if where == "provider_option" else note
         return [_SHOWN[outcomes[row][t]] + (f" as {what}" if outcomes[row][t] == "carried" else "") for t in others]
+    if where == "meaning":
+        return ["**not mapped**" for _ in others]
     return ["n.a." for _ in others]
 
 
@@ -269,14 +271,18 @@ def markdown() -> str:
         "     `_coverage.py` declarations and the probes in tests/conformance; a test checks it is current. -->",
         "",
         "Every key of each vendor SDK's request and response types is declared by its codec: where a",
-        "decode puts it (**ir**: an IR field; **echo**: the part's or message's provider echo, replayed",
-        "to the same vendor; **native**: a `Native` part or `NativeTool`, verbatim; **provider_option**:",
+        "decode puts it (**ir**: an IR field; **replay**: the provider echo of the part, message or",
+        "answer, opaque and bound to the vendor (a signature, encrypted reasoning, an id, the vendor's",
+        "record of the call), replayed to the same vendor only and left out elsewhere without a word;",
+        "**meaning**: a block's field whose sense other wires can carry, mapped to the IR field named;",
+        "**native**: a `Native` part or `NativeTool`, verbatim; **provider_option**:",
         "`Request.provider_options`, same wire only; **warned**; **transport**: SDK or HTTP plumbing).",
         "A test walks the SDK types and fails on an undeclared key or a stale row. For each key a decode",
-        "puts into the IR or provider_options, a probe request carrying it is decoded and encoded by",
-        "every other codec: **carried** (the target's request changed), **warned** (a typed warning at",
-        "the key's IR path) or **SILENT** (neither; the test lists each one by name). `n.a.`: the key",
-        "stays on its own wire (echo, native, transport).",
+        "puts into the IR, a meaning field or provider_options, a probe request carrying it is decoded",
+        "and encoded by every other codec: **carried** (the target's request changed), **warned** (a",
+        "typed warning at the key's IR path) or **SILENT** (neither; the test lists each one by name).",
+        "`n.a.`: the key stays on its own wire (replay, native, transport). **not mapped**: a meaning",
+        "field with no IR home yet, so other wires lose it unwarned (listed in the test, to be mapped).",
         "",
         "`[tag]` is a list element by its `type` (or `role`), `(tag)` a union member, `[*]` any tag,",
         "`.*` a whole subtree.",

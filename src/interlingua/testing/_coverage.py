@@ -38,10 +38,15 @@ from .._warnings import LossyEncode, ModelWarning, UnsupportedSetting
 from ._sdk_types import sdk_fields as _fields
 from ._sdk_types import unwrap
 
-Where: TypeAlias = Literal["ir", "echo", "native", "provider_option", "warned", "transport"]
+Where: TypeAlias = Literal["ir", "replay", "meaning", "native", "provider_option", "warned", "transport"]
 """Where a wire key goes when decoded: ``ir`` (an IR field, named in the note, e.g.
-``Request.temperature``), ``echo`` (a ProviderEcho of the part or message, replayed to the same
-vendor), ``native`` (inside a ``Native`` part or ``NativeTool``, verbatim), ``provider_option``
+``Request.temperature``), ``replay`` (a ProviderEcho of the part, message or response, replayed to
+the same vendor only: opaque and bound to the vendor and model, a signature, encrypted reasoning,
+an item id, the vendor's own record of the call; its meaning, if any, crosses separately, so
+another wire leaves it out without a word), ``meaning`` (a block's field whose sense another
+wire can carry: it maps to the IR field named in the note, which every other codec either
+writes or reports dropped with a warning at its path; the spelling may still ride in the echo
+for an exact round trip), ``native`` (inside a ``Native`` part or ``NativeTool``, verbatim), ``provider_option``
 (``Request.provider_options[provider]``, verbatim, same wire only), ``warned`` (refused or dropped
 with a typed warning) or ``transport`` (SDK/HTTP plumbing, not part of a conversation)."""
 

@@ -192,6 +192,50 @@ def duplicate_item(body: Any, rng: random.Random) -> Any:
     return _update(body, at, lambda items: [*items[: i + 1], items[i], *items[i + 1 :]])
 
 
+ENUM_KEYS = frozenset(
+    {"role", "type", "tool_choice", "mode", "stop_reason", "finish_reason", "status", "detail", "effort"}
+    | {"reasoning_effort", "summary", "ttl", "format", "stopReason", "finishReason", "thinkingLevel", "level"}
+)
+"""Keys whose string value is one of a set the wire defines (a role, a block type, a mode, a stop
+reason, ...), wherever they sit: :func:`vary_enum` changes such a value."""
+
+_HOMOGLYPHS = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "x": "\u0445", "i": "\u0456"}
+"""Latin letters and the Cyrillic letters drawn the same: ``user`` and ``us\u0435r`` look alike."""
+
+
+def enum_variants(value: str) -> list[str]:
+    """Values a careless or hostile sender writes for ``value``: another case, a space around it,
+    a homoglyph inside it, and values no wire defines. None of them equals ``value``."""
+    variants = [value.upper(), value.title(), value.swapcase(), f"{value} ", f" {value}", f"{value}\n"]
+    if (at := next((i for i, ch in enumerate(value) if ch in _HOMOGLYPHS), None)) is not None:
+        variants.append(value[:at] + _HOMOGLYPHS[value[at]] + value[at + 1 :])
+    variants += ["hacker", f"{value}_x", ""]
+    return [v for v in dict.fromkeys(variants) if v != value]
+
+
+def enum_paths(body: Any, keys: frozenset[str] = ENUM_KEYS) -> list[tuple[_Step, ...]]:
+    """The path of every string value in ``body`` whose key is one of ``keys``."""
+    return [at for at in _nodes(body) if at and at[-1] in keys and isinstance(_get(body, at), str)]
+
+
+def vary_enum(body: Any, rng: random.Random) -> Any:
+    """One enum-valued string (a role, a type, a mode, ...), anywhere, swapped for a variant of it
+    (:func:`enum_variants`): what must be refused at its path, never read as a near value."""
+    paths = enum_paths(body)
+    if not paths:
+        return body
+    at = rng.choice(paths)
+    return _update(body, at, lambda value: rng.choice(enum_variants(value)))
+
+
+def dotted(at: Sequence[_Step]) -> str:
+    """A body path as a DecodeError names it: ``messages[2].role``."""
+    text = ""
+    for step in at:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else step)
+    return text
+
+
 BODY_MUTATIONS: tuple[Mutation, ...] = (
     delete_key,
     null_value,
@@ -200,6 +244,7 @@ BODY_MUTATIONS: tuple[Mutation, ...] = (
     lone_surrogate,
     deep_nesting,
     duplicate_item,
+    vary_enum,
 )
 
 

@@ -158,6 +158,8 @@ def decode_cache_control(block: Mapping[str, Any], at: str) -> CacheControl | No
         return None
     if type(mark) is not dict:
         mark = expect(mark, dict, join(at, "cache_control"))
+    if mark.get("type") != "ephemeral":  # CacheControlEphemeralParam's one type: never guessed at
+        raise _bad(join(at, "cache_control.type"), f"unknown cache control type {mark.get('type')!r}")
     ttl = mark.get("ttl")
     if ttl is not None and (type(ttl) is not str or ttl not in _TTLS):
         raise _bad(join(at, "cache_control.ttl"), f"unknown ttl {ttl!r}")
@@ -244,20 +246,28 @@ def _decode_image(block: Block, at: str, i: int | None, ctx: Context) -> Content
     )
 
 
-_DOCUMENT_KEYS = frozenset({"type", "source", "cache_control", "title"})
+_DOCUMENT_KEYS = frozenset({"type", "source", "cache_control", "title", "context"})
 
 
 def _decode_document(block: Block, at: str, i: int | None, ctx: Context) -> ContentPart | None:
+    """``title``, ``context`` and ``citations.enabled`` have a meaning other wires carry: they go
+    to the Document's ``name``, ``context`` and ``citations`` (a citations object with more in it
+    rides in the echo whole)."""
     where = _path(at, i)
     source = _decode_source(block, where)
     if source is None:
         return None
+    cite = block.get("citations")
+    enabled = cite.get("enabled") if type(cite) is dict and cite.keys() == {"enabled"} else None
+    keys = _DOCUMENT_KEYS | {"citations"} if type(enabled) is bool else _DOCUMENT_KEYS
     return construct(
         Document,
         source=source,
         name=optional(block, "title", str, where),
+        context=optional(block, "context", str, where),
+        citations=enabled if type(enabled) is bool else None,
         cache_control=decode_cache_control(block, where),
-        provider_echoes=_echoes_of(block, _DOCUMENT_KEYS),
+        provider_echoes=_echoes_of(block, keys),
     )
 
 
@@ -510,8 +520,15 @@ class Encoder:
         if source is None:
             return None
         block: Block = {"type": kind, "source": source}
-        if isinstance(part, Document) and part.name is not None:
-            block["title"] = part.name
+        if isinstance(part, Document):
+            if part.name is not None:
+                block["title"] = part.name
+            if part.context is not None:
+                block["context"] = part.context
+            if part.citations is not None:
+                block["citations"] = {"enabled": part.citations}
+        else:
+            self.out.unsent_media_fields(part, at)
         return self._finish(block, part, at)
 
     def _source(self, part: Image | Document, at: str, kind: str) -> Block | None:

@@ -196,11 +196,26 @@ def _decode_tool(raw: Any, at: str) -> Tool | NativeTool:
 _CHOICES = {"auto": "auto", "any": "required", "none": "none"}
 
 
+_CHOICE_TYPES = frozenset({"auto", "any", "tool", "none"})
+"""``ToolChoiceParam``'s members (anthropic.types); another value is refused, never guessed."""
+_THINKING_MODES = frozenset({"enabled", "disabled", "adaptive", "between_tools"})
+"""``ThinkingConfigParam``'s members (anthropic.types)."""
+
+
+def _unknown(obj: Mapping[str, Any], key: str, at: str, what: str) -> None:
+    """An enum value the API does not define (``Auto``, ``auto ``): a DecodeError at its path."""
+    from interlingua import DecodeError
+
+    raise DecodeError("", join(at, key), f"unknown {what} {require(obj, key, str, at)!r}")
+
+
 def _decode_tool_choice(body: Mapping[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     choice = optional(body, "tool_choice", dict, "")
     if choice is None:
         return {}
     kind = choice.get("type")
+    if kind not in _CHOICE_TYPES:
+        _unknown(choice, "type", "tool_choice", "tool choice")
     known = {"type", "disable_parallel_tool_use"} | ({"name"} if kind == "tool" else set())
     if not choice.keys() <= known or (kind not in _CHOICES and kind != "tool") or (kind == "none" and len(choice) > 1):
         options["tool_choice"] = choice
@@ -221,6 +236,8 @@ def _decode_thinking(body: Mapping[str, Any], options: dict[str, Any]) -> Thinki
     if thinking is None:
         return None
     kind = thinking.get("type")
+    if kind not in _THINKING_MODES:
+        _unknown(thinking, "type", "thinking", "thinking type")
     display = thinking.get("display")
     summary = {"summarized": True, "omitted": False}.get(display) if isinstance(display, str) else None
     keys = {"type", "display"} | ({"budget_tokens"} if kind == "enabled" else set())

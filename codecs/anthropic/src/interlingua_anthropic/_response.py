@@ -21,6 +21,11 @@ _MAPPED = frozenset({"id", "type", "role", "model", "content", "stop_reason", "u
 
 def decode_response(body: Mapping[str, Any]) -> Response:
     model = optional(body, "model", str, "")
+    for key, only in (("role", "assistant"), ("type", "message")):  # an answer is the model's message
+        if body.get(key) not in (None, only):
+            from interlingua import DecodeError
+
+            raise DecodeError("", key, f"unknown {key} {optional(body, key, str, '')!r}")
     ctx = Context(model)
     parts = [decode_block(block, at, ctx) for at, block in each(body, "content", "")]
     require(body, "content", list, "")

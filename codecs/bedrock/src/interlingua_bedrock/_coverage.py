@@ -14,19 +14,20 @@ if TYPE_CHECKING:
     from interlingua.testing import Declaration, Where
 
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
-_ECHO: tuple[Where, str] = ("echo", "the part's echo")
+_REPLAY: tuple[Where, str] = ("replay", "the part's echo")
 _NATIVE: tuple[Where, str] = ("native", "Native(bedrock)")
-_RESPONSE_ECHO: tuple[Where, str] = ("echo", "the response's echo")
+_RESPONSE_ECHO: tuple[Where, str] = ("replay", "the response's echo (the vendor's record of the call)")
 
 
 def _media(at: str, kind: str, part: str) -> Declaration:
     """An image, video, audio or document block (see _parts._media)."""
+    error: Declaration = {f"{at}.error.*": ("replay", f"the part's echo (the {kind}'s error, Bedrock's record)")}
     return {
+        **(error if kind in ("image", "audio") else {}),
         f"{at}.format": ("ir", f"{part} source media_type (a format spelled otherwise: the echo)"),
         f"{at}.source.bytes": ("ir", f"{part}.source (base64)"),
         f"{at}.source.s3Location.uri": ("ir", f"{part}.source (an s3:// url)"),
-        f"{at}.source.s3Location.bucketOwner": _ECHO,
-        f"{at}.*": ("echo", f"{kind} fields without an IR home"),
+        f"{at}.source.s3Location.bucketOwner": ("replay", "the part's echo (an S3 access detail)"),
     }
 
 
@@ -36,6 +37,8 @@ def _document(at: str) -> Declaration:
         f"{at}.name": ("ir", "Document.name"),
         f"{at}.source.text": ("ir", "Document.source (text)"),
         f"{at}.source.content[].*": ("native", "a document of content blocks has no MediaSource: Native(bedrock)"),
+        f"{at}.context": ("meaning", "Document.context"),
+        f"{at}.citations.*": ("meaning", "Document.citations (citations.enabled)"),
     }
 
 
@@ -54,7 +57,7 @@ def _blocks(at: str) -> Declaration:
         f"{at}.toolUse.type": ("native", "a system tool's call (server_tool_use): Native(bedrock)"),
         f"{result}.toolUseId": ("ir", "ToolResult.tool_use_id (in an assistant message: Native, the server's)"),
         f"{result}.status": ("ir", "ToolResult.is_error (success rides in the echo)"),
-        f"{result}.type": _ECHO,
+        f"{result}.type": _REPLAY,
         f"{result}.content[].text": ("ir", "ToolResult.content (a string, or a Text part)"),
         f"{result}.content[].json": ("ir", "ToolResult.content (an object; beside other blocks: Native)"),
         f"{result}.content[].image.*": ("ir", "ToolResult.content parts (Image)"),
@@ -62,11 +65,11 @@ def _blocks(at: str) -> Declaration:
         f"{result}.content[].document.*": ("ir", "ToolResult.content parts (Document)"),
         f"{result}.content[].searchResult.*": _NATIVE,
         f"{at}.reasoningContent.reasoningText.text": ("ir", "Thinking.text"),
-        f"{at}.reasoningContent.reasoningText.signature": ("echo", "signature, replayed to Bedrock only"),
+        f"{at}.reasoningContent.reasoningText.signature": ("replay", "signature, replayed to Bedrock only"),
         f"{at}.reasoningContent.redactedContent": ("ir", "RedactedThinking (the data in its echo)"),
         f"{at}.cachePoint.*": ("ir", "<the part before>.cache_control (with nothing before it: Native)"),
         f"{at}.guardContent.*": _NATIVE,
-        f"{at}.citationsContent.*": _NATIVE,
+        f"{at}.citationsContent.*": ("meaning", "Text.citations (the block in the text's echo; another shape: Native)"),
         f"{at}.searchResult.*": _NATIVE,
         f"{at}.toolAddition.*": _NATIVE,
         f"{at}.toolRemoval.*": _NATIVE,

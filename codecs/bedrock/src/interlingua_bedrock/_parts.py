@@ -15,7 +15,8 @@ its kind (``text``, ``image``, ``toolUse``, ``reasoningContent``, ``cachePoint``
   vendor's.
 - A Nova system tool's call (``toolUse`` of ``type: server_tool_use``) and the result Bedrock
   puts beside it in the assistant's message are the server's, not the caller's: ``Native``.
-- Anything else (``guardContent``, ``citationsContent``, ``searchResult``, a kind this codec does
+- ``citationsContent``: a Text with its citations (the block in its echo).
+- Anything else (``guardContent``, ``searchResult``, a kind this codec does
   not know, a block with more than one key) is ``Native`` and written back verbatim.
 
 Field names are botocore's ``bedrock-runtime`` service model (``ContentBlock`` and the shapes
@@ -25,13 +26,15 @@ under it).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, assert_never
+from typing import Any, Literal, assert_never
 
 from interlingua import (
     Audio,
     AudioOutput,
     Base64Source,
     CacheControl,
+    Citation,
+    CitationSource,
     ContentPart,
     DecodeError,
     Document,
@@ -51,7 +54,7 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import article, expect, join, maker, optional, require, unresolved_handle
+from interlingua.kit import article, construct, expect, join, maker, optional, require, unresolved_handle
 
 PROVIDER = "bedrock"
 NAME = "bedrock-converse"
@@ -131,7 +134,7 @@ _text_source = maker(TextSource, "text", "media_type")
 _image = maker(Image, "source", "provider_echoes")
 _video = maker(Video, "source", "provider_echoes")
 _audio = maker(Audio, "source", "provider_echoes")
-_document = maker(Document, "source", "name", "provider_echoes")
+_document = maker(Document, "source", "name", "context", "citations", "provider_echoes")
 
 
 def echo(data: dict[str, Any]) -> list[ProviderEcho]:
@@ -259,8 +262,27 @@ def _media(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
         case "audio":
             return _audio(source=src, provider_echoes=echoes)
         case _:
-            name = require(value, "name", str, kind)
-            return _document(source=src, name=name, provider_echoes=echoes)
+            return _decode_document(value, src, extras)
+
+
+def _decode_document(
+    value: dict[str, Any], src: Base64Source | UrlSource | TextSource, extras: dict[str, Any]
+) -> Document:
+    """``context`` and ``citations.enabled`` have a meaning other wires carry: the Document's
+    ``context`` and ``citations`` (a citations object with more in it stays in the echo whole)."""
+    context = extras.pop("context", None) if type(extras.get("context")) is str else None
+    cite = extras.get("citations")
+    enabled = cite.get("enabled") if type(cite) is dict and cite.keys() == {"enabled"} else None
+    if type(enabled) is bool:
+        del extras["citations"]
+    document: Document = _document(
+        source=src,
+        name=require(value, "name", str, "document"),
+        context=context,
+        citations=enabled if type(enabled) is bool else None,
+        provider_echoes=echo(extras) if extras else [],
+    )
+    return document
 
 
 _MEDIA_KEYS = frozenset({"format", "source", "name"})
@@ -301,8 +323,8 @@ def _tool_result(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart
     extras = _rest(value, _RESULT_KEYS)
     if status == "success":
         extras["status"] = status
-    elif status not in (None, "error"):
-        raise Keep
+    elif status not in (None, "error"):  # ToolResultStatus is success or error: ``SUCCESS`` is refused
+        raise DecodeError("", join(kind, "status"), f"unknown status {status!r}")
     content: str | list[ContentPart] | dict[str, Any]
     item = items[0] if len(items) == 1 else None
     if isinstance(item, dict) and len(item) == 1 and isinstance(text := item.get("text"), str):
@@ -344,7 +366,55 @@ def _reasoning(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
     return _thinking(text=text, provider_echoes=echo({k: v for k, v in inner.items() if k != "text"}))
 
 
+_LOCATIONS: dict[str, tuple[Literal["document", "search_result"], Literal["char", "page", "block"], str]] = {
+    "documentChar": ("document", "char", "documentIndex"),
+    "documentPage": ("document", "page", "documentIndex"),
+    "documentChunk": ("document", "block", "documentIndex"),
+    "searchResultLocation": ("search_result", "block", "searchResultIndex"),
+}
+"""A ``CitationLocation`` member (botocore) -> the IR source's type, unit and index key."""
+
+
+def _citations_content(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
+    """A cited answer: one Text of its generated text, its citations the IR's (so other wires
+    read them), the block itself in the echo (re-sent to Converse as it came). A block of
+    another shape stays Native."""
+    if type(value) is not dict or set(value) - {"content", "citations"}:
+        raise Keep
+    content, citations = value.get("content", []), value.get("citations", [])
+    if not isinstance(content, list) or not all(type(c) is dict and set(c) == {"text"} for c in content):
+        raise Keep
+    if not isinstance(citations, list) or not all(type(c) is dict for c in citations):
+        raise Keep
+    text = "".join(expect(c["text"], str, join(kind, "content[].text")) for c in content)
+    cited = [_citation(c) for c in citations]
+    return construct(Text, text=text, citations=cited, provider_echoes=echo({"citationsContent": value}))
+
+
+def _citation(item: dict[str, Any]) -> Citation:
+    location = item.get("location")
+    ((how, where),) = location.items() if type(location) is dict and len(location) == 1 else (("", {}),)
+    where = where if type(where) is dict else {}
+    title = item.get("title") if type(item.get("title")) is str else None
+    quoted = item.get("sourceContent")
+    texts = [c.get("text") for c in quoted if type(c) is dict] if isinstance(quoted, list) else []
+    cited_text = "".join(t for t in texts if type(t) is str) or None
+
+    def number(key: str) -> int | None:
+        return where.get(key) if type(where.get(key)) is int else None
+
+    if how == "web":
+        url = where.get("url") if type(where.get("url")) is str else None
+        return Citation(cited_text=cited_text, source=CitationSource(type="url", url=url, title=title))
+    kind, unit, index = _LOCATIONS.get(how, ("document", None, "documentIndex"))
+    source = CitationSource(
+        type=kind, title=title, index=number(index), start=number("start"), end=number("end"), unit=unit
+    )
+    return Citation(cited_text=cited_text, source=source)
+
+
 _DECODERS: dict[str, Callable[[str, Any, Decoding, str], ContentPart]] = {
+    "citationsContent": _citations_content,
     "text": _decode_text,
     "image": _media,
     "document": _media,
@@ -413,6 +483,9 @@ def encode_part(
     warning. The arms are in order of how often parts come."""
     match part:
         case Text():
+            kept = (own(part) or {}).get("citationsContent") if part.provider_echoes else None
+            if kept is not None:  # a cited answer from Converse, re-sent as it came
+                return {"citationsContent": kept}
             if part.citations:
                 why = "Converse takes no citations on a text block; the text is sent"
                 out.lossy(f"{_path(at, j)}.citations", "citations", why)
@@ -483,7 +556,7 @@ def _encode_media(part: Image | Video | Audio | Document, at: str, out: WarningS
         case _:
             assert_never(source)
     mime = source.media_type or ""
-    fmt = data.pop("format", None) or _FORMAT_OF[kind].get(mime)
+    fmt = data.pop("format") if "format" in data else _FORMAT_OF[kind].get(mime)
     if fmt is None and not data.get("formatAbsent"):
         out.lossy(at, kind, f"Converse takes no {kind} of type {mime or 'unknown'}")
         return None
@@ -492,6 +565,13 @@ def _encode_media(part: Image | Video | Audio | Document, at: str, out: WarningS
     if isinstance(part, Document):
         block["name"] = part.name if part.name is not None else "document"
     block["source"] = wire_source
+    if isinstance(part, Document):
+        if part.context is not None:
+            block["context"] = part.context
+        if part.citations is not None:
+            block["citations"] = {"enabled": part.citations}
+    elif isinstance(part, Image):
+        out.unsent_media_fields(part, at)
     block.update(data)
     return {kind: block}
 

@@ -94,12 +94,14 @@ def decode_request(body: dict[str, Any], model: str | None) -> Request:
             role = message.get("role")
             if type(role) is not str:
                 role = expect(role, str, "role")
-            if role not in _ROLES or not message.keys() <= _MESSAGE_KEYS:
+            if role not in _ROLES:  # Converse's ConversationRole: never a guess (``User``, ``bot``)
+                raise DecodeError("", "role", f"unknown role {role!r}")
+            if not message.keys() <= _MESSAGE_KEYS:
                 options.setdefault("_messages", {})[str(index)] = {k: v for k, v in message.items() if k != "content"}
             parts = decode_blocks(message.get("content", []), "content", ctx, role=role)
         except DecodeError as err:
             raise within(f"messages[{index}]", err) from None
-        messages.append(_message(role=role if role in _ROLES else "user", parts=parts))
+        messages.append(_message(role=role, parts=parts))
     settings: dict[str, Any] = {}
     inference = optional(body, "inferenceConfig", dict, "")
     if inference is not None:
@@ -190,6 +192,8 @@ def _decode_tools(config: Any, options: dict[str, Any], empty: list[str]) -> tup
     if choice is None:
         return tools, None
     choice = expect(choice, dict, "toolConfig.toolChoice")
+    if unknown := sorted(set(choice) - {"auto", "any", "tool"}):  # ToolChoice's members (botocore)
+        raise DecodeError("", "toolConfig.toolChoice", f"unknown tool choice {unknown[0]!r}")
     if choice == {"auto": {}}:
         return tools, "auto"
     if choice == {"any": {}}:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua import Message, Response, StopReason, Usage, WarningSink
+from interlingua import DecodeError, Message, Response, StopReason, Usage, WarningSink
 from interlingua.kit import expect, optional
 
 from ._parts import PROVIDER, Decoding, decode_blocks, echo, encode_parts
@@ -52,6 +52,9 @@ _USAGE = ("inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", 
 def decode_response(body: dict[str, Any]) -> Response:
     output = expect(body.get("output"), dict, "output")
     message = expect(output.get("message"), dict, "output.message")
+    if message.get("role") not in (None, "assistant"):  # an answer is the model's: another role is refused
+        role = optional(message, "role", str, "output.message")
+        raise DecodeError("", "output.message.role", f"unknown role {role!r}")
     parts = decode_blocks(message.get("content", []), "output.message.content", Decoding(), role="assistant")
     raw_stop = optional(body, "stopReason", str, "")
     rest = {key: value for key, value in body.items() if key not in ("output", "stopReason", "usage")}

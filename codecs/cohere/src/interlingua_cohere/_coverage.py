@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from interlingua.testing import Declaration, Where
 
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
-_RESPONSE_ECHO: tuple[Where, str] = ("echo", "the response's echo")
+_RESPONSE_ECHO: tuple[Where, str] = ("replay", "the response's echo (the vendor's record of the call)")
 
 
 def _assistant(at: str) -> Declaration:
@@ -23,7 +23,7 @@ def _assistant(at: str) -> Declaration:
         f"{at}.content[thinking].thinking": ("ir", "Thinking.text"),
         f"{at}.tool_plan": ("ir", "Text, first in the message, with a toolPlan echo"),
         f"{at}.tool_calls[].*": ("ir", "ToolUse (id, name, arguments; their spelling rides in the echo)"),
-        f"{at}.citations[].*": ("echo", "its first text part's echo (Cohere writes its own citations)"),
+        f"{at}.citations[].*": ("meaning", "Text.citations (the wire's spelling in the text's echo)"),
     }
 
 
@@ -34,12 +34,12 @@ REQUEST: Declaration = {
     "messages[system].content[].type": ("ir", "Text (a system message's blocks)"),
     "messages[user].content[text].text": ("ir", "Text.text"),
     "messages[user].content[image_url].image_url.url": ("ir", "Image.source (url, or base64 from a data URL)"),
-    "messages[user].content[image_url].image_url.detail": ("echo", "the image's echo"),
+    "messages[user].content[image_url].image_url.detail": ("meaning", "Image.detail"),
     **_assistant("messages[assistant]"),
     "messages[tool].tool_call_id": ("ir", "ToolResult.tool_use_id"),
     "messages[tool].content[text].text": ("ir", "ToolResult.content (Text parts)"),
     "messages[tool].content[document].document.data": ("ir", "ToolResult.content (a Document of text)"),
-    "messages[tool].content[document].document.id": ("echo", "the document's echo"),
+    "messages[tool].content[document].document.id": ("replay", "the document's echo (an id the citations name)"),
     "tools[].type": ("ir", "Tool (function; another type: NativeTool(cohere))"),
     "tools[].function.name": ("ir", "Tool.name"),
     "tools[].function.description": ("ir", "Tool.description"),

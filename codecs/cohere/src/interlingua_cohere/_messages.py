@@ -20,6 +20,8 @@ from typing import Any
 from interlingua import (
     AudioOutput,
     Base64Source,
+    Citation,
+    CitationSource,
     ContentPart,
     DecodeError,
     Document,
@@ -111,6 +113,8 @@ def decode_message(message: dict[str, Any], ctx: Decoding) -> tuple[Message, dic
     """One message -> (IR message, fields of it the IR has no place for); read with paths
     relative to the message (``content[2].text``), which its caller places (``within``)."""
     role = require(message, "role", str, "")
+    if role not in _ROLES and role != "tool":  # the v2 API's four roles: never a guess (``User``, ``bot``)
+        raise DecodeError("", "role", f"unknown role {role!r}")
     rest = _rest(message, _KNOWN)
     if role == "tool":
         return _tool_result(message, ctx), rest
@@ -134,7 +138,10 @@ def decode_message(message: dict[str, Any], ctx: Decoding) -> tuple[Message, dic
             rest["citations"] = citations
         else:
             parts[index] = parts[index].model_copy(
-                update={"provider_echoes": _with(parts[index], {"citations": citations})}
+                update={
+                    "provider_echoes": _with(parts[index], {"citations": citations}),
+                    "citations": decode_citations(citations),
+                }
             )
     calls = message.get("tool_calls")
     if calls:
@@ -145,13 +152,36 @@ def decode_message(message: dict[str, Any], ctx: Decoding) -> tuple[Message, dic
                 raise within(f"tool_calls[{index}]", err) from None
     elif role == "assistant" and calls == []:
         rest["_emptyCalls"] = True
-    if role not in _ROLES:
-        rest["_role"] = role
-        role = "user"
     return _message(role=role, parts=parts), rest
 
 
 _ROLES = frozenset({"user", "assistant", "system"})
+
+
+def decode_citations(citations: Any) -> list[Citation]:
+    """Cohere's citations as the IR's, so other wires read them (the wire's own list stays in the
+    text's echo, which Cohere re-sends as it came). Each cites its span of the answer's text and
+    its first source: a document of the request or a tool's output, both documents to Cohere
+    (https://docs.cohere.com/reference/chat, ``Citation``, ``Source``); an entry of another shape
+    is left to the echo."""
+    found: list[Citation] = []
+    for item in citations if isinstance(citations, list) else []:
+        sources = item.get("sources") if isinstance(item, dict) else None
+        first = sources[0] if isinstance(sources, list) and sources and isinstance(sources[0], dict) else None
+        if first is None or first.get("type") not in ("document", "tool"):
+            continue
+        document = first.get("document")
+        title = document.get("title") if isinstance(document, dict) else None
+        start, end, text = item.get("start"), item.get("end"), item.get("text")
+        found.append(
+            Citation(
+                cited_text=text if isinstance(text, str) else None,
+                source=CitationSource(type="document", title=title if isinstance(title, str) else None),
+                start=start if type(start) is int else None,
+                end=end if type(end) is int else None,
+            )
+        )
+    return found
 
 
 def _rest(value: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -229,10 +259,18 @@ def _decode_image(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentP
     if not isinstance(image, dict):
         return None
     url = require(image, "url", str, "image_url")
-    extras = {k: v for k, v in image.items() if k != "url"}
+    detail = image.get("detail")
+    if detail is not None and detail not in _DETAILS:  # ``HIGH``: refused, never guessed at
+        raise DecodeError("", "image_url.detail", f"unknown detail {optional(image, 'detail', str, 'image_url')!r}")
+    extras = {k: v for k, v in image.items() if k not in ("url", "detail")}
     parsed = parse_data_url(url)  # a data: URL is inline bytes, kept as base64 text
     source = _url(url=url) if parsed is None else _base64(media_type=parsed[0], data=parsed[1])
-    return _image(source=source, provider_echoes=_marked(extras, mark))
+    part = _image(source=source, provider_echoes=_marked(extras, mark))
+    return part if detail is None else part.model_copy(update={"detail": detail})
+
+
+_DETAILS = ("auto", "low", "high")
+"""``ImageUrl.detail`` (cohere.types): Image.detail."""
 
 
 def _decode_document(item: dict[str, Any], mark: dict[str, Any] | None) -> ContentPart | None:
@@ -426,6 +464,7 @@ def _other_block(
             # message holds (ToolContent) or the request's own documents
             why = f"a Cohere {role} message takes no document; its text is sent as text"
             out.lossy(f"{path(at)}.parts[{index}]", "document", why, action="converted")
+            out.unsent_media_fields(part, f"{path(at)}.parts[{index}]")
             return {"type": "text", "text": part.source.text}
         case Native() if part.provider == PROVIDER:
             return dict(part.data)
@@ -453,6 +492,10 @@ def _encode_image(
     from interlingua import FileSource, HandleSource
 
     data.pop("listContent", None)
+    if part.detail == "original":  # Cohere's detail has no original: the image goes at its default
+        out.unsent_media_fields(part, f"{path(at)}.parts[{index}]")
+    elif part.detail is not None:
+        data = {"detail": part.detail, **data}
     match part.source:
         case UrlSource(url=url):
             return {"type": "image_url", "image_url": {"url": url, **data}}
@@ -494,6 +537,7 @@ def _result_block(part: ContentPart, at: str | int, i: int, index: int, out: War
         case Text():
             return {"type": "text", "text": part.text}
         case Document() if isinstance(part.source, TextSource):
+            out.unsent_media_fields(part, f"{path(at)}.parts[{i}].content[{index}]")
             return _document(part, part.source)
         case Native() if part.provider == PROVIDER:
             return dict(part.data)

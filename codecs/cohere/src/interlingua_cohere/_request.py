@@ -93,6 +93,8 @@ def decode_request(body: dict[str, Any]) -> Request:
     if body.get("tools") == []:
         options["_emptyTools"] = True
     raw_choice = body.get("tool_choice")
+    if raw_choice is not None and raw_choice not in ("REQUIRED", "NONE"):  # ``required``: never guessed at
+        raise DecodeError("", "tool_choice", f"unknown tool choice {expect(raw_choice, str, 'tool_choice')!r}")
     choice = {"REQUIRED": "required", "NONE": "none"}.get(raw_choice) if isinstance(raw_choice, str) else None
     if body.get("tool_choice") is not None and choice is None:
         options["tool_choice"] = body["tool_choice"]
@@ -114,6 +116,9 @@ def _decode_thinking(value: Any, options: dict[str, Any]) -> ThinkingConfig | No
         return None
     if value == {"type": "disabled"}:
         return ThinkingConfig(level="off")
+    kind = value.get("type") if isinstance(value, dict) else None
+    if kind is not None and kind not in ("enabled", "disabled"):  # ``ThinkingType`` (cohere): never guessed at
+        raise DecodeError("", "thinking.type", f"unknown thinking type {expect(kind, str, 'thinking.type')!r}")
     budget = value.get("token_budget") if isinstance(value, dict) else None
     if (
         isinstance(value, dict)

@@ -93,6 +93,8 @@ def encode_usage(usage: Usage, kept: dict[str, Any]) -> Any:
 
 def decode_response(body: dict[str, Any]) -> Response:
     wire_message = expect(body.get("message"), dict, "message")
+    if wire_message.get("role") not in (None, "assistant"):  # an answer is the model's: another role is refused
+        raise DecodeError("", "message.role", f"unknown role {optional(wire_message, 'role', str, 'message')!r}")
     try:
         message, rest = decode_message(wire_message, Decoding())
     except DecodeError as err:

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from interlingua.testing import Declaration, Where
 
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
-_ECHO: tuple[Where, str] = ("echo", "the part's echo")
-_RESPONSE_ECHO: tuple[Where, str] = ("echo", "the response's echo")
+_REPLAY: tuple[Where, str] = ("replay", "the part's echo")
+_UNMAPPED: tuple[Where, str] = ("meaning", "the part's echo: no IR field yet (a clip, pages, a speaker)")
+_RESPONSE_ECHO: tuple[Where, str] = ("replay", "the response's echo (the vendor's record of the call)")
 
 
 def _parts(at: str) -> Declaration:
@@ -23,20 +24,20 @@ def _parts(at: str) -> Declaration:
     return {
         f"{at}.text": ("ir", "Text.text (Thinking.text with thought)"),
         f"{at}.thought": ("ir", "Thinking (the flag)"),
-        f"{at}.thoughtSignature": ("echo", "thoughtSignature, replayed to Gemini only"),
+        f"{at}.thoughtSignature": ("replay", "thoughtSignature, replayed to Gemini only"),
         f"{at}.functionCall.*": ("ir", "ToolUse (id, name, args; the rest in the echo)"),
         f"{at}.functionResponse.*": ("ir", "ToolResult (id, name, response, parts)"),
         f"{at}.inlineData.*": ("ir", "Image/Audio/Video/Document source (base64) by mimeType"),
         f"{at}.fileData.*": ("ir", "Image/Audio/Video/Document source (file or url) by mimeType"),
-        f"{at}.videoMetadata.*": _ECHO,
-        f"{at}.mediaResolution.*": _ECHO,
-        f"{at}.partMetadata": _ECHO,
-        f"{at}.mediaProcessing": _ECHO,
-        f"{at}.audioTranscription.*": _ECHO,
-        f"{at}.speechMetadata.*": _ECHO,
-        f"{at}.documentMetadata.*": _ECHO,
-        f"{at}.spreadsheetMetadata.*": _ECHO,
-        f"{at}.audioMetadata.*": _ECHO,
+        f"{at}.videoMetadata.*": _UNMAPPED,
+        f"{at}.mediaResolution.*": ("meaning", "the part's echo: its home is Image.detail, not mapped yet"),
+        f"{at}.partMetadata": ("replay", "the part's echo (the caller's own metadata)"),
+        f"{at}.mediaProcessing": _REPLAY,
+        f"{at}.audioTranscription.*": _UNMAPPED,
+        f"{at}.speechMetadata.*": _UNMAPPED,
+        f"{at}.documentMetadata.*": _UNMAPPED,
+        f"{at}.spreadsheetMetadata.*": _UNMAPPED,
+        f"{at}.audioMetadata.*": _UNMAPPED,
         f"{at}.executableCode.*": ("native", "Native(gemini)"),
         f"{at}.codeExecutionResult.*": ("native", "Native(gemini)"),
         f"{at}.toolCall.*": ("native", "Native(gemini)"),
@@ -47,7 +48,7 @@ def _parts(at: str) -> Declaration:
 REQUEST: Declaration = {
     "contents[].role": ("ir", "Message.role (user, model)"),
     **_parts("contents[].parts[]"),
-    "systemInstruction.role": ("echo", "the message's echo (a system instruction has no usual role)"),
+    "systemInstruction.role": ("replay", "the message's echo (a system instruction has no usual role)"),
     **_parts("systemInstruction.parts[]"),
     "tools[].functionDeclarations[].name": ("ir", "Tool.name"),
     "tools[].functionDeclarations[].description": ("ir", "Tool.description"),
@@ -83,7 +84,7 @@ RESPONSE: Declaration = {
     "candidates[].content.role": ("ir", "Message(role=assistant)"),
     **_parts("candidates[].content.parts[]"),
     "candidates[].finishReason": ("ir", "Response.stop_reason, raw_stop_reason"),
-    "candidates[].*": ("echo", "the response's echo (first candidate; extra candidates: LossyDecode)"),
+    "candidates[].*": ("replay", "the response's echo (first candidate; extra candidates: LossyDecode)"),
     "promptFeedback.blockReason": ("ir", "Response.stop_reason content_filter when no candidate"),
     "promptFeedback.*": _RESPONSE_ECHO,
     "usageMetadata.promptTokenCount": ("ir", "Usage.input_tokens"),
@@ -92,7 +93,7 @@ RESPONSE: Declaration = {
     "usageMetadata.cachedContentTokenCount": ("ir", "Usage.cache_read_tokens"),
     "usageMetadata.toolUsePromptTokenCount": ("ir", "Usage.extra"),
     "usageMetadata.totalTokenCount": ("ir", "Usage.extra"),
-    "usageMetadata.*": ("echo", "the response's echo (details by modality, traffic type)"),
+    "usageMetadata.*": ("replay", "the response's echo (details by modality, traffic type)"),
     "createTime": _RESPONSE_ECHO,
     "modelStatus.*": _RESPONSE_ECHO,
     "automaticFunctionCallingHistory.*": ("transport", "the SDK's own record of its function-calling loop"),

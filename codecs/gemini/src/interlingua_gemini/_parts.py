@@ -518,6 +518,8 @@ def _encode_media(part: Image | Audio | Video | Document, at: str, ctx: Encoding
     _cache_note(part, at, ctx)
     if isinstance(part, Document) and part.name is not None:
         ctx.out.lossy(at, "document", "Gemini parts carry no document name", action="converted")
+    if isinstance(part, Image | Document):  # mediaResolution's levels are not OpenAI's detail: reported
+        ctx.out.unsent_media_fields(part, at)
     return _with_echo(_source_block(part.source, at, ctx, part.type), part, at, ctx)
 
 

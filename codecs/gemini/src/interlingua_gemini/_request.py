@@ -105,6 +105,8 @@ _LEVELS: dict[str, ThinkingLevel] = {
     "HIGH": "high",
     "XHIGH": "xhigh",
 }
+_ALL_LEVELS = frozenset({*_LEVELS, "THINKING_LEVEL_UNSPECIFIED"})
+"""``ThinkingLevel`` (google.genai.types)."""
 _SCALARS: dict[str, tuple[str, type]] = {
     "maxOutputTokens": ("max_tokens", int),
     "temperature": ("temperature", float),
@@ -115,6 +117,8 @@ _SCALARS: dict[str, tuple[str, type]] = {
     "frequencyPenalty": ("frequency_penalty", float),
 }
 _MODES = {"AUTO": "auto", "NONE": "none", "ANY": "required"}
+_ALL_MODES = frozenset({*_MODES, "VALIDATED", "MODE_UNSPECIFIED"})
+"""``FunctionCallingConfigMode`` (google.genai.types): VALIDATED stays in the options."""
 
 # The shape every content decodes to, a constructor made once (``maker``): a third cheaper than
 # ``construct``, with the same fields set. The rest of a body is built once per request.
@@ -477,6 +481,10 @@ def _decode_content(content: Any, ctx: Decoding, system: bool) -> Message:
     role = content.get("role")
     if role is not None and type(role) is not str:
         role = expect(role, str, "role")
+    if not system and role not in (None, "user", "model"):
+        # Content.role "must be either 'user' or 'model'" (absent: the user's); never a guess
+        # (https://ai.google.dev/api/caching#Content)
+        raise DecodeError("", "role", f"unknown role {role!r}")
     model_role = role == "model"
     parts = decode_parts(content.get("parts"), "parts", ctx, model_role=model_role)
     shell = len(content) - ("parts" in content)
@@ -525,6 +533,9 @@ def _decode_tool_config(obj: dict[str, Any], fields: dict[str, Any], options: di
     if config is None:
         return
     calling = config.get("functionCallingConfig")
+    if isinstance(calling, dict) and calling.get("mode") is not None and calling["mode"] not in _ALL_MODES:
+        at = "toolConfig.functionCallingConfig.mode"  # ``auto``, ``Any``: refused, never guessed at
+        raise DecodeError("", at, f"unknown mode {expect(calling['mode'], str, at)!r}")
     choice = _decode_choice(calling) if isinstance(calling, dict) else None
     if choice is None:
         options["toolConfig"] = config
@@ -563,6 +574,10 @@ def _decode_generation(
     fmt = _decode_format(rest, wire)
     if fmt is not None:
         fields["response_format"] = fmt
+    level = rest["thinkingConfig"].get("thinkingLevel") if isinstance(rest.get("thinkingConfig"), dict) else None
+    if level is not None and level not in _ALL_LEVELS:
+        at = "generationConfig.thinkingConfig.thinkingLevel"  # ``high``: refused, never guessed at
+        raise DecodeError("", at, f"unknown thinking level {expect(level, str, at)!r}")
     thinking = _decode_thinking(rest.get("thinkingConfig"))
     if thinking is not None:
         fields["thinking"] = thinking

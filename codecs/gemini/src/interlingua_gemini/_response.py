@@ -17,6 +17,7 @@ from interlingua import (
     Citation,
     CitationSource,
     ContentPart,
+    DecodeError,
     Encoded,
     LossyDecode,
     Message,
@@ -94,6 +95,9 @@ def decode_candidate(
 ) -> tuple[list[ContentPart], str | None, dict[str, Any]]:
     """(parts, finishReason, the candidate's other fields for the echo)."""
     content = optional(candidate, "content", dict, at)
+    if content is not None and content.get("role") not in (None, "model"):  # a candidate is the model's
+        role = optional(content, "role", str, f"{at}.content")
+        raise DecodeError("", f"{at}.content.role", f"unknown role {role!r}")
     parts = decode_parts((content or {}).get("parts"), f"{at}.content.parts", ctx, model_role=True)
     raw = optional(candidate, "finishReason", str, at)
     rest = {key: value for key, value in candidate.items() if key not in ("content", "finishReason")}

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from interlingua.testing import Declaration, Where
 
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
+_BREAKPOINT = "the part's echo: a cache mark whose home is <part>.cache_control, not mapped yet (30m, 12h)"
 
 REQUEST: Declaration = {
     "model": ("ir", "Request.model"),
@@ -19,12 +20,12 @@ REQUEST: Declaration = {
     "messages[*].name": ("ir", "Message.name"),
     "messages[*].content[].text": ("ir", "Text.text"),
     "messages[*].content[].type": ("ir", "Text"),
-    "messages[*].content[*].prompt_cache_breakpoint.*": ("echo", "the part's echo (no IR cache mark)"),
-    "messages[*].content[].prompt_cache_breakpoint.*": ("echo", "the part's echo (no IR cache mark)"),
+    "messages[*].content[*].prompt_cache_breakpoint.*": ("meaning", _BREAKPOINT),
+    "messages[*].content[].prompt_cache_breakpoint.*": ("meaning", _BREAKPOINT),
     "messages[*].content[text].text": ("ir", "Text.text"),
     "messages[*].content[refusal].refusal": ("ir", "Text.text, the refusal flag in the echo"),
     "messages[user].content[image_url].image_url.url": ("ir", "Image.source"),
-    "messages[user].content[image_url].image_url.detail": ("echo", "image detail"),
+    "messages[user].content[image_url].image_url.detail": ("meaning", "Image.detail"),
     "messages[user].content[input_audio].input_audio.*": ("ir", "Audio.source"),
     "messages[user].content[file].file.file_data": ("ir", "Document.source (base64)"),
     "messages[user].content[file].file.file_id": ("ir", "Document.source (file)"),
@@ -35,7 +36,7 @@ REQUEST: Declaration = {
     "messages[assistant].tool_calls[function].function.name": ("ir", "ToolUse.name"),
     "messages[assistant].tool_calls[function].function.arguments": ("ir", "ToolUse.input (parsed JSON)"),
     "messages[assistant].tool_calls[custom].*": ("native", "Native(openai)"),
-    "messages[assistant].function_call.*": ("echo", "the message's echo (deprecated function call)"),
+    "messages[assistant].function_call.*": ("meaning", "the message's echo: a deprecated call, not yet a ToolUse"),
     "messages[tool].tool_call_id": ("ir", "ToolResult.tool_use_id"),
     "messages[function].*": ("native", "a deprecated function message: Native(openai) in a user message"),
     "tools[function].function.name": ("ir", "Tool.name"),
@@ -96,13 +97,13 @@ RESPONSE: Declaration = {
     "choices[].message.tool_calls[function].id": ("ir", "ToolUse.id"),
     "choices[].message.tool_calls[function].function.*": ("ir", "ToolUse.name, input"),
     "choices[].message.tool_calls[custom].*": ("native", "Native(openai)"),
-    "choices[].message.function_call.*": ("echo", "the response's echo"),
-    "choices[].logprobs.*": ("echo", "the response's echo"),
-    "created": ("echo", "the response's echo"),
-    "system_fingerprint": ("echo", "the response's echo"),
-    "service_tier": ("echo", "the response's echo"),
-    "metadata": ("echo", "the response's echo"),
-    "moderation.*": ("echo", "the response's echo"),
+    "choices[].message.function_call.*": ("replay", "the response's echo (deprecated; models answer tool_calls)"),
+    "choices[].logprobs.*": ("replay", "the response's echo (the vendor's record of the call)"),
+    "created": ("replay", "the response's echo"),
+    "system_fingerprint": ("replay", "the response's echo"),
+    "service_tier": ("replay", "the response's echo"),
+    "metadata": ("replay", "the response's echo"),
+    "moderation.*": ("replay", "the response's echo"),
     "usage.prompt_tokens": ("ir", "Usage.input_tokens"),
     "usage.completion_tokens": ("ir", "Usage.output_tokens"),
     "usage.total_tokens": ("ir", "the sum, recomputed"),

@@ -14,6 +14,7 @@ from interlingua import (
     AudioOutput,
     Base64Source,
     ContentPart,
+    DecodeError,
     Document,
     FileSource,
     Image,
@@ -196,8 +197,8 @@ def _decode_assistant(item: Block, at: str, ctx: Ctx) -> Message:
     return _message("assistant", parts, item, at, ctx, data)
 
 
-def _decode_other(item: Block, at: str, ctx: Ctx) -> Message:
-    """A role the IR lacks (the deprecated ``function``): kept whole."""
+def _decode_function(item: Block, at: str, ctx: Ctx) -> Message:
+    """The deprecated ``function`` role, which the IR lacks: kept whole."""
     native = build(Native, provider=ctx.provider, data=item)
     return build(Message, role="user", parts=[native], provider_echoes=echo_list(ctx.provider, {"_whole": True}))
 
@@ -208,6 +209,7 @@ _DECODERS: dict[str, Callable[[Block, str, Ctx], Message]] = {
     "user": _decode_plain,
     "assistant": _decode_assistant,
     "tool": _decode_tool,
+    "function": _decode_function,
 }
 
 
@@ -216,7 +218,10 @@ def decode_message(item: Any, at: str, ctx: Ctx) -> Message:
     role = item.get("role") if type(item) is dict else None
     if type(role) is not str:
         role = require(expect(item, dict, at), "role", str, at)
-    return _DECODERS.get(role, _decode_other)(item, at, ctx)
+    decode = _DECODERS.get(role)
+    if decode is None:  # a role the API does not define (``User``, ``wizard``): never guessed at
+        raise DecodeError("", join(at, "role"), f"unknown role {role!r}")
+    return decode(item, at, ctx)
 
 
 def decode_messages(items: list[Any], ctx: Ctx) -> list[Message]:

@@ -10,6 +10,7 @@ from interlingua import (
     AudioOutput,
     Base64Source,
     ContentPart,
+    DecodeError,
     Document,
     FileSource,
     Image,
@@ -48,6 +49,8 @@ _AUDIO_TYPES = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "
 _TEXT = frozenset({"type", "text"})
 _IMAGE = frozenset({"type", "image_url"})
 _URL = frozenset({"url"})
+_DETAILS = ("auto", "low", "high", "original")
+"""``ImageURL.detail`` (openai.types.chat): Image.detail."""
 _CALL = frozenset({"id", "type", "function"})
 _FUNCTION = frozenset({"name", "arguments"})
 
@@ -91,18 +94,23 @@ def _decode_image(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> 
         url = image.get("url") if type(image) is dict else None
         if type(url) is not str:
             url = require(expect(image, dict, join(at, "image_url")), "url", str, join(at, "image_url"))
-        if len(image) != 1 and (more := extras(image, _URL)) != {}:
+        detail = image.get("detail")
+        if detail is not None and detail not in _DETAILS:  # ``HIGH``, ``hi``: refused, never guessed at
+            where = join(at, "image_url.detail")
+            raise DecodeError("", where, f"unknown detail {optional(image, 'detail', str, join(at, 'image_url'))!r}")
+        if len(image) != 1 and (more := extras(image, _URL if detail is None else _URL | {"detail"})) != {}:
             data["_image_url"] = more
-    parts.append(_image(source=url_source(url), provider_echoes=echo_list(ctx.provider, data)))
+    part = _image(source=url_source(url), provider_echoes=echo_list(ctx.provider, data))
+    parts.append(part if detail is None else part.model_copy(update={"detail": detail}))
 
 
 def _decode_audio(block: Block, at: str, ctx: Ctx, parts: list[ContentPart]) -> None:
     audio = require(block, "input_audio", dict, at)
     where = join(at, "input_audio")
     fmt = require(audio, "format", str, where)
-    source = build(
-        Base64Source, media_type=_AUDIO_FORMATS.get(fmt, f"audio/{fmt}"), data=require(audio, "data", str, where)
-    )
+    if fmt not in _AUDIO_FORMATS:  # ``InputAudio.format`` is wav or mp3: ``MP3`` is refused, never guessed at
+        raise DecodeError("", join(where, "format"), f"unknown audio format {fmt!r}")
+    source = build(Base64Source, media_type=_AUDIO_FORMATS[fmt], data=require(audio, "data", str, where))
     echoes = echo_list(ctx.provider, extras(block, frozenset({"type", "input_audio"})))
     parts.append(build(Audio, source=source, provider_echoes=echoes))
 
@@ -201,6 +209,9 @@ def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> 
     wire_id = name = text = None
     if type(function) is dict:
         wire_id, name, text = call.get("id"), function.get("name"), function.get("arguments")
+    if type(call) is dict and call.get("type") not in (None, "function", "custom"):  # ``FUNCTION``: refused
+        at = at if index is None else f"{at}[{index}]"
+        raise DecodeError("", join(at, "type"), f"unknown tool call type {require(call, 'type', str, at)!r}")
     if type(function) is not dict or type(wire_id) is not str or type(name) is not str or type(text) is not str:
         at = at if index is None else f"{at}[{index}]"
         function = require(expect(call, dict, at), "function", dict, at)  # the readers name what is wrong
@@ -275,12 +286,14 @@ def _encode_image(part: Image, at: str, j: int, ctx: Ctx, field: str) -> Block |
         ctx.out.lossy(part_path(at, j, field), "image", why)
         return None
     echoes = part.provider_echoes
+    image: Block = {"url": url} if part.detail is None else {"url": url, "detail": part.detail}
     if not echoes:
-        return {"type": "image_url", "image_url": {"url": url}}
+        return {"type": "image_url", "image_url": image}
     data = own(echoes, ctx.provider)
     if data.get("_bare") is True:
+        ctx.out.unsent_media_fields(part, part_path(at, j, field))
         return merge_into({"type": "image_url", "image_url": url}, data)
-    return merge_into({"type": "image_url", "image_url": {"url": url, **part_of(data, "_image_url")}}, data)
+    return merge_into({"type": "image_url", "image_url": {**image, **part_of(data, "_image_url")}}, data)
 
 
 def _encode_audio(part: Audio, at: str, ctx: Ctx) -> Block | None:
@@ -296,6 +309,7 @@ def _encode_audio(part: Audio, at: str, ctx: Ctx) -> Block | None:
 
 def _encode_document(part: Document, at: str, ctx: Ctx) -> Block | None:
     _warn_cache(part, at, ctx)
+    ctx.out.unsent_media_fields(part, at)
     source = part.source
     data = own(part.provider_echoes, ctx.provider)
     if isinstance(source, TextSource):

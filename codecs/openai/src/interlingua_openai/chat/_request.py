@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, assert_never
 
 from interlingua import (
+    DecodeError,
     NativeTool,
     Request,
     ResponseFormat,
@@ -97,9 +98,22 @@ def _decode_tool(block: Block, at: str, ctx: Ctx) -> Tool | NativeTool:
     )
 
 
+_CHOICE_MODES = frozenset({"auto", "none", "required", "any"})
+"""``ChatCompletionToolChoiceOptionParam``'s modes (openai.types.chat), and Mistral's ``any``
+(https://docs.mistral.ai/capabilities/function_calling/), which stays in the options."""
+_CHOICE_TYPES = frozenset({"function", "allowed_tools", "custom"})
+"""Its object members' ``type``."""
+
+
 def _decode_tool_choice(value: Any, at: str) -> str | ToolChoice | None:
     if value in ("auto", "none", "required"):
         return value  # type: ignore[no-any-return]  # one of the three literals
+    if not isinstance(value, dict):
+        if value not in _CHOICE_MODES:  # ``Auto``, ``auto ``: refused, never guessed at
+            raise DecodeError("", at, f"unknown tool choice {expect(value, str, at)!r}")
+        return None
+    if value.get("type") not in _CHOICE_TYPES:
+        raise DecodeError("", join(at, "type"), f"unknown tool choice {require(value, 'type', str, at)!r}")
     if isinstance(value, dict) and value.get("type") == "function" and value.keys() == {"type", "function"}:
         function = require(value, "function", dict, at)
         if function.keys() == {"name"}:

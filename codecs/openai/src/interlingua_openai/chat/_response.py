@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from gc import is_tracked
 from typing import Any
 
-from interlingua import Citation, CitationSource, ContentPart, LossyDecode, Message, Response, Text, Usage
+from interlingua import Citation, CitationSource, ContentPart, DecodeError, LossyDecode, Message, Response, Text, Usage
 from interlingua.kit import check_depth, expect, join, maker, optional, require
 
 from ._echo import OMIT, Ctx, build, echo_list, merge_into, own, part_of, present
@@ -59,6 +59,9 @@ def _citations(annotations: list[Any], text: str) -> list[Citation] | None:
 
 
 def decode_answer(item: Block, at: str, ctx: Ctx) -> Message:
+    role = item.get("role")
+    if role is not None and role != "assistant":  # an answer is the model's: another role is refused
+        raise DecodeError("", join(at, "role"), f"unknown role {expect(role, str, join(at, 'role'))!r}")
     known = message_known(ctx)
     data = {} if item.keys() <= known else present(item, known)  # most answers: only mapped keys
     parts = decode_assistant_parts(item, at, ctx, data)

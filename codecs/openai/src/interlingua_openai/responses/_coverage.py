@@ -13,8 +13,9 @@ if TYPE_CHECKING:
     from interlingua.testing import Declaration, Where
 
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
-_ECHO: tuple[Where, str] = ("echo", "the item's or part's echo")
-_RESPONSE_ECHO: tuple[Where, str] = ("echo", "the response's echo")
+_ECHO: tuple[Where, str] = ("replay", "the item's or part's echo (ids, status: OpenAI's record)")
+_RESPONSE_ECHO: tuple[Where, str] = ("replay", "the response's echo (the vendor's record of the call)")
+_BREAKPOINT: tuple[Where, str] = ("meaning", "the part's echo: a cache mark, home <part>.cache_control, not mapped yet")
 
 
 def _items(at: str) -> Declaration:
@@ -34,7 +35,7 @@ def _items(at: str) -> Declaration:
         f"{at}[function_call].arguments": ("ir", "ToolUse.input (parsed JSON)"),
         f"{at}[function_call].*": _ECHO,
         f"{at}[reasoning].summary[].*": ("ir", "Thinking.text (one part per summary entry)"),
-        f"{at}[reasoning].content[].*": _ECHO,
+        f"{at}[reasoning].content[].*": ("meaning", "the item's echo: reasoning text (home Thinking.text), not mapped"),
         f"{at}[reasoning].id": _ECHO,
         f"{at}[reasoning].encrypted_content": _ECHO,
         f"{at}[reasoning].status": _ECHO,
@@ -52,8 +53,9 @@ def _input_blocks(message: str) -> Declaration:
         f"{message}[input_file].file_id": ("ir", "Document.source (file)"),
         f"{message}[input_file].file_url": ("ir", "Document.source (url)"),
         f"{message}[input_file].filename": ("ir", "Document.name"),
-        f"{message}[*].detail": _ECHO,
-        f"{message}[*].prompt_cache_breakpoint.*": _ECHO,
+        f"{message}[input_image].detail": ("meaning", "Image.detail"),
+        f"{message}[input_file].detail": ("meaning", "the part's echo: a file's detail, no Document field yet"),
+        f"{message}[*].prompt_cache_breakpoint.*": _BREAKPOINT,
     }
 
 

@@ -42,7 +42,7 @@ def _encode_image(part: Image) -> Item | None:
         url = source.url
     else:
         return None
-    block: Item = {"type": "input_image", "detail": "auto", "image_url": url}
+    block: Item = {"type": "input_image", "detail": part.detail or "auto", "image_url": url}
     echoes = part.provider_echoes
     if not echoes:
         return block

@@ -82,7 +82,17 @@ def _mark_first(parts: list[ContentPart], data: dict[str, Any]) -> list[ContentP
 
 
 def decode_assistant_message(item: Item, at: str, model: str | None) -> list[ContentPart]:
+    _check_assistant(item, at)
     return _assistant_message(item, at, model, typed=True)
+
+
+def _check_assistant(item: Item, at: str) -> None:
+    """A message that is not the caller's (user, system, developer) is the model's, and says so:
+    any other role (``User``, ``user ``, ``hacker``) is refused, never read as the assistant's."""
+    role = item.get("role")
+    if role != "assistant":
+        where = join(at, "role")
+        raise DecodeError(NAME, where, f"unknown role {require(item, 'role', str, at)!r}")
 
 
 def _assistant_message(
@@ -297,6 +307,7 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
             out.own(decode_user_message(item, at, i))
             continue
         elif kind == "message" and "type" not in item:  # an EasyInputMessage: the model's text
+            _check_assistant(item, path(at, i))
             after = out.role == "assistant" and out.after_content()
             parts = _assistant_message(item, at, model, typed=False, after_content=after, i=i)
             if out.role == "assistant":

@@ -13,6 +13,7 @@ from interlingua import (
     Citation,
     CitationSource,
     ContentPart,
+    DecodeError,
     Document,
     FileSource,
     HandleSource,
@@ -105,16 +106,28 @@ def decode_input_image(block: Block, at: str, i: int | None = None) -> ContentPa
     else:
         return _decode_native_block(block, at, i)
     detail = block.get("detail", _ABSENT)
-    if detail == "auto":  # the default the encoder writes (_encode_image): no echo for it
+    if detail is not _ABSENT and detail not in _DETAILS:  # ``HIGH``: refused, never guessed at
+        where = path(at, i)
+        raise DecodeError("", join(where, "detail"), f"unknown detail {optional(block, 'detail', str, where)!r}")
+    if detail in _DETAILS:  # "auto", the default the encoder writes (_encode_image), is Image.detail None
         if block.keys() <= used | _DETAIL:
-            return _image(source=source, provider_echoes=[])
+            return _detailed(_image(source=source, provider_echoes=[]), detail)
         used |= _DETAIL
     if detail is _ABSENT and block.keys() <= used:  # no detail, nothing else: the common echo
         return _image(source=source, provider_echoes=_echo.make({"omit": ["detail"]}))
     data = _echo.with_extra({}, _echo.leftover(block, used))
     if detail is _ABSENT:
         data["omit"] = ["detail"]
-    return _image(source=source, provider_echoes=_echo.make(data))
+    return _detailed(_image(source=source, provider_echoes=_echo.make(data)), detail)
+
+
+_DETAILS = ("auto", "low", "high", "original")
+"""``ResponseInputImageParam.detail`` (openai.types.responses)."""
+
+
+def _detailed(image: Image, detail: Any) -> Image:
+    """Image.detail: the sender's resolution choice, which Chat and Cohere spell alike."""
+    return image if detail in (_ABSENT, "auto") else image.model_copy(update={"detail": detail})
 
 
 def decode_input_file(block: Block, at: str, i: int | None = None) -> ContentPart:
@@ -330,7 +343,7 @@ def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
     reads the type from what it fetches, as for ``input_file``'s ``file_url``)."""
     _cache_warning(part, at, out)
     source = part.source
-    block: Block = {"type": "input_image", "detail": "auto"}  # the default; decode keeps no echo for it
+    block: Block = {"type": "input_image", "detail": part.detail or "auto"}  # auto: the default, no echo
     match source:
         case Base64Source():
             block["image_url"] = data_url(source.media_type, source.data)
@@ -353,6 +366,7 @@ def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
 
 def _encode_document(part: Document, at: str, out: WarningSink) -> Block | None:
     _cache_warning(part, at, out)
+    out.unsent_media_fields(part, at)
     source = part.source
     block: Block = {"type": "input_file"}
     match source:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from interlingua import (
+    DecodeError,
     Encoded,
     Message,
     NativeTool,
@@ -298,6 +299,8 @@ def _decode_tool_choice(choice: Any, fields: dict[str, Any], options: dict[str, 
         return
     if choice in ("auto", "none", "required"):
         fields["tool_choice"] = choice
+    elif not isinstance(choice, dict):  # a mode the API does not define (``Auto``): never guessed at
+        raise DecodeError(NAME, "tool_choice", f"unknown tool choice {expect(choice, str, 'tool_choice')!r}")
     elif isinstance(choice, dict) and set(choice) == {"type", "name"} and choice["type"] == "function":
         fields["tool_choice"] = ToolChoice(name=expect(choice["name"], str, "tool_choice.name"))
     else:
@@ -337,7 +340,17 @@ def _keep_rest(key: str, wire: dict[str, Any], canonical: dict[str, Any], option
         options.setdefault(WIRE, {}).setdefault("empty", []).append(key)
 
 
+_EFFORTS = frozenset({"none", "minimal", "low", "medium", "high", "xhigh", "max"})
+"""``ReasoningEffort`` (openai.types.shared)."""
+_SUMMARIES = frozenset({"auto", "concise", "detailed"})
+"""``Reasoning.summary`` (openai.types.shared_params)."""
+
+
 def _decode_thinking(reasoning: dict[str, Any]) -> ThinkingConfig | None:
+    for key, known in (("effort", _EFFORTS), ("summary", _SUMMARIES), ("generate_summary", _SUMMARIES)):
+        value = reasoning.get(key)
+        if value is not None and value not in known:  # ``HIGH``, ``Auto``: refused, never guessed at
+            raise DecodeError(NAME, f"reasoning.{key}", f"unknown {key} {expect(value, str, f'reasoning.{key}')!r}")
     effort = reasoning.get("effort")
     level = _LEVEL.get(effort) if isinstance(effort, str) else None
     summary = True if isinstance(reasoning.get("summary"), str) else None

@@ -7,12 +7,12 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from interlingua import ContentPart, Encoded, Message, Response, ToolUse, Usage, WarningSink
+from interlingua import ContentPart, DecodeError, Encoded, Message, Response, ToolUse, Usage, WarningSink
 from interlingua.kit import each, join, optional
 
 from . import _echo
 from ._items import ItemWriter, decode_output_item
-from ._stop_reason import decode_stop_reason, encode_stop_reason
+from ._stop_reason import STATUSES, decode_stop_reason, encode_stop_reason
 from ._usage import decode_usage, encode_usage, encode_usage_like
 
 NAME = "openai-responses"
@@ -46,7 +46,10 @@ def decode_response(body: Mapping[str, Any]) -> Response:
 def decode_status(body: Mapping[str, Any], *, called: bool, at: str = "") -> tuple[Any, str | None]:
     details = optional(body, "incomplete_details", dict, at)
     reason = optional(details, "reason", str, join(at, "incomplete_details")) if details else None
-    return decode_stop_reason(optional(body, "status", str, at), reason, called=called)
+    status = optional(body, "status", str, at)
+    if status is not None and status not in STATUSES:  # ``ResponseStatus``: a state, never guessed at
+        raise DecodeError("", join(at, "status"), f"unknown status {status!r}")
+    return decode_stop_reason(status, reason, called=called)
 
 
 def response_echo(body: Mapping[str, Any], usage: Usage) -> dict[str, Any]:
