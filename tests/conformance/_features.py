@@ -110,16 +110,17 @@ blocks"). Elsewhere unsigned reasoning text is native."""
 TOOL_ID_RULES: dict[str, Callable[[str], bool]] = {
     "anthropic": lambda i: re.fullmatch(r"[a-zA-Z0-9_-]+", i) is not None,
     "openai-chat": lambda i: len(i) <= 40,
-    "deepseek": lambda i: len(i) <= 40,
-    "openrouter": lambda i: len(i) <= 40,
+    "deepseek": lambda i: True,
+    "openrouter": lambda i: True,
     "mistral": lambda i: re.fullmatch(r"[a-zA-Z0-9]{9}", i) is not None,
     "openai-responses": lambda i: len(i) <= 64,
     "gemini": lambda i: True,
     "bedrock": lambda i: re.fullmatch(r"[a-zA-Z0-9_.:-]{1,64}", i) is not None,
     "cohere": lambda i: True,
 }
-"""Tool call ids each target accepts unchanged (DESIGN.md invariant 3; Mistral's 9 characters
-from the mistral dialect's docstring; Converse's botocore ToolUseId, ``[a-zA-Z0-9_.:-]+``, 1 to 64).
+"""Tool call ids each target accepts unchanged (DESIGN.md invariant 3; id rules are the host's:
+api.openai.com's 40 characters and Mistral's 9 from their dialects' rule rows, none on DeepSeek or
+OpenRouter; Converse's botocore ToolUseId, ``[a-zA-Z0-9_.:-]+``, 1 to 64).
 Gemini matches results to calls by name and order; Cohere documents no rule for its ids."""
 
 _CHAT_FAMILY = ("openai-chat", "deepseek", "mistral", "openrouter")
