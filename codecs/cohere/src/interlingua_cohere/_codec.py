@@ -20,9 +20,9 @@ from interlingua import (
     StreamEvent,
     WarningSink,
 )
-from interlingua.kit import ReasoningPolicy, TurnRules, as_object, decoding, encode_with_rules, own_thinking
+from interlingua.kit import ReasoningPolicy, as_object, decoding, encode_with_rules
 
-from . import _errors, _request, _response, _sniff, _stream
+from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._messages import NAME, PROVIDER
 
@@ -40,7 +40,7 @@ class CohereChatCodec:
 
     def __init__(self) -> None:
         # Cohere's own thinking always carries a cohere echo; a tool message names its call's id only.
-        self.rules = TurnRules(accepts_thinking=own_thinking(PROVIDER), result_names=False)
+        self.rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 
     def encode_request(
         self,
