@@ -193,7 +193,7 @@ def test_real_requests_keep_the_rules_except_the_one_the_api_refused(wire: str, 
     problems = check_rules(wire, load_body(path), model=model if wire == "gemini" else None)
     if path.stem == "reasoning-item-without-following-item":
         # Recorded with its 400 answer beside it in error/: the rule is real.
-        assert problems == ["input[1]: a reasoning item must be followed by the item it produced"]
+        assert problems == ["input[1]: a stored reasoning item must be followed by the item it produced"]
         assert (path.parent.parent / "error" / path.name).exists()
     else:
         assert problems == []

@@ -230,8 +230,11 @@ def catalogs() -> dict[str, Catalog]:
 # --- applying rules (encoders) -------------------------------------------------------------------
 
 
-def keep_sampling(spec: ModelSpec, values: Mapping[str, Any], thinking: bool, out: WarningSink) -> dict[str, Any]:
-    """The sampling settings (IR name -> value, None: unset) ``spec`` takes, in ``values``' order.
+def keep_sampling(
+    spec: ModelSpec, values: Mapping[str, Any], thinking: bool, out: WarningSink, *, mode: str | None = None
+) -> dict[str, Any]:
+    """The sampling settings (IR name -> value, None: unset) ``spec`` takes, in ``values``' order;
+    ``mode``: the thinking mode sent, where the model's rules differ by mode.
 
     A refused setting is dropped (UnsupportedSetting); a value outside the range the model takes
     while reasoning is moved to the nearest end of it (LossyEncode, converted), or dropped when the
@@ -249,15 +252,16 @@ def keep_sampling(spec: ModelSpec, values: Mapping[str, Any], thinking: bool, ou
             why = f"{spec.id} takes only one of {' and '.join(sorted(group))}: {name} dropped ({spec.cite('sampling')})"
             out.unsupported(name, name, why)
     if thinking:
-        _keep_while_thinking(spec, kept, out)
+        _keep_while_thinking(spec, kept, out, mode)
     return kept
 
 
-def _keep_while_thinking(spec: ModelSpec, kept: dict[str, Any], out: WarningSink) -> None:
+def _keep_while_thinking(spec: ModelSpec, kept: dict[str, Any], out: WarningSink, mode: str | None) -> None:
     source = spec.sources.get("thinking_rules") or spec.cite("thinking")
+    refused = spec.refused_while_thinking(mode)
     for name in list(kept):
         value = kept[name]
-        if name in spec.thinking_rejects:
+        if name in refused:
             del kept[name]
             out.unsupported(name, name, f"with thinking on, {spec.id} does not take {name} ({source})")
             continue

@@ -55,6 +55,7 @@ DETAILS: dict[str, str] = {
     "tool_result.error": "a tool result marked as an error",
     "tool_result.media": "a tool result holding images, documents or other media",
     "tool_result.name": "a tool result whose name is not the name of the call it answers",
+    "cache_control.tool_result": "a cache mark on a part inside a tool result",
     "document.text": "a document given as plain text",
     "document.url": "a document given by URL",
     "thinking.summary": "the thinking setting's request for a reasoning summary",
@@ -66,7 +67,13 @@ DETAILS: dict[str, str] = {
 it (a tool result, but not its error flag). Undeclared, a detail inherits its row."""
 
 SETTING_DETAILS = frozenset(
-    {"thinking.summary", "response_format.name", "response_format.description", "response_format.strict"}
+    {
+        "thinking.summary",
+        "response_format.name",
+        "response_format.description",
+        "response_format.strict",
+        "cache_control.tool_result",
+    }
 )
 """Details of a setting (``thinking`` names both a part type and a setting)."""
 

@@ -73,8 +73,9 @@ def _sampling(spec: ModelSpec, view: RuleView) -> list[str]:
     thinks = spec.thinks(None) if view.thinks is None else view.thinks or spec.thinks("off")
     if not thinks:
         return problems
+    refused = spec.refused_while_thinking(view.forms[0] if len(view.forms) == 1 else None)
     for name, value in present.items():
-        if name in spec.thinking_rejects:
+        if name in refused:
             problems.append(f"{name}: {spec.id} does not take it while thinking")
         bounds = spec.thinking_ranges.get(name)
         if bounds is not None and isinstance(value, int | float) and not bounds[0] <= value <= bounds[1]:

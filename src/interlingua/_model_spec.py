@@ -49,7 +49,9 @@ class ThinkingRules:
 class ModelSpec:
     """One model's facts. ``rejects``: settings it never takes; ``exclusive``: groups of which it
     takes one; ``thinking_rejects`` / ``thinking_ranges``: what it refuses, or takes only inside a
-    range, while it reasons. ``wires``: the codecs that serve it (empty: all of its provider's).
+    range, while it reasons; ``mode_rejects``: what it refuses only while it reasons in one mode
+    (``enabled``, ``adaptive``: its codec's words), beside ``thinking_rejects`` (see
+    :meth:`refused_while_thinking`). ``wires``: the codecs that serve it (empty: all of its provider's).
     ``price``: its row in the core price table. ``prefill``: whether it takes a final assistant turn
     to continue (None: not known). ``status``: the vendor's lifecycle word (``active``, ``legacy``,
     ``deprecated``, ``retired``), ``retired``: the date requests began to fail, both informational
@@ -70,6 +72,7 @@ class ModelSpec:
     exclusive: tuple[frozenset[str], ...] = ()
     thinking_rejects: frozenset[str] = frozenset()
     thinking_ranges: Mapping[str, tuple[float, float]] = field(default_factory=lambda: _EMPTY)
+    mode_rejects: Mapping[str, frozenset[str]] = field(default_factory=lambda: _EMPTY)
     thinking: ThinkingRules | None = None
     wires: tuple[str, ...] = ()
     price: str | None = None
@@ -92,6 +95,17 @@ class ModelSpec:
             level = rules.default if rules else None
             return level is not None and level != "off"
         return level != "off"
+
+    def refused_while_thinking(self, mode: str | None) -> frozenset[str]:
+        """What the model refuses while it reasons in ``mode``: ``thinking_rejects`` in every
+        mode, and that mode's ``mode_rejects``. None (no mode known, such as a model thinking
+        by default): a model with one mode reasons in it; of a model with several, no rule bound
+        to one mode applies (it is not known to hold, and nothing is changed on its account)."""
+        if not self.mode_rejects:
+            return self.thinking_rejects
+        if mode is None and self.thinking is not None and len(self.thinking.modes) == 1:
+            mode = self.thinking.modes[0]
+        return self.thinking_rejects | self.mode_rejects.get(mode or "", frozenset())
 
     def cite(self, group: str) -> str:
         """The source of a fact group, for a warning."""
@@ -119,6 +133,7 @@ class ModelSpec:
                 "supported": thinking.supported,
                 "signatures": thinking.signatures,
                 "rejects": sorted(self.thinking_rejects),
+                "mode_rejects": {mode: sorted(names) for mode, names in self.mode_rejects.items()},
                 "ranges": {k: list(v) for k, v in self.thinking_ranges.items()},
             },
             "wires": list(self.wires),
@@ -189,6 +204,7 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
 
 def _parse_thinking(table: Mapping[str, Any], base: ThinkingRules | None, where: str) -> dict[str, Any]:
     known = {"modes", "levels", "budget", "can_off", "default", "supported", "signatures", "rejects", "ranges"}
+    known |= {"mode_rejects"}
     if set(table) - known:
         raise CatalogError(f"{where}: unknown keys {sorted(set(table) - known)}")
     rules = base or ThinkingRules()
@@ -208,6 +224,13 @@ def _parse_thinking(table: Mapping[str, Any], base: ThinkingRules | None, where:
     out: dict[str, Any] = {"thinking": replace(rules, **changes)}
     if "rejects" in table:
         out["thinking_rejects"] = frozenset(_strings(table["rejects"], f"{where}.rejects"))
+    if "mode_rejects" in table:
+        modes = table["mode_rejects"]
+        if not isinstance(modes, Mapping):
+            raise CatalogError(f"{where}.mode_rejects: expected a table of mode -> list")
+        out["mode_rejects"] = MappingProxyType(
+            {mode: frozenset(_strings(names, f"{where}.mode_rejects.{mode}")) for mode, names in modes.items()}
+        )
     if "ranges" in table:
         out["thinking_ranges"] = MappingProxyType({k: (float(v[0]), float(v[1])) for k, v in table["ranges"].items()})
     return out

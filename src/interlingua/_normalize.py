@@ -43,6 +43,7 @@ from ._parts import (
     Video,
 )
 from ._request import Request
+from ._rules import RuleTable
 from ._sendable import MEDIA_TYPES, PartChecks, refuse_unsendable
 from ._tool_ids import ToolIds
 from ._warnings import AnyWarning, Encoded, LossyEncode, WarningSink
@@ -69,7 +70,9 @@ class TurnRules:
     results carry a name of their own: ``True`` (every result), ``False`` (none: they answer a
     call by its id alone), or a test of one result (a wire whose result name is optional and sent
     only where its decoder found one); a result whose name is not its call's and does not go is
-    reported (see :func:`misnamed_results`).
+    reported (see :func:`misnamed_results`). ``table``: the rows of the codec's rule table
+    (``interlingua.kit.Rule``), each with its source, that these settings and the codec's
+    encoder keep.
     """
 
     __slots__ = (
@@ -77,6 +80,7 @@ class TurnRules:
         "drop_empty_text",
         "one_results_message",
         "result_names",
+        "table",
         "tool_ids",
         "tool_names",
         "verdicts",
@@ -91,8 +95,10 @@ class TurnRules:
         one_results_message: bool = False,
         tool_names: str | None = None,
         result_names: bool | Callable[[ToolResult], bool] = False,
+        table: RuleTable = (),
     ) -> None:
         self.accepts_thinking = accepts_thinking
+        self.table = table
         self.result_names = result_names
         self.tool_ids = tool_ids
         self.drop_empty_text = drop_empty_text

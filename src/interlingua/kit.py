@@ -34,6 +34,7 @@ from ._read import (
     optional,
     require,
 )
+from ._rules import CORPUS, Rule, RuleTable, broken_rules, table_check
 from ._sigv4 import aws_auth, aws_region
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
@@ -73,6 +74,11 @@ __all__ = [
     "ReasoningPolicy",
     "ToolIds",
     "TurnRules",
+    "CORPUS",
+    "Rule",
+    "RuleTable",
+    "broken_rules",
+    "table_check",
     "encode_with_rules",
     "no_thinking",
     "normalize_request",

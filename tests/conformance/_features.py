@@ -9,8 +9,8 @@ Each :class:`Feature` is one thing in the request with an IR path:
 
 - every content part, at ``messages[i].parts[j]`` (parts inside a tool result's list content at
   ``messages[i].parts[j].content[k]``), keyed by its ``type``;
-- a part's cache mark (``cache_control``) and a text part's citations (``citations``), at the
-  part's path;
+- a part's cache mark (``cache_control``; ``cache_control.tool_result`` for a part inside a tool
+  result) and a text part's citations (``citations``), at the part's path;
 - a ``system`` message before the conversation starts (``system``), a ``developer`` message
   (``developer``), a system or developer message after it started (``mid_conversation_system``),
   at ``messages[i]``;
@@ -111,16 +111,17 @@ blocks"). Elsewhere unsigned reasoning text is native."""
 TOOL_ID_RULES: dict[str, Callable[[str], bool]] = {
     "anthropic": lambda i: re.fullmatch(r"[a-zA-Z0-9_-]+", i) is not None,
     "openai-chat": lambda i: len(i) <= 40,
-    "deepseek": lambda i: len(i) <= 40,
-    "openrouter": lambda i: len(i) <= 40,
+    "deepseek": lambda i: True,
+    "openrouter": lambda i: True,
     "mistral": lambda i: re.fullmatch(r"[a-zA-Z0-9]{9}", i) is not None,
     "openai-responses": lambda i: len(i) <= 64,
     "gemini": lambda i: True,
     "bedrock": lambda i: re.fullmatch(r"[a-zA-Z0-9_.:-]{1,64}", i) is not None,
     "cohere": lambda i: True,
 }
-"""Tool call ids each target accepts unchanged (DESIGN.md invariant 3; Mistral's 9 characters
-from the mistral dialect's docstring; Converse's botocore ToolUseId, ``[a-zA-Z0-9_.:-]+``, 1 to 64).
+"""Tool call ids each target accepts unchanged (DESIGN.md invariant 3; id rules are the host's:
+api.openai.com's 40 characters and Mistral's 9 from their dialects' rule rows, none on DeepSeek or
+OpenRouter; Converse's botocore ToolUseId, ``[a-zA-Z0-9_.:-]+``, 1 to 64).
 Gemini matches results to calls by name and order; Cohere documents no rule for its ids."""
 
 _CHAT_FAMILY = ("openai-chat", "deepseek", "mistral", "openrouter")
@@ -278,7 +279,9 @@ def features(request: Request) -> list[Feature]:
     return found
 
 
-def _part_features(part: ContentPart, at: str, malformed_ids: set[str]) -> Iterator[Feature]:
+def _part_features(
+    part: ContentPart, at: str, malformed_ids: set[str], *, inner: bool = False
+) -> Iterator[Feature]:
     malformed = (isinstance(part, Text) and not part.text) or (
         isinstance(part, ToolUse | ToolResult) and _tool_id(part) in malformed_ids
     )
@@ -286,12 +289,12 @@ def _part_features(part: ContentPart, at: str, malformed_ids: set[str]) -> Itera
     for detail in _details(part):
         yield Feature(detail, at, part, malformed)
     if getattr(part, "cache_control", None) is not None:
-        yield Feature("cache_control", at, part)
+        yield Feature("cache_control.tool_result" if inner else "cache_control", at, part)
     if isinstance(part, Text) and part.citations:
         yield Feature("citations", at, part)
     if isinstance(part, ToolResult) and isinstance(part.content, list):
-        for k, inner in enumerate(part.content):
-            yield from _part_features(inner, f"{at}.content[{k}]", set())
+        for k, inner_part in enumerate(part.content):
+            yield from _part_features(inner_part, f"{at}.content[{k}]", set(), inner=True)
 
 
 def _details(part: ContentPart) -> Iterator[str]:
@@ -380,7 +383,8 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
             return "either", "malformed-turn"
         if feature.key == "tool_result.name" and target == "openai-responses" and part.echo("openai") is not None:
             return "either", "own-result-name"  # sent where the decoded item had one (see its note)
-        return codec.capabilities.detail(feature.key, setting=feature.is_setting), "declared"
+        setting = feature.is_setting or feature.key == "cache_control.tool_result"  # a setting's detail
+        return codec.capabilities.detail(feature.key, setting=setting), "declared"
     is_part = feature.path.startswith("messages[") and getattr(part, "type", None) == feature.key
     # "thinking" is both a part type and a setting: a part reads the parts table, the rest settings
     rows = codec.capabilities.parts if is_part else codec.capabilities.settings

@@ -110,6 +110,8 @@ def _thinking(spec: ModelSpec) -> list[tuple[str, str]]:
         found.append((f"thinking when a request says nothing: {rules.default}", "thinking"))
     if spec.thinking_rejects:
         found.append((f"while thinking, never takes {_names(spec.thinking_rejects)} (dropped)", "thinking_rules"))
+    for mode, names in sorted(spec.mode_rejects.items()):
+        found.append((f"while thinking in mode `{mode}`, never takes {_names(names)} (dropped)", "thinking_rules"))
     for name, (low, high) in sorted(spec.thinking_ranges.items()):
         taken = f"only {low:g}" if low == high else f"{low:g} to {high:g}"
         found.append((f"while thinking, takes {name} {taken} (moved into the range, or dropped)", "thinking_rules"))

@@ -13,6 +13,7 @@ from typing import Any
 
 import interlingua as il
 from interlingua import Codec, Request, Transcript
+from interlingua.kit import RuleTable, TurnRules
 from interlingua.testing import load_body, real_fixtures
 
 TRANSCRIPTS_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
@@ -57,6 +58,13 @@ TARGETS = [
     Target("cohere-chat", "cohere-chat", None, "command-a-reasoning-08-2025"),
 ]
 TARGET_IDS = [t.id for t in TARGETS]
+
+
+def rule_table(target: Target) -> RuleTable:
+    """The rule table of the target's host, for ``check_rules`` (a dialect keeps its own id rule)."""
+    rules = getattr(target.codec, "rules", None)  # not in the Codec protocol; every codec here has them
+    assert isinstance(rules, TurnRules)
+    return rules.table
 BY_ID = {t.id: t for t in TARGETS}
 
 

@@ -12,7 +12,7 @@ from interlingua import Encoded, Request
 from interlingua.testing import check_rules, skip_without_corpus
 
 from ._features import judge
-from .conftest import BY_ID, REAL, REAL_SOURCES, TARGETS, Recorded, decode_recorded, oracle
+from .conftest import BY_ID, REAL, REAL_SOURCES, TARGETS, Recorded, decode_recorded, oracle, rule_table
 
 CASES = [(recorded, target.id) for recorded in REAL for target in TARGETS if target.id != REAL_SOURCES[recorded.wire]]
 IDS = [f"{recorded.id}->{target}" for recorded, target in CASES]
@@ -43,10 +43,11 @@ def test_cross_encoded_body_passes_the_sdk_oracle(recorded: Recorded, target: st
 @pytest.mark.parametrize(("recorded", "target"), CASES, ids=IDS)
 def test_cross_encoded_body_keeps_the_vendor_rules(recorded: Recorded, target: str) -> None:
     spec = BY_ID[target]
-    assert check_rules(spec.codec.name, encoded(recorded, target).body, model=spec.model) == []
+    assert check_rules(spec.codec.name, encoded(recorded, target).body, model=spec.model, table=rule_table(spec)) == []
 
 
 @pytest.mark.parametrize(("recorded", "target"), CASES, ids=IDS)
 def test_cross_encoded_warnings_appear_exactly_where_capabilities_say_lossy(recorded: Recorded, target: str) -> None:
     spec = BY_ID[target]
     assert judge(spec.codec, request_for(recorded, target), encoded(recorded, target).warnings) == []
+

@@ -23,6 +23,7 @@ from .conftest import (
     TRANSCRIPTS_DIR,
     decode_with,
     oracle,
+    rule_table,
     transcript_request,
 )
 
@@ -85,7 +86,7 @@ def test_encoded_body_passes_the_sdk_oracle(stem: str, target: str) -> None:
 @pytest.mark.parametrize(("stem", "target"), PAIRS, ids=PAIR_IDS)
 def test_encoded_body_keeps_the_vendor_rules(stem: str, target: str) -> None:
     spec = BY_ID[target]
-    assert check_rules(spec.codec.name, encoded(stem, target).body, model=spec.model) == []
+    assert check_rules(spec.codec.name, encoded(stem, target).body, model=spec.model, table=rule_table(spec)) == []
 
 
 @pytest.mark.parametrize(("stem", "target"), PAIRS, ids=PAIR_IDS)
@@ -148,3 +149,4 @@ def test_own_echoes_go_back_byte_for_byte(stem: str, target: str) -> None:
     sent = set(_strings(encoded(stem, target).body))
     wanted = _own_echo_strings(request_for(stem, target), spec.codec.provider, spec.model)
     assert [s for s in wanted if s not in sent] == []
+

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from interlingua import (
@@ -16,7 +18,14 @@ from interlingua import (
     ToolChoice,
     UnsupportedSetting,
 )
-from interlingua.testing import check_model_rules, check_rules, validate_wire
+from interlingua.testing import (
+    assert_request_round_trip,
+    check_model_rules,
+    check_rules,
+    real_fixtures_dir,
+    skip_without_corpus,
+    validate_wire,
+)
 from interlingua_anthropic import AnthropicMessagesCodec
 
 WIRE = "anthropic-messages"
@@ -296,3 +305,51 @@ def test_a_forced_tool_choice_is_refused_where_thinking_is_on_by_default_or_alwa
         assert check_rules(WIRE, encoded.body) == []
     kept = CODEC.encode_request(_request("claude-opus-4-5", tools=[tool], tool_choice=ToolChoice(name="lookup")))
     assert kept.body["tool_choice"] == {"type": "tool", "name": "lookup"}  # thinking off by default there
+
+
+OPUS_46_ADAPTIVE_ANY = {  # the shape pydantic-ai recorded, answered 200 (see the next test)
+    "model": "claude-opus-4-6",
+    "max_tokens": 4096,
+    "messages": [{"role": "user", "content": [{"type": "text", "text": "What is the capital of France?"}]}],
+    "thinking": {"type": "adaptive"},
+    "tool_choice": {"type": "any"},
+    "tools": [{"name": "final_result", "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}}],
+}
+
+
+def test_a_forced_tool_choice_with_adaptive_thinking_on_opus_4_6_passes_unchanged() -> None:
+    """The extended-thinking page refuses forced tool use with a thinking budget; Opus 4.6 keeps
+    that rule for its ``enabled`` mode only (``mode_rejects``), and with adaptive thinking takes
+    ``tool_choice: any``: the API answered 200 to it in pydantic-ai's recorded calls."""
+    encoded = CODEC.encode_request(CODEC.decode_request(OPUS_46_ADAPTIVE_ANY))
+    assert encoded.body == OPUS_46_ADAPTIVE_ANY and encoded.warnings == []
+    assert check_rules(WIRE, OPUS_46_ADAPTIVE_ANY) == []
+
+
+def test_the_recorded_opus_4_6_adaptive_any_request_passes_unchanged() -> None:
+    skip_without_corpus()
+    root = real_fixtures_dir().parent / "pydantic-ai" / "anthropic-messages"
+    (case,) = root.glob("*test_anthropic_opus_46_adaptive_thinking_accepts_tool_output*")
+    body = json.loads((case / "request.json").read_text())
+    assert (body["model"], body["thinking"], body["tool_choice"]) == (
+        "claude-opus-4-6",
+        {"type": "adaptive"},
+        {"type": "any"},
+    )
+    assert json.loads((case / "meta.json").read_text())["status"] == 200
+    assert_request_round_trip(CODEC, body)
+    assert check_rules(WIRE, body) == []
+
+
+def test_the_same_model_with_a_thinking_budget_still_gets_auto() -> None:
+    tool = Tool(name="final_result")
+    thinking = ThinkingConfig(budget_tokens=2048)
+    request = _request("claude-opus-4-6", tools=[tool], tool_choice="required", thinking=thinking)
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["thinking"]["type"] == "enabled" and encoded.body["tool_choice"] == {"type": "auto"}
+    assert [w.message for w in encoded.warnings] == [
+        f"with thinking on, claude-opus-4-6 takes tool_choice auto or none: sent as auto ({THINKING})"
+    ]
+    assert check_model_rules(WIRE, {**encoded.body, "tool_choice": {"type": "any"}}) == [
+        "forced_tool_choice: claude-opus-4-6 does not take it while thinking"
+    ]

@@ -34,10 +34,10 @@ def test_anthropic_thinking_rules() -> None:
         "messages[1]: with thinking on, the assistant turn before the latest tool results must start with a "
         "signed thinking block",
     ]
+    # Thinking later in an earlier turn is no rule: recorded requests with thinking after a server
+    # tool's result, or a turn opening on server_tool_use, were answered 200 (pydantic-ai corpus).
     late = {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "thinking", "thinking": "t"}]}
-    assert check_rules("anthropic-messages", _anthropic({"role": "user", "content": "q"}, late)) == [
-        "messages[1]: thinking blocks must come first in the assistant turn"
-    ]
+    assert check_rules("anthropic-messages", _anthropic({"role": "user", "content": "q"}, late)) == []
 
 
 def test_anthropic_cache_breakpoints_at_most_four_and_1h_first() -> None:

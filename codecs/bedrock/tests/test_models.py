@@ -77,6 +77,7 @@ def test_claude_on_bedrock_is_the_anthropic_catalogs_claude_under_its_bedrock_id
         assert same is not None and spec.id in same.aliases, spec.id
         mine = (spec.thinking, spec.rejects, spec.exclusive, spec.thinking_rejects, spec.max_output_tokens)
         assert mine == (same.thinking, same.rejects, same.exclusive, same.thinking_rejects, same.max_output_tokens)
+        assert spec.mode_rejects == same.mode_rejects
         assert (spec.prefill, dict(spec.thinking_ranges)) == (same.prefill, dict(same.thinking_ranges))
 
 

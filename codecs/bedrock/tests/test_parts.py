@@ -157,3 +157,33 @@ def test_a_part_is_written_with_the_cache_point_after_it_only_when_it_has_a_mark
             ],
         },
     ]
+
+
+def _marked_result(*, own: bool) -> il.Request:
+    mark = il.CacheControl(ttl="1h")
+    result = il.ToolResult("t1", "look", [il.Text("page one", cache_control=mark), il.Text("page two")])
+    if own:
+        result = result.model_copy(update={"cache_control": il.CacheControl()})
+    return il.Request(
+        model="anthropic.claude-sonnet-4-5",
+        messages=[il.Message.user("read"), il.Message.assistant(il.ToolUse("t1", "look", {})), il.Message.tool(result)],
+    )
+
+
+def test_a_cache_mark_inside_a_tool_result_becomes_the_cache_point_after_it_reported() -> None:
+    """botocore's ToolResultContentBlock has no cachePoint: the mark on the result's text moves
+    to the cachePoint that follows the toolResult block, and the move is reported where it sat."""
+    encoded = CODEC.encode_request(_marked_result(own=False))
+    assert encoded.body["messages"][2]["content"] == [
+        {"toolResult": {"toolUseId": "t1", "content": [{"text": "page one"}, {"text": "page two"}]}},
+        {"cachePoint": {"type": "default", "ttl": "1h"}},
+    ]
+    assert [(w.path, w.part_type, w.action) for w in encoded.warnings] == [
+        ("messages[2].parts[0].content[0].cache_control", "cache_control", "converted")
+    ]
+
+
+def test_a_tool_results_own_cache_mark_is_the_one_cache_point_after_it() -> None:
+    encoded = CODEC.encode_request(_marked_result(own=True))
+    assert encoded.body["messages"][2]["content"][1] == {"cachePoint": {"type": "default"}}
+    assert [w.path for w in encoded.warnings] == ["messages[2].parts[0].content[0].cache_control"]

@@ -269,3 +269,20 @@ def test_a_whole_call_and_another_wires_usage_cross_a_stream() -> None:
         "events[3].usage.reasoning_tokens",
         "events[3].usage.extra.totalTokenCount",
     ]
+
+
+def test_cache_marks_on_a_tool_result_and_inside_it_are_reported_where_they_sat() -> None:
+    """A Cohere tool message and its content blocks carry no breakpoint; no mark goes unsaid."""
+    mark = il.CacheControl()
+    result = il.ToolResult("c1", "look", [il.Text("page one", cache_control=mark)], cache_control=mark)
+    request = il.Request(
+        model="command-a-03-2025",
+        messages=[il.Message.user("read"), il.Message.assistant(il.ToolUse("c1", "look", {})), il.Message.tool(result)],
+    )
+    encoded = CODEC.encode_request(request)
+    content = [{"type": "text", "text": "page one"}]
+    assert encoded.body["messages"][2] == {"role": "tool", "tool_call_id": "c1", "content": content}
+    assert [(w.path, w.part_type) for w in encoded.warnings] == [
+        ("messages[2].parts[0].cache_control", "cache_control"),
+        ("messages[2].parts[0].content[0].cache_control", "cache_control"),
+    ]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._model_check import RuleView
+from .._rules import RuleTable, broken_rules
 from ._sdk_check import Check
 
 Kind = Literal["request", "response", "stream_event", "error"]
@@ -152,16 +153,21 @@ def validate_wire(wire: str, kind: Kind, body: Any) -> list[str]:
     return check(body)
 
 
-def check_rules(wire: str, body: Mapping[str, Any], *, model: str | None = None) -> list[str]:
+def check_rules(
+    wire: str, body: Mapping[str, Any], *, model: str | None = None, table: RuleTable | None = None
+) -> list[str]:
     """Vendor rules a request body must keep beyond its types (DESIGN.md invariant 3): what the
     API answers 400 to although the body type-checks. ``model`` narrows model-specific rules
     (a rule the oracle keeps for some models only applies when the model is unknown or one of
     them), and the model catalog's rules for ``model`` (default: the body's own) apply
-    (``check_model_rules``)."""
+    (``check_model_rules``). ``table``: the rule table of the host the body goes to, where it is
+    not the wire's default (a codec's ``rules.table``: an OpenAI-compatible host keeps its own id
+    rule); by default the oracle's."""
     oracle = oracle_for(wire)
     from ._model_rules import check_model_rules
 
-    return oracle.rules(body, model) + oracle.sendable.problems(body) + check_model_rules(wire, body, model)
+    rules = oracle.rules(body, model) if table is None else broken_rules(table, body, model)
+    return rules + oracle.sendable.problems(body) + check_model_rules(wire, body, model)
 
 
 def oracle_for(wire: str) -> Oracle:

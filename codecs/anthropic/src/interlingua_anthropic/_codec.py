@@ -9,18 +9,20 @@ from interlingua import (
     Encoded,
     Endpoint,
     HttpRequest,
-    RedactedThinking,
     Request,
     Response,
     SSEEvent,
     StreamEvent,
-    Thinking,
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, CodecBase, Serving, ToolIds, TurnRules
+from interlingua.kit import (
+    BatchLine,
+    CodecBase,
+    Serving,
+)
 
-from . import _doors, _errors, _request, _response, _sniff, _stream
+from . import _doors, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import PROVIDER
 from ._sdk import plain
@@ -49,16 +51,7 @@ class AnthropicMessagesCodec(CodecBase):
     def __init__(self, *, default_max_tokens: int = 4096, budgets: ThinkingBudgets | None = None) -> None:
         self.default_max_tokens = default_max_tokens
         self.budgets = _request.BUDGETS if budgets is None else _checked(budgets)
-        # The API's id rule; foreign ids are rewritten the same way for a call and its result.
-        self.rules = TurnRules(
-            accepts_thinking=_signed,
-            tool_ids=ToolIds(r"[a-zA-Z0-9_-]+", length=30, prefix="toolu_"),
-            drop_empty_text=True,  # "text content blocks must be non-empty"
-            # https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use
-            tool_names=r"[a-zA-Z0-9_-]{1,64}",
-            # ToolResultBlockParam has no name (toolset_name is the family of a toolset call).
-            result_names=False,
-        )
+        self.rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 
     def __repr__(self) -> str:
         budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"
@@ -124,8 +117,3 @@ def _checked(budgets: ThinkingBudgets) -> ThinkingBudgets:
     return budgets
 
 
-def _signed(part: Thinking | RedactedThinking) -> bool:
-    """Only blocks Claude signed go back: the API checks the signature (or redacted ``data``)."""
-    echo = part.echo(PROVIDER)
-    key = "signature" if isinstance(part, Thinking) else "data"
-    return echo is not None and isinstance(echo.data.get(key), str)

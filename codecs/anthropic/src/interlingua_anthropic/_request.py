@@ -293,8 +293,9 @@ def encode_request(
     body["max_tokens"] = request.max_tokens
     if tools:
         body["tools"] = tools
-    _encode_tool_choice(request, body, out)
-    _encode_sampling(request, body, out)
+    mode = _thinking_mode(request, default_max_tokens, budgets)  # rules that differ by mode read the one sent
+    _encode_tool_choice(request, body, mode, out)
+    _encode_sampling(request, body, mode, out)
     _encode_thinking(request, body, default_max_tokens, budgets, out)
     _encode_response_format(request, body, out)
     _merge_options(request.options(PROVIDER), body)
@@ -474,11 +475,27 @@ def _thinking_first(turn: _Turn, out: WarningSink) -> None:
     turn.blocks = blocks  # its paths are not read again
 
 
-def _encode_tool_choice(request: Request, body: dict[str, Any], out: WarningSink) -> None:
+def _thinking_mode(request: Request, default_max_tokens: int, budgets: ThinkingBudgets) -> str | None:
+    """The thinking mode ``_encode_thinking`` writes (``enabled``, ``adaptive``), None when it
+    writes none, asked of it on a scratch body, for the rules that differ by mode (a model's
+    ``mode_rejects``); only a request setting what such a rule judges asks."""
+    if request.thinking is None or request.model is None:
+        return None
+    forced = request.tool_choice == "required" or isinstance(request.tool_choice, ToolChoice)
+    if not forced and request.temperature is None and request.top_p is None and request.top_k is None:
+        return None
+    scratch: dict[str, Any] = {"max_tokens": request.max_tokens}
+    _encode_thinking(request, scratch, default_max_tokens, budgets, WarningSink(""))
+    block = scratch.get("thinking")
+    kind = block.get("type") if isinstance(block, dict) else None
+    return kind if isinstance(kind, str) and kind != "disabled" else None
+
+
+def _encode_tool_choice(request: Request, body: dict[str, Any], mode: str | None, out: WarningSink) -> None:
     choice, parallel = request.tool_choice, request.parallel_tool_calls
     if choice is None and parallel is None:
         return
-    if (choice == "required" or isinstance(choice, ToolChoice)) and _forcing_refused(request, out):
+    if (choice == "required" or isinstance(choice, ToolChoice)) and _forcing_refused(request, mode, out):
         choice = "auto"
     block: Block
     if isinstance(choice, ToolChoice):
@@ -506,30 +523,32 @@ def _without_prefill(request: Request, out: WarningSink) -> list[Message]:
     return messages if spec is None else drop_prefill(spec, messages, out)
 
 
-def _forcing_refused(request: Request, out: WarningSink) -> bool:
+def _forcing_refused(request: Request, mode: str | None, out: WarningSink) -> bool:
     """With thinking on (asked, or the model's default, or a model that cannot turn it off), a
-    model whose catalog entry refuses a forced tool choice gets ``auto``."""
+    model whose catalog entry refuses a forced tool choice in the thinking ``mode`` sent gets
+    ``auto`` (Opus 4.6 refuses it with a budget, takes it thinking adaptively)."""
     if request.model is None:
         return False
     spec = _catalog_entry(request, out)
-    if spec is None or "forced_tool_choice" not in spec.thinking_rejects:
+    if spec is None or "forced_tool_choice" not in spec.refused_while_thinking(mode):
         return False
     thinking = request.thinking
     if not spec.thinks(None if thinking is None else ("off" if thinking.level == "off" else "on")):
         return False
-    why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({spec.cite('thinking')})"
+    source = spec.sources.get("thinking_rules") or spec.cite("thinking")  # the rule's page, kept through extends
+    why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({source})"
     out.unsupported("tool_choice", "tool_choice", why)
     return True
 
 
-def _encode_sampling(request: Request, body: dict[str, Any], out: WarningSink) -> None:
+def _encode_sampling(request: Request, body: dict[str, Any], mode: str | None, out: WarningSink) -> None:
     values = {"temperature": request.temperature, "top_p": request.top_p, "top_k": request.top_k}
     asked = request.model is not None and any(value is not None for value in values.values())
     spec = _catalog_entry(request, out) if asked else None  # most requests set no sampling: no lookup
     if spec is not None:
         thinking = request.thinking
         level = None if thinking is None else ("off" if thinking.level == "off" else "on")
-        values = keep_sampling(spec, values, spec.thinks(level), out)
+        values = keep_sampling(spec, values, spec.thinks(level), out, mode=mode)
     for name, value in values.items():
         if value is not None:
             body[name] = value

@@ -62,11 +62,13 @@ CAPABILITIES = Capabilities(
         "frequency_penalty": "InferenceConfiguration has no penalties",
         "response_format": "no JSON mode in this codec yet",
         "cache_control": "cachePoint blocks after the marked block (or tool)",
+        "cache_control.tool_result": "a tool result's content has no cache point: an inner mark becomes the "
+        "cachePoint after the result (reported)",
         "citations": "requests carry no citations on text",
         "message_name": "Converse messages carry no participant name",
         "message_id": "Converse messages carry no id",
         "tool_choice": "auto, any (required) and a named tool; none has no Converse form",
         "thinking.summary": "Claude on Bedrock takes no summary setting",
     },
-    details={"thinking.summary": "lossy"},
+    details={"thinking.summary": "lossy", "cache_control.tool_result": "lossy"},
 )

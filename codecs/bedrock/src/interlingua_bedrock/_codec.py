@@ -19,9 +19,15 @@ from interlingua import (
     StreamEvent,
     WarningSink,
 )
-from interlingua.kit import CodecBase, ToolIds, TurnRules, as_object, aws_auth, aws_region, event_frames, own_thinking
+from interlingua.kit import (
+    CodecBase,
+    as_object,
+    aws_auth,
+    aws_region,
+    event_frames,
+)
 
-from . import _errors, _request, _response, _sniff, _stream
+from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import NAME, PROVIDER
 
@@ -44,15 +50,7 @@ class BedrockConverseCodec(CodecBase):
     oracle = "interlingua_bedrock._oracle:ORACLE"  # the test kit's oracle: botocore's service model
 
     def __init__(self) -> None:
-        # Bedrock's own reasoning always carries a bedrock echo; ids and tool names per botocore's
-        # ToolUseId ([a-zA-Z0-9_.:-]+, 1-64) and ToolName ([a-zA-Z0-9_-]+, 1-64) shapes; a
-        # toolResult names its call's id only. ToolIds remembers the ids it rewrote: one per codec.
-        self.rules = TurnRules(
-            accepts_thinking=own_thinking(PROVIDER),
-            tool_ids=ToolIds(r"[a-zA-Z0-9_.:-]+", length=64, prefix="tooluse_"),
-            tool_names=r"[a-zA-Z0-9_-]{1,64}",
-            result_names=False,
-        )
+        self.rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 
     # The hooks CodecBase wires into the protocol.
     def write_request(self, ready: Request, strict: bool) -> Encoded:

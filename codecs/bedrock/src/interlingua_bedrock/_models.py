@@ -99,11 +99,14 @@ def tool_choice(spec: ModelSpec | None, request: Request, out: WarningSink) -> T
     """The tool choice to send: a forced one (``required``, a named tool) becomes ``auto`` for a
     model that refuses it while it thinks (Claude's rule, ``thinking.rejects``)."""
     choice = request.tool_choice
-    if spec is None or choice in (None, "auto", "none") or "forced_tool_choice" not in spec.thinking_rejects:
+    if spec is None or choice in (None, "auto", "none"):
+        return choice
+    if "forced_tool_choice" not in spec.refused_while_thinking(_mode(spec)):
         return choice
     if not spec.thinks(_level(request)):
         return choice
-    why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({spec.cite('thinking')})"
+    source = spec.sources.get("thinking_rules") or spec.cite("thinking")  # the rule's page, kept through extends
+    why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({source})"
     out.unsupported("tool_choice", "tool_choice", why)
     return "auto"
 
@@ -122,7 +125,7 @@ def settings(spec: ModelSpec | None, request: Request, out: WarningSink) -> Mapp
         return found
     sampling = {name: found[name] for name in ("temperature", "top_p", "top_k")}
     if any(value is not None for value in sampling.values()):
-        kept = keep_sampling(spec, sampling, spec.thinks(_level(request)), out)
+        kept = keep_sampling(spec, sampling, spec.thinks(_level(request)), out, mode=_mode(spec))
         found.update((name, kept.get(name)) for name in sampling)
     if request.max_tokens is not None:
         found["max_tokens"] = cap_max_tokens(spec, request.max_tokens, out)
@@ -142,6 +145,13 @@ def write_thinking(
     extra.update(fields)
 
 
+def _mode(spec: ModelSpec) -> str | None:
+    """The thinking mode this codec writes for the model: ``enabled`` (a budget) where it takes
+    one, else ``adaptive``; None for a model whose entry knows neither."""
+    modes = spec.thinking.modes if spec.thinking is not None else ()
+    return "enabled" if "enabled" in modes else "adaptive" if "adaptive" in modes else None
+
+
 def _thinking(spec: ModelSpec, request: Request, budgets: Mapping[str, int], out: WarningSink) -> dict[str, Any]:
     asked, rules = request.thinking, spec.thinking
     if asked is None or rules is None:
@@ -158,7 +168,7 @@ def _thinking(spec: ModelSpec, request: Request, budgets: Mapping[str, int], out
             out.lossy("thinking.level", "thinking", why, action="converted")
             return {}
         return {"thinking": {"type": "disabled"}}
-    if "enabled" in forms:
+    if _mode(spec) == "enabled":
         budget = asked.budget_tokens
         if budget is None and asked.level is not None:
             budget = budgets[asked.level]

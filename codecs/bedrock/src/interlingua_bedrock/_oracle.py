@@ -13,7 +13,10 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Literal
 
+from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, dig
+
+from ._rules import RULES
 
 Kind = Literal["request", "response"]
 
@@ -98,11 +101,6 @@ def _error(body: Mapping[str, Any]) -> list[str]:
     if not isinstance(body.get("message", body.get("Message")), str):
         problems.append("message: missing")
     return problems
-
-
-def _no_rules(body: Mapping[str, Any], model: str | None) -> list[str]:
-    """No Converse rule beyond its types is written down yet with a source to cite."""
-    return []
 
 
 def _tool_names(body: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -194,7 +192,7 @@ def _features(body: Mapping[str, Any]) -> list[str]:
 
 ORACLE = Oracle(
     checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
-    rules=_no_rules,
+    rules=table_check(RULES),  # the rows of _rules.py, each with its source
     sendable=Sendable(
         # botocore ToolName: [a-zA-Z0-9_-]+, 1-64 characters
         tool_name=re.compile(r"[a-zA-Z0-9_-]{1,64}"),

@@ -451,8 +451,27 @@ def add_part(
         return
     blocks.append(block)
     cache: CacheControl | None = None if type(part) in _UNMARKED else getattr(part, "cache_control", None)
+    if type(part) is ToolResult and isinstance(part.content, list):
+        cache = _result_cache(part.content, cache, _path(at, j), out)
     if cache is not None:
         blocks.append({"cachePoint": cache_point(cache)})
+
+
+def _result_cache(
+    content: list[ContentPart], cache: CacheControl | None, at: str, out: WarningSink
+) -> CacheControl | None:
+    """The breakpoint after the tool result at ``at``: its own mark, else one that sat on a part
+    inside it. Converse has no cache point inside a tool result (botocore's
+    ToolResultContentBlock: json, text, image, document, video, searchResult), so an inner mark
+    moves to the cachePoint that follows the result, reported where it sat."""
+    for k, inner in enumerate(content):
+        mark = None if type(inner) in _UNMARKED else getattr(inner, "cache_control", None)
+        if mark is None:
+            continue
+        why = "Converse has no cache point inside a tool result; the breakpoint follows the result"
+        out.lossy(f"{at}.content[{k}].cache_control", "cache_control", why, action="converted")
+        cache = cache or mark
+    return cache
 
 
 _UNMARKED: frozenset[type[Any]] = frozenset({ToolUse, RedactedThinking, Native, ImageOutput, AudioOutput})

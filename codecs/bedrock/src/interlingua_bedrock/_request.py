@@ -260,6 +260,11 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
         }
         if message_extras:
             wire.update(message_extras.get(str(len(messages)), {}))
+        elif messages and messages[-1]["role"] == wire["role"] and len(messages[-1]) == 2:
+            # Converse turns alternate (``_rules``: roles-alternate): a second turn of one role
+            # joins the first, as the API would read them.
+            messages[-1]["content"] = messages[-1]["content"] + wire["content"]
+            continue
         messages.append(wire)
     if system and spec is not None and _models.refuses(spec, "system_prompts"):
         _models.move_system(spec, system, messages, request, out)

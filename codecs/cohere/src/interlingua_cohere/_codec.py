@@ -5,10 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from interlingua import Encoded, Endpoint, HttpRequest, Request, Response, SSEEvent, StreamEvent, WarningSink
-from interlingua.kit import CodecBase, TurnRules, as_object, own_thinking
+from interlingua import (
+    Encoded,
+    Endpoint,
+    HttpRequest,
+    Request,
+    Response,
+    SSEEvent,
+    StreamEvent,
+    WarningSink,
+)
+from interlingua.kit import CodecBase, as_object
 
-from . import _errors, _request, _response, _sniff, _stream
+from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._messages import NAME, PROVIDER
 
@@ -26,7 +35,7 @@ class CohereChatCodec(CodecBase):
 
     def __init__(self) -> None:
         # Cohere's own thinking always carries a cohere echo; a tool message names its call's id only.
-        self.rules = TurnRules(accepts_thinking=own_thinking(PROVIDER), result_names=False)
+        self.rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 
     # The hooks CodecBase wires into the protocol.
     def write_request(self, ready: Request, strict: bool) -> Encoded:

@@ -525,10 +525,24 @@ def _tool_message(result: ToolResult, at: str | int, i: int, out: WarningSink, r
     if result.is_error:
         why = "Cohere's tool message has no error flag; the content is sent"
         out.lossy(f"{path(at)}.parts[{i}].is_error", "tool_result", why)
+    _unmarked_result(result, f"{path(at)}.parts[{i}]", out)
     wire = {"role": "tool", "tool_call_id": result.tool_use_id, "content": content}
     if rest:
         wire.update(rest)
     return wire
+
+
+def _unmarked_result(result: ToolResult, at: str, out: WarningSink) -> None:
+    """A cache mark on the result at ``at`` or on a part inside it has no place on this wire (a
+    tool message and its content blocks carry no breakpoint; Cohere caches on its own): each is
+    reported where it sat, as the marks of a message's own parts are."""
+    why = "Cohere caches on its own; no breakpoints"
+    if result.cache_control is not None:
+        out.lossy(f"{at}.cache_control", "cache_control", why)
+    if isinstance(result.content, list):
+        for k, inner in enumerate(result.content):
+            if type(inner) not in _UNMARKED and getattr(inner, "cache_control", None) is not None:
+                out.lossy(f"{at}.content[{k}].cache_control", "cache_control", why)
 
 
 def _result_block(part: ContentPart, at: str | int, i: int, index: int, out: WarningSink) -> dict[str, Any] | None:

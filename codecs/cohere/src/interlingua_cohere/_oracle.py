@@ -8,7 +8,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, sdk_problems
+
+from ._rules import RULES
 
 
 def _request_types() -> dict[str, Any]:
@@ -68,11 +71,6 @@ def _error(body: Mapping[str, Any]) -> list[str]:
     return [] if isinstance(body.get("message"), str) else ["message: missing"]
 
 
-def _no_rules(body: Mapping[str, Any], model: str | None) -> list[str]:
-    """No Cohere rule beyond its types is written down yet with a source to cite."""
-    return []
-
-
 def _tool_names(body: Mapping[str, Any]) -> list[tuple[str, Any]]:
     tools = body.get("tools")
     return [
@@ -98,7 +96,7 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
 
 ORACLE = Oracle(
     checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
-    rules=_no_rules,
+    rules=table_check(RULES),  # the rows of _rules.py, each with its source
     sendable=Sendable(
         tool_name=re.compile(r"[a-zA-Z0-9_-]{1,64}"),
         max_tokens=("max_tokens",),

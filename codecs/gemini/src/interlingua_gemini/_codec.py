@@ -17,9 +17,13 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, CodecBase, Serving, TurnRules, own_thinking
+from interlingua.kit import (
+    BatchLine,
+    CodecBase,
+    Serving,
+)
 
-from . import _errors, _http, _request, _response, _sniff, _stream
+from . import _errors, _http, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import NAME, PROVIDER
 
@@ -52,16 +56,7 @@ class GeminiCodec(CodecBase):
         stream_method="streamGenerateContent",
         batch=BatchLine("key", "request"),  # a batch file's line: https://ai.google.dev/gemini-api/docs/batch-mode
     )
-    # Gemini's own thoughts always carry a gemini echo (decoded ones too); it takes any call id;
-    # it counts a turn's functionResponse parts against the functionCall parts before them.
-    rules = TurnRules(
-        accepts_thinking=own_thinking(PROVIDER),
-        one_results_message=True,
-        # google-genai FunctionDeclaration.name: "Must start with a letter or an underscore. Must be
-        # a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 128."
-        tool_names=r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}",
-        result_names=True,  # functionResponse.name: every response names its function
-    )
+    rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = budgets

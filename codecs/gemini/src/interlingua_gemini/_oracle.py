@@ -12,7 +12,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, objects, sdk_problems
+
+from ._rules import RULES
 
 _REQUEST_KEYS = {
     "contents": ("list", "Content"),
@@ -69,48 +72,6 @@ def _error(body: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-# --- the rules types miss -----------------------------------------------------------------------
-
-
-def _parts(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    found = content.get("parts")
-    return [p for p in found if isinstance(p, Mapping)] if isinstance(found, list) else []
-
-
-def _rules(body: Mapping[str, Any], model: str | None) -> list[str]:
-    """As many functionResponse parts as the model turn before made functionCalls; and (Gemini 3)
-    the first functionCall of each model step in the current turn carries a thoughtSignature
-    (https://ai.google.dev/gemini-api/docs/thought-signatures)."""
-    problems: list[str] = []
-    contents = objects(body.get("contents"))
-    for index, content in enumerate(contents):
-        answers = sum(1 for p in _parts(content) if "functionResponse" in p)
-        if not answers:
-            continue
-        before = contents[index - 1] if index > 0 else {}
-        calls = sum(1 for p in _parts(before) if "functionCall" in p) if before.get("role") == "model" else 0
-        if answers != calls:
-            problems.append(f"contents[{index}]: {answers} functionResponse parts answer {calls} functionCall parts")
-    # Gemini 3 Pro Image "doesn't enforce this validation"
-    # (https://docs.cloud.google.com/vertex-ai/generative-ai/docs/thought-signatures).
-    if model is not None and ("gemini-3" not in model or "-image" in model):
-        return problems
-    turn_start = 0
-    for index, content in enumerate(contents):
-        if content.get("role") != "model" and any("functionResponse" not in p for p in _parts(content)):
-            turn_start = index + 1
-    for index in range(turn_start, len(contents)):
-        content = contents[index]
-        if content.get("role") != "model":
-            continue
-        first_call = next((p for p in _parts(content) if "functionCall" in p), None)
-        if first_call is not None and not first_call.get("thoughtSignature"):
-            problems.append(
-                f"contents[{index}]: the first functionCall of a current-turn step needs a thoughtSignature (Gemini 3)"
-            )
-    return problems
-
-
 def _tool_names(body: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return [
         (f"tools[{i}].functionDeclarations[{j}].name", declaration.get("name"))
@@ -159,7 +120,7 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
 
 ORACLE = Oracle(
     checks={"request": _request, "response": _response, "stream_event": _response, "error": _error},
-    rules=_rules,
+    rules=table_check(RULES),  # the rows of _rules.py, each with its source
     sendable=Sendable(
         # google-genai FunctionDeclaration.name: a letter or underscore first; then also dots,
         # colons and dashes; at most 128

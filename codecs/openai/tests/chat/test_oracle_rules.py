@@ -18,7 +18,7 @@ def test_openai_chat_tool_messages_follow_their_calls() -> None:
         "messages": [calls, {"role": "tool", "tool_call_id": "b", "content": "x"}, {"role": "user", "content": "y"}],
     }
     assert check_rules("openai-chat", body) == [
-        "messages[0].tool_calls[0].id: longer than 40 characters",
+        "messages[0].tool_calls[0].id: does not match [^\\n]{0,40}",
         f"messages[0]: tool calls {['a' * 41]!r} not answered before messages[2]",
     ]
     stray = {"model": "m", "messages": [{"role": "tool", "tool_call_id": "z", "content": "x"}]}

@@ -30,7 +30,14 @@ from interlingua import (
     ToolUse,
     UnsupportedSetting,
 )
-from interlingua.testing import assert_request_round_trip, load_body, real_fixture, real_fixtures, validate_wire
+from interlingua.testing import (
+    assert_request_round_trip,
+    check_rules,
+    load_body,
+    real_fixture,
+    real_fixtures,
+    validate_wire,
+)
 from interlingua_openai.responses import OpenAIResponsesCodec
 
 CODEC = OpenAIResponsesCodec()
@@ -49,6 +56,7 @@ BEYOND_SDK_TYPES = {
     # replay reasoning items by encrypted_content alone, since an id there makes the API look up
     # an item it never stored; the codec passes such items through as they came (issue 31, case 4).
     "reasoning-without-id-encrypted": ["input[1].id", "input[4].id", "input[7].id", "input[10].id"],
+    "reasoning-id-less-before-user": [f"input[{i}].id" for i in range(1, 6)],
 }
 """Golden requests that pin a pass-through of something the SDK types do not allow: exactly the
 paths the oracle reports, each with the reason."""
@@ -319,6 +327,32 @@ def test_reasoning_items_without_id_keep_their_encrypted_content() -> None:
     ]
     assert len(reasoning) == 4 and all("id" not in item for item in reasoning)
     assert encoded.body == body and encoded.warnings == []
+
+
+def test_id_less_reasoning_items_straight_before_a_user_message_pass_unchanged() -> None:
+    """The shape of a request the API answered ``completed``: five id-less encrypted reasoning
+    items (store off) followed directly by a user message. No output item follows them, and none
+    needs to: only a stored item sent by id wants the item it produced after it."""
+    body = json.loads((GOLDEN / "request" / "reasoning-id-less-before-user.json").read_text())
+    request = CODEC.decode_request(body)
+    assert [m.role for m in request.messages] == ["user", "assistant", "user"]
+    assert [p.type for p in request.messages[1].parts] == ["thinking"] * 5
+    encoded = CODEC.encode_request(request)
+    assert encoded.body == body and encoded.warnings == []
+    assert check_rules("openai-responses", body) == []
+
+
+def test_a_stored_reasoning_item_with_nothing_after_it_is_left_out_with_a_warning() -> None:
+    """The recorded refusal: ``Item 'rs_...' of type 'reasoning' was provided without its
+    required following item``. A stored item sent by id at the end of its turn is left out."""
+    stored = {"type": "reasoning", "id": "rs_68c42de022c881948db7", "summary": [], "encrypted_content": "gAAAA"}
+    body = {"model": "gpt-5", "input": [{"role": "user", "content": "hi"}, stored, {"role": "user", "content": "go"}]}
+    assert check_rules("openai-responses", body) == [
+        "input[1]: a stored reasoning item must be followed by the item it produced"
+    ]
+    encoded = CODEC.encode_request(CODEC.decode_request(body))
+    assert encoded.body["input"] == [{"role": "user", "content": "hi"}, {"role": "user", "content": "go"}]
+    assert [(w.path, w.part_type) for w in encoded.warnings] == [("messages[1]", "thinking")]
 
 
 def _chat_file(file: dict) -> dict:

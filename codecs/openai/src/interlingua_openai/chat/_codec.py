@@ -18,13 +18,13 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, CodecBase, Serving, TurnRules, decoding
+from interlingua.kit import BatchLine, CodecBase, Serving, decoding
 
 from .. import _azure
 from .._shared import bearer_headers, served_error
-from . import _request, _response, _sniff
+from . import _request, _response, _rules, _sniff
 from ._capabilities import capabilities_for
-from ._dialect import Dialect, dialect_named, thinking_test, tool_ids
+from ._dialect import Dialect, dialect_named, tool_ids
 from ._echo import Ctx
 from ._errors import decode_error
 from ._sdk import wire_dict
@@ -60,12 +60,7 @@ class OpenAIChatCodec(CodecBase):
         self.api_key_env = self.dialect.api_key_env
         self.capabilities: Capabilities = capabilities_for(self.dialect)
         self._ids = tool_ids(self.dialect)
-        self.rules = TurnRules(
-            accepts_thinking=thinking_test(self.dialect),
-            tool_ids=self._ids,
-            tool_names=self.dialect.tool_names,
-            result_names=False,  # ChatCompletionToolMessageParam: role, content, tool_call_id; no name
-        )
+        self.rules = _rules.turn_rules(self.dialect, self._ids)  # the host's rows of _rules.py
 
     def __repr__(self) -> str:
         budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"

@@ -4,12 +4,17 @@ Each dialect is a frozen set of settings, never a copy of the codec. Pick one wi
 ``get_codec("openai-chat", dialect="deepseek")``. Facts behind each setting:
 
 - ``openai``: api.openai.com. ``max_completion_tokens`` (``max_tokens`` is rejected by
-  o-series models); responses carry ``annotations: []``; no reasoning text on the wire.
+  o-series models); responses carry ``annotations: []``; no reasoning text on the wire; tool call
+  ids of at most 40 characters (foreign ids are mapped by the core's ``ToolIds``).
 - ``deepseek``: reasoning arrives as ``reasoning_content``; DeepSeek's thinking-mode docs require
   it back on assistant turns that called tools (and ignore it elsewhere), so it is always sent.
 - ``vllm``: ``reasoning_content`` like DeepSeek; accepts ``top_k``; a local server, no key needed.
 - ``openrouter``: ``reasoning`` (text) and ``reasoning_details`` (text, summary and encrypted
-  blocks with signatures), which must come back unchanged; accepts ``top_k``.
+  blocks with signatures), which must come back unchanged; accepts ``top_k``; tool call ids as
+  they are (it hands out ids over 40 characters itself and takes them back).
+
+Id rules are the host's: a dialect without ``tool_id_pattern`` takes every id as it is; each one
+with a pattern has its source in ``_rules.py``.
 - ``mistral``: thinking as ``{"type": "thinking"}`` content blocks; PDFs as ``document_url``;
   tool call ids of exactly 9 letters and digits (foreign ids are mapped by the core's ``ToolIds``);
   no ``developer`` role; ``max_tokens``; no ``stream_options``.
@@ -48,7 +53,7 @@ class Dialect:
     document_url: bool = False  # Mistral: documents as document_url chunks
     annotations: bool = True  # responses always carry annotations: []
     stream_usage_option: bool = True  # stream_options.include_usage is accepted
-    tool_id_pattern: str = r"[^\n]{0,40}"  # ids the server accepts as they are
+    tool_id_pattern: str | None = None  # the host's id rule (``_rules``, with its source); None: any id
     tool_id_length: int = 40  # length of a mapped id
     tool_id_alphabet: str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     tool_id_prefix: str = "call_"
@@ -56,7 +61,9 @@ class Dialect:
 
 
 DIALECTS: dict[str, Dialect] = {
-    "openai": Dialect("openai", PROVIDER, DEFAULT_BASE_URL, API_KEY_ENV, tool_names=TOOL_NAMES),
+    "openai": Dialect(
+        "openai", PROVIDER, DEFAULT_BASE_URL, API_KEY_ENV, tool_id_pattern=r"[^\n]{0,40}", tool_names=TOOL_NAMES
+    ),
     "deepseek": Dialect(
         "deepseek",
         "deepseek",
@@ -121,9 +128,10 @@ DIALECTS: dict[str, Dialect] = {
 
 
 def tool_ids(dialect: Dialect) -> ToolIds:
-    """The dialect's id rule as the core's deterministic, reversible id mapping."""
+    """The dialect's id rule as the core's deterministic, reversible id mapping; a host with no
+    id rule takes every id as it is (the mapping never rewrites one)."""
     return ToolIds(
-        dialect.tool_id_pattern,
+        r"[\s\S]*" if dialect.tool_id_pattern is None else dialect.tool_id_pattern,
         length=dialect.tool_id_length,
         prefix=dialect.tool_id_prefix,
         alphabet=dialect.tool_id_alphabet,

@@ -10,38 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, dig, either, objects, request_check, sdk_type
 
 from .._shared_oracle import TOOL_NAME, check_error, read_effort
-
-
-def _rules(body: Mapping[str, Any], model: str | None) -> list[str]:
-    """Tool messages come straight after the assistant message that called them, every call is
-    answered before the next non-tool message, and call ids are at most 40 characters."""
-    problems: list[str] = []
-    messages = [m for m in body.get("messages") or [] if isinstance(m, Mapping)]
-    pending: list[Any] = []
-    open_at = -1
-    for index, message in enumerate(messages):
-        role = message.get("role")
-        if role == "tool":
-            call = message.get("tool_call_id")
-            if call in pending:
-                pending.remove(call)
-            else:
-                problems.append(f"messages[{index}]: tool message answers no pending tool call ({call!r})")
-            continue
-        if pending:
-            problems.append(f"messages[{open_at}]: tool calls {pending} not answered before messages[{index}]")
-        pending = []
-        calls = message.get("tool_calls") if role == "assistant" else None
-        for position, call in enumerate(calls if isinstance(calls, list) else []):
-            call_id = call.get("id") if isinstance(call, Mapping) else None
-            if isinstance(call_id, str) and len(call_id) > 40:
-                problems.append(f"messages[{index}].tool_calls[{position}].id: longer than 40 characters")
-            pending.append(call_id)
-            open_at = index
-    return problems
+from ._dialect import DIALECTS
+from ._rules import rules_for
 
 
 def _tool_names(body: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -79,7 +53,7 @@ ORACLE = Oracle(
         "stream_event": either(sdk_type("openai.types.chat", "ChatCompletionChunk")),
         "error": check_error,
     },
-    rules=_rules,
+    rules=table_check(rules_for(DIALECTS["openai"])),  # api.openai.com's rows of _rules.py
     sendable=Sendable(
         tool_name=TOOL_NAME,
         max_tokens=("max_completion_tokens", "max_tokens"),

@@ -16,13 +16,16 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, CodecBase, Serving, ToolIds, TurnRules, own_thinking
+from interlingua.kit import (
+    BatchLine,
+    CodecBase,
+    Serving,
+)
 
 from .. import _azure
-from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES, bearer_headers, served_error
-from . import _errors, _request, _response, _sniff, _stream
+from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers, served_error
+from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
-from ._items import sends_name
 from ._sdk import plain
 
 NAME = "openai-responses"
@@ -47,13 +50,7 @@ class OpenAIResponsesCodec(CodecBase):
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = _request.BUDGETS if budgets is None else budgets
-        # Only OpenAI's own reasoning items go back; call_id is at most 64 characters.
-        self.rules = TurnRules(
-            accepts_thinking=own_thinking(PROVIDER),
-            tool_ids=ToolIds(r"[\s\S]{1,64}", length=40, prefix="call_"),
-            tool_names=TOOL_NAMES,
-            result_names=sends_name,
-        )
+        self.rules = _rules.turn_rules()
 
     # The hooks CodecBase wires into the protocol. encode_request first makes the transcript keep
     # the API's rules (every call answered by its output right after); another vendor's thinking

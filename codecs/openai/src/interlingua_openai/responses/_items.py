@@ -45,6 +45,7 @@ from ._parts import (
     is_chat_block,
     path,
 )
+from ._rules import stored_by_id
 
 Item = dict[str, Any]
 NAME = "openai-responses"
@@ -656,8 +657,9 @@ def _instructions(message: Message, at: str, out: WarningSink) -> str:
 
 
 def _check_reasoning_followed(items: list[Item], start: int, at: str, out: WarningSink) -> None:
-    """The API rejects a reasoning item with nothing after it in its turn (no output it produced);
-    ``items[start:]`` are the turn's."""
-    while len(items) > start and items[-1].get("type") == "reasoning":
+    """A stored reasoning item sent by id with nothing after it in its turn (``items[start:]``)
+    is refused by the API (``_rules``: stored-reasoning-followed), so it is left out; an id-less
+    one (encrypted content, store off) stands alone and goes as it is."""
+    while len(items) > start and items[-1].get("type") == "reasoning" and stored_by_id(items[-1]):
         items.pop()
-        out.lossy(at, "thinking", "a reasoning item with no output item after it is rejected by the API")
+        out.lossy(at, "thinking", "a stored reasoning item with no output item after it is rejected by the API")

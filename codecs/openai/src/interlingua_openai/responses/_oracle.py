@@ -10,36 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, either, objects, request_check, sdk_type
 
 from .._shared_oracle import TOOL_NAME, check_error, read_effort
-
-
-def _rules(body: Mapping[str, Any], model: str | None) -> list[str]:
-    """Outputs follow their calls (unless the calls live in a stored previous response), call ids
-    are at most 64 characters, and a reasoning item is followed by the item it produced (the
-    recorded ``reasoning-item-without-following-item`` request got a 400 for it)."""
-    items = body.get("input")
-    if not isinstance(items, list):
-        return []
-    problems: list[str] = []
-    called: set[Any] = set()
-    stateful = body.get("previous_response_id") is not None
-    items = [item if isinstance(item, Mapping) else {} for item in items]
-    for index, item in enumerate(items):
-        kind = item.get("type")
-        call_id = item.get("call_id")
-        if isinstance(call_id, str) and len(call_id) > 64:
-            problems.append(f"input[{index}].call_id: longer than 64 characters")
-        if kind is not None and kind.endswith("_call") and call_id is not None:
-            called.add(call_id)
-        elif kind is not None and kind.endswith("_call_output") and call_id not in called and not stateful:
-            problems.append(f"input[{index}]: {kind} for call {call_id!r} that no earlier item made")
-        if kind == "reasoning":
-            following = items[index + 1] if index + 1 < len(items) else None
-            if following is None or following.get("type") in (None, "reasoning") or following.get("role") == "user":
-                problems.append(f"input[{index}]: a reasoning item must be followed by the item it produced")
-    return problems
+from ._rules import RULES
 
 
 def _tool_names(body: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -79,7 +54,7 @@ ORACLE = Oracle(
         "stream_event": either(sdk_type("openai.types.responses", "ResponseStreamEvent")),
         "error": check_error,
     },
-    rules=_rules,
+    rules=table_check(RULES),  # the rows of _rules.py, each with its source
     sendable=Sendable(
         tool_name=TOOL_NAME,
         max_tokens=("max_output_tokens",),
