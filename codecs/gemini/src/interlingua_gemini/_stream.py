@@ -61,6 +61,7 @@ def decode_stream(events: Iterable[SSEEvent], warnings: WarningSink) -> Iterator
         data = event.data
         if not data or data.isspace():
             continue
+        decoder.seen += len(data)
         try:
             body = loads(data)
         except (ValueError, TypeError) as err:
@@ -94,6 +95,7 @@ class _Decoder:
         self.called = False
         self.args: dict[str, Any] = {}
         self.open_strings: set[str] = set()
+        self.seen = 0  # the stream's bytes so far: no partialArgs index can lie past them
         self.raw_stop: str | None = None
         self.blocked: str | None = None
         self.usage: Usage | None = None
@@ -241,10 +243,14 @@ class _Decoder:
         self._gather(call.get("partialArgs"))
 
     def _gather(self, pieces: Any) -> None:
-        for piece in pieces if isinstance(pieces, list) else []:
+        for number, piece in enumerate(pieces if isinstance(pieces, list) else []):
             if not isinstance(piece, dict) or not isinstance(piece.get("jsonPath"), str):
                 continue
             path = piece["jsonPath"]
+            if any(isinstance(step, int) and step > self.seen for step in _steps(path)):
+                # each array element needs bytes of its own: a larger index would only allocate
+                at = f"functionCall.partialArgs[{number}].jsonPath"
+                raise DecodeError(NAME, at, f"index past what {self.seen} streamed bytes can fill: {path[:80]}")
             if "stringValue" in piece:
                 value: Any = piece["stringValue"]
                 if path in self.open_strings:
