@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
 from typing import Any
-from urllib.parse import quote
 
 from interlingua import (
     Capabilities,
@@ -34,6 +33,7 @@ from interlingua.kit import (
     encode_with_rules,
     event_frames,
     own_thinking,
+    url_segment,
 )
 
 from . import _errors, _request, _response, _sniff, _stream
@@ -128,7 +128,8 @@ class BedrockConverseCodec:
             raise EncodeError(NAME, "model", "the Converse URL names the model; Request.model is required")
         region = aws_region(endpoint.settings, who=NAME)
         base = (endpoint.base_url or f"https://bedrock-runtime.{region}.amazonaws.com").rstrip("/")
-        url = f"{base}/model/{quote(request.model, safe='')}/{'converse-stream' if stream else 'converse'}"
+        model = url_segment(request.model, codec=NAME, at="model")
+        url = f"{base}/model/{model}/{'converse-stream' if stream else 'converse'}"
         headers = {"content-type": "application/json", **endpoint.headers}
         sign = aws_auth(
             headers, endpoint, service="bedrock", region=region, token_env="AWS_BEARER_TOKEN_BEDROCK", who=NAME
