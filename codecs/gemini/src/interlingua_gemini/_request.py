@@ -56,6 +56,7 @@ from interlingua.kit import (
     cap_max_tokens,
     clamp_budget,
     construct,
+    describe,
     each,
     expect,
     lookup,
@@ -535,6 +536,8 @@ def _decode_generation(
         value = rest.get(wire_key)
         if type(value) is int or (typ is float and type(value) is float):
             fields[ir_key] = rest.pop(wire_key)
+        elif value is not None and not _proto_number(value, typ):
+            raise DecodeError(NAME, f"generationConfig.{wire_key}", f"expected a number, got {describe(value)}")
     stop = rest.get("stopSequences")
     if isinstance(stop, list) and all(isinstance(s, str) for s in stop):
         fields["stop"] = rest.pop("stopSequences")
@@ -547,6 +550,19 @@ def _decode_generation(
         del rest["thinkingConfig"]
     if rest or not any(key in fields for key in ("response_format", "thinking", "stop", *_ir_scalars())):
         options["generationConfig"] = rest
+
+
+def _proto_number(value: Any, typ: type) -> bool:
+    """Whether the API reads ``value`` as a number: proto3's JSON mapping takes an int32 or a
+    float as a number or as a string ("10", "0.5", "NaN"; https://protobuf.dev/programming-guides/json/).
+    Such a string stays in the options as it came; anything else (``"ten"``, ``true``) is refused."""
+    if not isinstance(value, str):
+        return False
+    try:
+        int(value) if typ is int else float(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _ir_scalars() -> tuple[str, ...]:
