@@ -28,6 +28,7 @@ from interlingua import (
     PartEnd,
     PartStart,
     ProviderEcho,
+    ProviderError,
     ServerSentEvent,
     SSEEvent,
     StreamEvent,
@@ -44,7 +45,7 @@ from interlingua import (
 from interlingua.kit import construct, dumps, expect, loads, optional, tool_arguments
 
 from . import _stop_reason, _usage
-from ._errors import decode_status
+from ._errors import decode_status, served_error
 from ._parts import NAME, PROVIDER, Decoding, Encoding, decode_part, encode_part, within
 from ._response import _DEFAULT_CONTENT, blocked_reason, call_prefix
 
@@ -323,6 +324,16 @@ def _assign(args: dict[str, Any], path: str, value: Any) -> None:
         holder[last] = value
 
 
+def _error_chunk(error: ProviderError) -> dict[str, Any]:
+    """The google.rpc.Status a stream ends with: the upstream's own status when it was Google's,
+    else the one for its HTTP status (``INTERNAL`` for a 500), never another vendor's error type."""
+    raw = error.raw.get("error") if isinstance(error.raw, dict) else None
+    status = raw.get("status") if isinstance(raw, dict) else None
+    if isinstance(status, str) and status.isupper():
+        return {"error": {"code": error.status or 500, "message": error.message, "status": status}}
+    return served_error(error.status or 500, error.message, None)
+
+
 def json_array_events(chunks: Iterable[bytes]) -> Iterator[SSEEvent]:
     """The non-SSE stream (one JSON array sent element by element) as one event per element,
     each yielded as soon as its closing brace arrives."""
@@ -425,11 +436,7 @@ class _Encoder:
             case MessageEnd():
                 return [self._end(event)]
             case ErrorEvent():
-                error = event.error
-                status = error.raw.get("error", {}).get("status") if isinstance(error.raw, dict) else error.type
-                return [
-                    {"error": {"code": error.status or 500, "message": error.message, "status": status or "UNKNOWN"}}
-                ]
+                return [_error_chunk(event.error)]
         return []
 
     def _keep(self, echo: ProviderEcho) -> None:
