@@ -7,6 +7,12 @@ decode_response would, and what the deltas could not say is sent as echoes (and 
 Built-in tool items arrive whole, as native parts; their progress events say nothing the finished
 item does not, and are skipped. Encoding groups parts into items as encode_response does, so the
 items, their ids and the final ``response.completed`` agree, as the openai SDK's reader requires.
+It writes the API's whole event sequence (the recorded ``function-call-stream``,
+``web-search-call-stream``): each content part ends with its ``.done`` event and
+``content_part.done`` (summary parts likewise), each call with ``function_call_arguments.done``,
+whose ``arguments`` (and the finished item's) are the streamed pieces joined, byte for byte; a
+call that arrived whole is streamed as one piece. The API streams one item at a time, so parts
+that arrive interleaved (parallel calls) are written one after the other.
 """
 
 from __future__ import annotations
@@ -314,6 +320,8 @@ class _Encoder:
         self.current: _Open | None = None
         self.where: dict[int, tuple[_Open, int]] = {}
         self.refusals: set[int] = set()
+        self.streamed: dict[int, list[str]] = {}  # each open part's deltas, by IR index
+        self.arguments: dict[str, str] = {}  # each ended call's streamed arguments, by item id
         self.start: MessageStart | None = None
         self.handlers: dict[type, Callable[[Any], list[SSEEvent]]] = {
             MessageStart: self.message_start,
@@ -321,6 +329,7 @@ class _Encoder:
             TextDelta: self.text_delta,
             ThinkingDelta: self.thinking_delta,
             ToolInputDelta: self.tool_delta,
+            PartEnd: self.part_end,
             MessageEnd: self.message_end,
             ErrorEvent: self.error,
         }
@@ -394,6 +403,7 @@ class _Encoder:
         item.positions.append(self.position)
         self.position += 1
         self.where[event.index] = (item, sub)
+        self.streamed[event.index] = []
         return out + self._sub_start(item, sub, part)
 
     def _sub_start(self, item: _Open, sub: int, part: ContentPart) -> list[SSEEvent]:
@@ -413,6 +423,7 @@ class _Encoder:
         if found is None or found[0].kind != "message":
             return []
         item, sub = found
+        self.streamed[event.index].append(event.text)
         at = {"item_id": item.id, "output_index": item.output_index, "content_index": sub}
         if event.index in self.refusals:
             return [self._sse("response.refusal.delta", **at, delta=event.text)]
@@ -423,6 +434,7 @@ class _Encoder:
         if found is None or found[0].kind != "reasoning":
             return []
         item, sub = found
+        self.streamed[event.index].append(event.text)
         at = {"item_id": item.id, "output_index": item.output_index, "summary_index": sub}
         return [self._sse("response.reasoning_summary_text.delta", **at, delta=event.text)]
 
@@ -431,6 +443,7 @@ class _Encoder:
         if found is None or found[0].kind != "function_call":
             return []
         item = found[0]
+        self.streamed[event.index].append(event.json)
         return [
             self._sse(
                 "response.function_call_arguments.delta",
@@ -439,6 +452,47 @@ class _Encoder:
                 delta=event.json,
             )
         ]
+
+    def part_end(self, event: PartEnd) -> list[SSEEvent]:
+        """The part's closing events, as the API ends each content part, summary part and call."""
+        found, pieces = self.where.get(event.index), self.streamed.pop(event.index, None)
+        if found is None or pieces is None:
+            return []
+        item, sub = found
+        part = self.acc.snapshot().message.parts[item.positions[sub]]
+        at = {"item_id": item.id, "output_index": item.output_index}
+        if item.kind == "message" and isinstance(part, Text):
+            block = encode_output_text(part, "", WarningSink(NAME))
+            text = "".join(pieces)
+            at["content_index"] = sub
+            if event.index in self.refusals:
+                done = self._sse("response.refusal.done", **at, refusal=text)
+            else:
+                done = self._sse("response.output_text.done", **at, text=text, logprobs=[])
+            return [done, self._sse("response.content_part.done", **at, part=block)]
+        if item.kind == "reasoning":
+            text = "".join(pieces)
+            at["summary_index"] = sub
+            return [
+                self._sse("response.reasoning_summary_text.done", **at, text=text),
+                self._sse("response.reasoning_summary_part.done", **at, part={"type": "summary_text", "text": text}),
+            ]
+        if item.kind == "function_call" and isinstance(part, ToolUse):
+            out = []
+            if not pieces:  # the call arrived whole (a Gemini upstream): its arguments as one piece
+                pieces = [encode_arguments(part, {})]
+                out.append(self._sse("response.function_call_arguments.delta", **at, delta=pieces[0]))
+            self.arguments[item.id] = arguments = "".join(pieces)
+            return [*out, self._sse("response.function_call_arguments.done", **at, arguments=arguments)]
+        return []
+
+    def _streamed_arguments(self, items: list[Event]) -> list[Event]:
+        """``items`` with each call's ``arguments`` as they were streamed (encode_response writes
+        them compact; a client compares the finished item with the pieces it joined)."""
+        for item in items:
+            if item.get("type") == "function_call" and item.get("id") in self.arguments:
+                item["arguments"] = self.arguments[item["id"]]
+        return items
 
     def _items(self, parts: list[tuple[int, ContentPart]], *, final: bool = False) -> list[Event]:
         """The items of ``parts``; ``final``: the writing of response.completed, which reports."""
@@ -455,15 +509,16 @@ class _Encoder:
             return []
         snapshot = self.acc.snapshot().message.parts
         parts = [(p, snapshot[p]) for p in item.positions if p < len(snapshot)]
-        done = self._items(parts)
+        done = self._streamed_arguments(self._items(parts))
         if not done:
             return []
         return [self._sse("response.output_item.done", output_index=item.output_index, item=done[0])]
 
     def message_end(self, event: MessageEnd) -> list[SSEEvent]:
-        out = self._close()
+        out = [sse for index in list(self.streamed) for sse in self.part_end(PartEnd(index))]  # parts left open
+        out += self._close()
         parts = self.acc.snapshot().message.parts
-        output = self._items(list(enumerate(parts)), final=True)
+        output = self._streamed_arguments(self._items(list(enumerate(parts)), final=True))
         shell = self._shell(None, output, event)
         kind = {"incomplete": "response.incomplete", "failed": "response.failed"}.get(shell.get("status", ""))
         return [*out, self._sse(kind or "response.completed", response=shell)]
@@ -492,6 +547,37 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
     """StreamEvents -> the typed SSE events, ending with the full response as encode_response
     writes it (and warns about it, to ``out``)."""
     encoder = _Encoder(out)
-    for at, event in enumerate(events):
+    for at, event in _one_part_at_a_time(events):
         encoder.at = at
         yield from encoder.event(event)
+
+
+def _one_part_at_a_time(events: Iterable[StreamEvent]) -> Iterator[tuple[int, StreamEvent]]:
+    """``(number, event)``, the events of a part that opens while another is open held back
+    until that one ends: the Responses API writes one output item at a time (parallel calls
+    from a Chat Completions upstream interleave their argument pieces). The message's end, or
+    an error, lets out everything held first."""
+    live: int | None = None
+    held: dict[int, list[tuple[int, StreamEvent]]] = {}  # waiting parts, in the order they opened
+    for number, event in enumerate(events):
+        index = getattr(event, "index", None) if not isinstance(event, Echo | MessageStart) else None
+        if isinstance(event, Echo) and event.index is not None and event.index in held:
+            index = event.index
+        if index is None or (live is None and not held) or index == live:
+            if isinstance(event, MessageEnd | ErrorEvent):
+                for waiting in held.values():
+                    yield from waiting
+                held.clear()
+            yield number, event
+            if index is not None and live is None and isinstance(event, PartStart):
+                live = index
+            if index is not None and index == live and isinstance(event, PartEnd):
+                live = None
+                while held and live is None:  # the next waiting part: all it has, and live if unended
+                    first = next(iter(held))
+                    waiting = held.pop(first)
+                    yield from waiting
+                    if not isinstance(waiting[-1][1], PartEnd):
+                        live = first
+            continue
+        held.setdefault(index, []).append((number, event))
