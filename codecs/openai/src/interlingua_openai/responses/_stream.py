@@ -292,6 +292,13 @@ def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
 # --- encoding ----------------------------------------------------------------------------------
 
 
+_PROGRESS = {  # as recorded: real web-search-call-stream; pydantic-ai's code execution and MCP list-tools streams
+    "web_search_call": ("in_progress", "searching", "completed"),
+    "code_interpreter_call": ("in_progress", "code", "interpreting", "completed"),
+    "mcp_list_tools": ("in_progress", "completed"),
+}
+
+
 @dataclass
 class _Open:
     """An output item being written: its kind, id, position and the IR parts in it."""
@@ -320,6 +327,7 @@ class _Encoder:
         self.current: _Open | None = None
         self.where: dict[int, tuple[_Open, int]] = {}
         self.refusals: set[int] = set()
+        self.empty: set[int] = set()
         self.streamed: dict[int, list[str]] = {}  # each open part's deltas, by IR index
         self.arguments: dict[str, str] = {}  # each ended call's streamed arguments, by item id
         self.start: MessageStart | None = None
@@ -393,6 +401,7 @@ class _Encoder:
             out = self._open("function_call", item_id, {**added, "status": "in_progress"})
         elif isinstance(part, Native) and part.provider == PROVIDER and not _echo.flag(data, "in_content"):
             out = self._open("native", str(part.data.get("id", "")), dict(part.data))
+            out += self._progress(part.data)
         elif not isinstance(part, Text | Thinking):
             self.position += 1
             return self._close()  # no output item of its own: encode_response warns about it
@@ -404,7 +413,25 @@ class _Encoder:
         self.position += 1
         self.where[event.index] = (item, sub)
         self.streamed[event.index] = []
-        return out + self._sub_start(item, sub, part)
+        out += self._sub_start(item, sub, part)
+        if isinstance(part, Text) and part.text:  # text that came whole: one piece, as a delta
+            out += self.text_delta(TextDelta(event.index, part.text))
+        elif isinstance(part, Thinking) and part.text:
+            out += self.thinking_delta(ThinkingDelta(event.index, part.text))
+        return out
+
+    def _progress(self, item: Event) -> list[SSEEvent]:
+        """A built-in tool item's progress events, which the API sends between its added and done
+        events (the decoder keeps none: the finished item says it all)."""
+        kind, at = str(item.get("type")), {"item_id": str(item.get("id", "")), "output_index": self.output_index}
+        out = []
+        for stage in _PROGRESS.get(kind, ()):
+            if stage != "code":
+                out.append(self._sse(f"response.{kind}.{stage}", **at))
+            elif isinstance(code := item.get("code"), str):
+                out.append(self._sse(f"response.{kind}_code.delta", **at, delta=code))
+                out.append(self._sse(f"response.{kind}_code.done", **at, code=code))
+        return out
 
     def _sub_start(self, item: _Open, sub: int, part: ContentPart) -> list[SSEEvent]:
         at = {"item_id": item.id, "output_index": item.output_index}
@@ -413,6 +440,9 @@ class _Encoder:
             if block.get("type") == "refusal":
                 self.refusals.add(item.parts[sub])
             return [self._sse("response.content_part.added", **at, content_index=sub, part=block)]
+        if item.kind == "reasoning" and _echo.flag(_echo.own(part), "empty"):
+            self.empty.add(item.parts[sub])  # an item without a summary: no summary part, as the API
+            return []
         if item.kind == "reasoning":
             part_block = {"type": "summary_text", "text": ""}
             return [self._sse("response.reasoning_summary_part.added", **at, summary_index=sub, part=part_block)]
@@ -456,7 +486,7 @@ class _Encoder:
     def part_end(self, event: PartEnd) -> list[SSEEvent]:
         """The part's closing events, as the API ends each content part, summary part and call."""
         found, pieces = self.where.get(event.index), self.streamed.pop(event.index, None)
-        if found is None or pieces is None:
+        if found is None or pieces is None or event.index in self.empty:
             return []
         item, sub = found
         part = self.acc.snapshot().message.parts[item.positions[sub]]
