@@ -509,7 +509,7 @@ class _Encoder:
             ]
         if item.kind == "function_call" and isinstance(part, ToolUse):
             out = []
-            if not pieces:  # the call arrived whole (a Gemini upstream): its arguments as one piece
+            if not "".join(pieces):  # the call arrived whole (a Gemini upstream): its arguments as one piece
                 pieces = [encode_arguments(part, {})]
                 out.append(self._sse("response.function_call_arguments.delta", **at, delta=pieces[0]))
             self.arguments[item.id] = arguments = "".join(pieces)
