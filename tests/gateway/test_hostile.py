@@ -5,6 +5,7 @@ sends it, not through an SDK that would refuse to."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import socket
 import time
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from .conftest import GATEWAY_KEY, UPSTREAM_KEY, UPSTREAMS, WIRES, Running
-from .vendor import Answer
+from .vendor import Answer, Fault
 
 HEADERS = {
     "anthropic-messages": lambda key: {"x-api-key": key, "anthropic-version": "2023-06-01"},
@@ -56,8 +57,6 @@ def in_callers_shape(wire: str, answer: Any, status: int) -> str:
 
 
 def _json(body: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(body)
 
 
@@ -209,3 +208,21 @@ def test_an_upstream_answer_its_wire_cannot_read_is_a_502(gw: Running) -> None:
 
     assert message.startswith("the upstream's answer could not be read: openai-chat: ")
 
+
+
+def test_a_gemini_callers_stream_broken_upstream_ends_with_a_google_status(gw: Running) -> None:
+    """It said ``"status": "api_error"``, another vendor's error type (issue 39)."""
+    import httpx2
+
+    data = UPSTREAMS["openai-chat"].stream_path().read_bytes()
+    gw.upstreams["openai-chat"].answer = Answer(sse=data)
+    gw.upstreams["openai-chat"].faults.append(Fault("reset", after=len(data) // 2))
+    path = "/v1beta/models/via-openai-chat:streamGenerateContent?alt=sse"
+    body = request_for("gemini", "via-openai-chat")[1]
+
+    answer = httpx2.post(gw.url + path, json=body, headers=HEADERS["gemini"](GATEWAY_KEY), timeout=30)
+
+    last = [line for line in answer.text.splitlines() if line.startswith("data:")][-1]
+    error = json.loads(last.removeprefix("data:"))["error"]
+    assert (error["code"], error["status"]) == (500, "INTERNAL")
+    assert error["message"].startswith("the stream broke off")
