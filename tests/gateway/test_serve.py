@@ -128,3 +128,16 @@ def test_a_model_with_cr_lf_cannot_forge_a_log_line(served) -> None:  # type: ig
     lines = [line for line in _log_of(process).splitlines() if " INFO " in line]
     assert len(lines) == 1, lines
     assert 'model="gemini-x\\r\\n2026-01-01 00:00:00 INFO POST /v1/messages model=admin status=200"' in lines[0]
+
+
+def test_the_docs_google_genai_example_runs_as_written(served, gw: Running) -> None:  # type: ignore[no-untyped-def]
+    page = (Path(__file__).parents[2] / "docs" / "guide" / "gateway.md").read_text()
+    [example] = [block for block in page.split("```py\n")[1:] if "from google import genai" in block]
+    code = example.split("```")[0]
+    url, running = served
+    asked = len(gw.upstreams["gemini"].received)
+
+    exec(code.replace('"my-team-key"', repr(GATEWAY_KEY)).replace("http://127.0.0.1:8000", url), {})
+
+    assert len(gw.upstreams["gemini"].received) == asked + 1
+    assert "POST /v1/models/claude-haiku-4-5:generateContent model=claude-haiku-4-5" in _log_of(running)
