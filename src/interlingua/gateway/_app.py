@@ -400,7 +400,7 @@ def _field(value: object) -> str:
 
 
 def _logged_path(http: HttpIn) -> str:
-    """The request's path and query, a key in the query (``?key=``, as Gemini clients send
+    """The request's path and query, a key in the query (``?key=``, as some vendors' clients send
     one) written ``<redacted>``."""
     query = http.url.query
     if not query:
