@@ -98,7 +98,7 @@ def start_gateway(upstream_port: int, folder: Path, pythonpath: str = "") -> tup
     port = free_port()
     config = folder / "gateway.toml"
     config.write_text(
-        f'[[route]]\nmatch = "*"\ncodec = "{UPSTREAM}"\nbase_url = "http://127.0.0.1:{upstream_port}/v1"\n'
+        f'[gateway]\nopen = true\n\n[[route]]\nmatch = "*"\ncodec = "{UPSTREAM}"\nbase_url = "http://127.0.0.1:{upstream_port}/v1"\n'
         'api_key_env = "BENCH_UPSTREAM_KEY"\nmodel = "gpt-4o"\n'
     )
     env = {**os.environ, "BENCH_UPSTREAM_KEY": "sk-bench"}

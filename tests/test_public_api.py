@@ -204,6 +204,8 @@ PUBLIC = {
         "tool_arguments",
         "unresolved_handle",
         "unsigned_or_own_thinking",
+        "host_label",
+        "url_segment",
     },
     "interlingua.testing": {
         "Check",

@@ -199,6 +199,7 @@ class Serving(NamedTuple):
     not reported as lost); where the model is in the path, ``methods`` are the methods after its
     ``:`` that are served and ``stream_method`` the one that asks for a stream. ``batch`` is the
     vendor's batch-file line, which the CLI reads and writes (``interlingua convert`` keeps ids).
+    ``also``: further paths served the same way (another API version the vendor's SDKs call).
     A recorded HTTP exchange names its wire by its path: the route after its version segment
     (``/chat/completions`` of ``/v1/chat/completions``), since proxies and cloud hosts put their
     own prefix ahead of it."""
@@ -209,6 +210,7 @@ class Serving(NamedTuple):
     methods: tuple[str, ...] = ()
     stream_method: str | None = None
     batch: BatchLine | None = None
+    also: tuple[str, ...] = ()
 
     def names(self, path: str) -> tuple[bool, str | None]:
         """Whether an HTTP ``path`` is this route, and the model it names where the model sits

@@ -22,6 +22,7 @@ from typing import Any
 
 from ._codec import Endpoint, Signer
 from ._errors import MissingAPIKeyError
+from ._url import host_label
 
 
 def aws_region(settings: Mapping[str, str], *, who: str) -> str:
@@ -30,7 +31,7 @@ def aws_region(settings: Mapping[str, str], *, who: str) -> str:
     region = settings.get("aws_region") or os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION")
     if not region:
         raise MissingAPIKeyError(f"{who}: no region; set settings['aws_region'] or AWS_REGION")
-    return region
+    return host_label(region, codec=who, at="settings.aws_region")  # it becomes part of the host
 
 
 def aws_auth(

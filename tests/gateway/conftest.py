@@ -150,6 +150,8 @@ def running() -> Iterator[Running]:
     servers = {wire: HoldingServer() for wire in WIRES}
     routes = [
         *routes_for(servers),
+        # any model name, to the gemini upstream as it came: where a hostile name would reach its URL
+        Route(match="gem-*", codec="gemini", base_url=servers["gemini"].url, api_key_env="GATEWAY_TEST_UPSTREAM_KEY"),
         Route(
             match="strict-via-gemini",
             codec="gemini",

@@ -29,6 +29,8 @@ def test_the_documented_config_loads_its_routes_keys_and_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GATEWAY_KEYS", "gw-key-one, gw-key-two")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-a")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-o")
     path = tmp_path / "gateway.toml"
     path.write_text(TEN_LINES)
 
@@ -56,6 +58,19 @@ def test_a_docs_page_holds_the_same_config() -> None:
         ('[gateway]\nport = 1\n[[route]]\nmatch = "*"\ncodec = "gemini"\n', "[gateway]: unknown keys ['port']"),
         ('[gateway]\nkeys_env = "NOT_SET_ANYWHERE"\n[[route]]\nmatch = "*"\ncodec = "gemini"\n', "holds no key"),
         ("[[route]\n", "gateway.toml:"),
+        # issue 39: each of these started, then answered every request 502 (or served anyone)
+        (
+            '[gateway]\nopen = true\n[[route]]\nmatch = "*"\ncodec = "anthropic"\n',
+            "route[0]: codec 'anthropic' is not installed; installed: anthropic-messages, ",
+        ),
+        (
+            '[gateway]\nopen = true\n[[route]]\nmatch = "*"\ncodec = "gemini"\napi_key_env = "NOT_SET_ANYWHERE"\n',
+            "route '*': environment variable NOT_SET_ANYWHERE is not set",
+        ),
+        ('[[route]]\nmatch = "*"\ncodec = "gemini"\n', "[gateway]: no keys_env; set it, or open = true"),
+        ('[gateway]\nopen = "yes"\n[[route]]\nmatch = "*"\ncodec = "gemini"\n', "no keys_env"),
+        ('[gateway]\nopen = true\nbody_timeout = 0\n[[route]]\nmatch = "*"\ncodec = "gemini"\n', "body_timeout"),
+        ('[gateway]\nopen = true\n[[route]]\nmatch = "*"\ncodec = "gemini"\ntimeout = "x"\n', "route[0]: timeout"),
     ],
 )
 def test_a_config_the_gateway_cannot_run_is_refused_with_its_reason(tmp_path: Path, text: str, error: str) -> None:
@@ -76,7 +91,9 @@ def test_a_route_whose_key_variable_is_unset_names_the_variable_and_not_a_value(
 
 def test_the_id_store_key_opens_a_sqlite_store(tmp_path: Path) -> None:
     path = tmp_path / "gateway.toml"
-    path.write_text(f'[gateway]\nid_store = "{tmp_path / "ids.db"}"\n[[route]]\nmatch = "*"\ncodec = "gemini"\n')
+    path.write_text(
+        f'[gateway]\nopen = true\nid_store = "{tmp_path / "ids.db"}"\n[[route]]\nmatch = "*"\ncodec = "gemini"\n'
+    )
     assert isinstance(load_config(path).id_store, SqliteIdStore)
 
 
@@ -98,3 +115,16 @@ def test_the_code_example_of_the_docs_page_builds_an_app_and_a_keyless_local_rou
         return headers
 
     assert "authorization" not in {k.lower() for k in asyncio.run(build())}  # type: ignore[attr-defined]
+
+
+def test_open_true_serves_without_keys(tmp_path: Path) -> None:
+    path = tmp_path / "gateway.toml"
+    path.write_text('[gateway]\nopen = true\n[[route]]\nmatch = "*"\ncodec = "gemini"\n')
+    assert load_config(path).keys == frozenset()
+
+
+def test_a_gateway_built_in_code_checks_its_routes_too() -> None:
+    from interlingua.gateway import Gateway, GatewayConfig
+
+    with pytest.raises(ConfigError, match="routes\\[0\\]: codec 'anthropic' is not installed"):
+        Gateway(GatewayConfig([Route("*", "anthropic")]))

@@ -426,3 +426,20 @@ def test_unsigned_parallel_calls_get_the_placeholder_only_where_the_model_checks
     if not signed:
         assert encoded.body == body
     assert encoded.warnings == []
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "what"),
+    [("maxOutputTokens", "ten", "a string"), ("temperature", "hot", "a string"), ("topK", True, "a boolean")],
+)
+def test_a_setting_of_the_wrong_type_is_a_decode_error(setting: str, value: object, what: str) -> None:
+    """It was kept as an option and replaced by a default upstream (issue 39); the API answers 400."""
+    with pytest.raises(il.DecodeError) as caught:
+        CODEC.decode_request({"contents": [], "generationConfig": {setting: value}})
+    assert (caught.value.path, caught.value.reason) == (f"generationConfig.{setting}", f"expected a number, got {what}")
+
+
+def test_a_numeric_string_as_proto_json_allows_stays_an_option() -> None:
+    config = {"maxOutputTokens": "10"}
+    request = CODEC.decode_request({"contents": [], "generationConfig": config})
+    assert (request.max_tokens, request.provider_options) == (None, {"gemini": {"generationConfig": config}})

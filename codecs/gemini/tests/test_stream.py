@@ -187,3 +187,16 @@ def test_candidate_fields_that_arrive_late_reach_the_echo_and_repeated_usage_is_
     assert response.message.parts == [Text("abc")]
     assert response.echo("gemini").data["candidate"] == {"index": 0, "safetyRatings": ratings}  # type: ignore[union-attr]
     assert (response.usage.input_tokens, response.usage.output_tokens, response.stop_reason) == (3, 2, "end_turn")
+
+
+def test_a_partial_args_index_past_what_the_bytes_can_fill_is_a_decode_error() -> None:
+    """A 168-byte event naming ``$.a[100000000]`` once allocated a list that long (issue 39)."""
+    opened = {"functionCall": {"name": "f", "willContinue": True}}
+    huge = {"functionCall": {"partialArgs": [{"jsonPath": "$.a[100000000]", "numberValue": 1}], "willContinue": True}}
+    events = _sse(*({"candidates": [{"content": {"role": "model", "parts": [part]}}]} for part in (opened, huge)))
+
+    with pytest.raises(il.DecodeError) as caught:
+        list(CODEC.decode_stream(events))
+
+    assert caught.value.path == "chunk[1].candidates[0].content.parts[0].functionCall.partialArgs[0].jsonPath"
+    assert "index past what" in caught.value.reason

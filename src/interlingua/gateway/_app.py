@@ -10,13 +10,17 @@ caller's vendor error, with its status (a 429 keeps its ``retry-after``).
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
+import json
 import logging
 import math
 import os
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import parse_qsl, urlencode
 
 from .._client import AsyncClient
 from .._codec import Codec, HttpRequest
@@ -33,8 +37,7 @@ from .._registry import ServedWire, get_codec, served
 from .._request import Request
 from .._response import Response
 from .._warnings import AnyWarning
-from .._wire import loads
-from ._config import ConfigError, GatewayConfig, Route
+from ._config import ConfigError, GatewayConfig, Route, check_route
 from ._ids import ToolIdMap
 from ._pipe import Pipe
 
@@ -64,6 +67,8 @@ class Gateway:
     one connection pool) and the tool-id map. ``app()`` is the ASGI application."""
 
     def __init__(self, config: GatewayConfig, *, http_client: httpx2.AsyncClient | None = None) -> None:
+        for at, route in enumerate(config.routes):
+            check_route(route, f"routes[{at}]")
         self.config = config
         self.ids = ToolIdMap(config.id_store)
         self.open_streams = 0
@@ -87,7 +92,11 @@ class Gateway:
             yield
             await self.aclose()
 
-        paths = [Path(wire.path, endpoint(wire), methods=["POST"]) for wire in served()]
+        paths = [
+            Path(path, endpoint(wire), methods=["POST"])
+            for wire in served()
+            for path in (wire.path, *wire.serving.also)
+        ]
         return Starlette(routes=paths, lifespan=lifespan)
 
     async def aclose(self) -> None:
@@ -102,7 +111,7 @@ class Gateway:
     async def handle(self, wire: ServedWire, http: HttpIn) -> HttpOut:
         started = time.perf_counter()
         caller = get_codec(wire.codec)
-        facts: dict[str, Any] = {"route": wire.path, "model": None, "tokens": None}
+        facts: dict[str, Any] = {"route": _logged_path(http), "model": None, "tokens": None}
         try:
             self._check_key(http)
             body = await self._body(http)
@@ -124,8 +133,8 @@ class Gateway:
             encoded = caller.encode_response(answer)
         except _Refused as refused:
             return self._refuse(wire, refused, facts, started)
-        except (InterlinguaError, ConfigError) as exc:  # an answer the caller's wire cannot hold, a bad route
-            return self._refuse(wire, _Refused(502, self._hide(str(exc))), facts, started)
+        except Exception as exc:
+            return self._refuse(wire, self._fault(exc), facts, started)
         warnings = [*answer.warnings, *encoded.warnings]  # the request's, the upstream answer's, the caller's
         facts["tokens"] = _tokens(answer)
         self._log(facts, warnings, started, 200)
@@ -148,22 +157,31 @@ class Gateway:
             raise _Refused(401, "invalid or missing gateway key")
 
     async def _body(self, http: HttpIn) -> bytes:
-        """The body, read no further than the limit (a lying or absent content-length included)."""
+        """The body, read no further than the limit (a lying or absent content-length included),
+        and within ``body_timeout`` (a caller dripping bytes holds a connection: a 408)."""
         limit = self.config.max_body_bytes
         declared = http.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             raise _Refused(413, f"request body exceeds the gateway's limit of {limit} bytes")
         chunks, size = [], 0
-        async for chunk in http.stream():
-            size += len(chunk)
-            if size > limit:
-                raise _Refused(413, f"request body exceeds the gateway's limit of {limit} bytes")
-            chunks.append(chunk)
+
+        async def read() -> None:
+            nonlocal size
+            async for chunk in http.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise _Refused(413, f"request body exceeds the gateway's limit of {limit} bytes")
+                chunks.append(chunk)
+
+        try:
+            await asyncio.wait_for(read(), self.config.body_timeout)
+        except builtins.TimeoutError:  # asyncio's, since Python 3.11
+            raise _Refused(408, f"the request body was not sent within {self.config.body_timeout:g} s") from None
         return b"".join(chunks)
 
     def _decode(self, wire: ServedWire, caller: Codec, http: HttpIn, raw: bytes) -> tuple[Request, bool]:
         try:
-            body = loads(raw)
+            body = strict_json(raw)
         except ValueError as exc:
             raise _Refused(400, f"the request body is not JSON ({exc})") from None
         if not isinstance(body, dict):
@@ -182,6 +200,8 @@ class Gateway:
             request = caller.decode_request(body)
         except DecodeError as exc:
             raise _Refused(400, f"{exc.path}: {exc.reason}") from None
+        except ValueError as exc:  # a value the IR refuses (pydantic's ValidationError is a ValueError)
+            raise _Refused(400, f"the request does not fit its wire: {str(exc).splitlines()[0]}") from None
         if model is not None:
             request = request.model_copy(update={"model": model.removeprefix("models/")})
         return request, stream
@@ -216,6 +236,16 @@ class Gateway:
             raise self._upstream_refusal(exc) from None
         except TransportError as exc:
             raise _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc))) from None
+
+    def _fault(self, exc: Exception) -> _Refused:
+        """What is not the caller's fault: an upstream answer its own wire cannot read is the
+        upstream's (502); anything else is the gateway's own (500), logged with its traceback."""
+        if isinstance(exc, DecodeError):
+            return _Refused(502, self._hide(f"the upstream's answer could not be read: {exc}"))
+        if not isinstance(exc, InterlinguaError | ConfigError):
+            log.error("an internal error", exc_info=exc)
+            return _Refused(500, "an internal error in the gateway")
+        return _Refused(500, self._hide(str(exc)))
 
     def _upstream_refusal(self, exc: ProviderError) -> _Refused:
         status = exc.status or 502
@@ -335,19 +365,20 @@ class Gateway:
     def _log(
         self, facts: dict[str, Any], warnings: list[AnyWarning], started: float, status: int, error: str = ""
     ) -> None:
+        """The access line: one per request, every field from a caller escaped (:func:`_field`)."""
         paths = ",".join(w.path for w in warnings[:_SHOWN_PATHS])
         log.info(
             "%s %s model=%s upstream=%s status=%d latency_ms=%.1f tokens=%s warnings=%d%s%s",
             "POST",
-            facts["route"],
-            facts["model"],
+            _field(facts["route"]),
+            _field(facts["model"]),
             facts.get("upstream"),
             status,
             (time.perf_counter() - started) * 1000,
             facts["tokens"],
             len(warnings),
-            f" paths={paths}" if paths else "",
-            f" error={error!r}" if error else "",
+            f" paths={_field(paths)}" if paths else "",
+            f" error={json.dumps(error)}" if error else "",
         )
 
 
@@ -355,6 +386,53 @@ async def _disconnected(http: HttpIn) -> None:
     """Returns when the caller goes away (the body is read, so the next message is the disconnect)."""
     while (await http.receive())["type"] != "http.disconnect":
         pass
+
+
+_PLAIN = re.compile(r"[\w.,:/@+*<>%=&?-]*", re.ASCII)
+_SECRET_PARAMS = frozenset({"key", "api_key", "api-key", "access_token"})
+
+
+def _field(value: object) -> str:
+    """A log field as it is when plain, else JSON-quoted: control characters (CR/LF), spaces,
+    quotes and non-ASCII escaped, so a caller's model name cannot forge a line or a field."""
+    text = str(value)
+    return text if _PLAIN.fullmatch(text) else json.dumps(text)
+
+
+def _logged_path(http: HttpIn) -> str:
+    """The request's path and query, a key in the query (``?key=``, as some vendors' clients send
+    one) written ``<redacted>``."""
+    query = http.url.query
+    if not query:
+        return http.url.path
+    pairs = parse_qsl(query, keep_blank_values=True)
+    shown = [(name, "<redacted>" if name.lower() in _SECRET_PARAMS else value) for name, value in pairs]
+    return f"{http.url.path}?{urlencode(shown, safe='<>')}"
+
+
+def strict_json(raw: bytes) -> Any:
+    """A request body as JSON, refusing what JSON has no token for: ``NaN``, ``Infinity``, and a
+    number too large for a float (``1e999``), which the parser would read as infinity."""
+    from pydantic_core import from_json
+
+    body = from_json(raw, allow_inf_nan=False)
+    if _HUGE_NUMBER.search(raw) and _has_infinity(body):
+        raise ValueError("a number too large for a double")
+    return body
+
+
+_HUGE_NUMBER = re.compile(rb"[eE]\+?\d{3}|\d{300}")
+"""Text that may hold a number past a double's range (1.8e308): only then is the body walked."""
+
+
+def _has_infinity(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isinf(value)
+    if isinstance(value, dict):
+        return any(_has_infinity(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_infinity(item) for item in value)
+    return False
 
 
 def _accepts(codec: Codec) -> Callable[[str], bool] | None:

@@ -14,6 +14,8 @@ from ._ids import IdStore, SqliteIdStore
 
 DEFAULT_MAX_BODY = 32 * 1024 * 1024
 """32 MiB: the largest request limit the four served APIs document."""
+DEFAULT_BODY_TIMEOUT = 60.0
+"""Seconds a caller has to send its whole request body (a slow drip holds a connection)."""
 
 
 class ConfigError(ValueError):
@@ -57,28 +59,33 @@ class Route:
 @dataclass(frozen=True)
 class GatewayConfig:
     """``routes`` are tried in order, the first match wins. ``keys``: the keys callers must
-    present (``Authorization: Bearer``, ``x-api-key`` or ``x-goog-api-key``); empty, none is
-    asked. ``max_body_bytes``: larger request bodies get a 413. ``id_store``: see
-    :class:`~interlingua.gateway.IdStore`."""
+    present (``Authorization: Bearer``, ``x-api-key``, ``x-goog-api-key`` or ``?key=``); empty,
+    none is asked. ``max_body_bytes``: larger request bodies get a 413. ``id_store``: see
+    :class:`~interlingua.gateway.IdStore`. ``body_timeout``: a request body not read whole
+    within it gets a 408."""
 
     routes: Sequence[Route]
     keys: frozenset[str] = field(default=frozenset(), repr=False)
     max_body_bytes: int = DEFAULT_MAX_BODY
     id_store: IdStore | None = None
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
 
     def route_for(self, model: str) -> Route | None:
         return next((route for route in self.routes if route.matches(model)), None)
 
 
 _ROUTE_KEYS = frozenset(Route.__dataclass_fields__)
-_GATEWAY_KEYS = frozenset({"keys_env", "max_body_bytes", "id_store"})
+_GATEWAY_KEYS = frozenset({"keys_env", "open", "max_body_bytes", "body_timeout", "id_store"})
 
 
 def load_config(path: str | Path) -> GatewayConfig:
     """A :class:`GatewayConfig` from TOML: a ``[gateway]`` table (``keys_env``: the variable
-    holding the callers' keys, comma-separated; ``max_body_bytes``; ``id_store``: a SQLite file
-    that keeps the tool ids too long to encode, shared by workers and restarts) and ``[[route]]`` tables
-    with :class:`Route`'s fields. Keys are never written in the file itself."""
+    holding the callers' keys, comma-separated, required unless ``open = true`` says anyone may
+    call; ``max_body_bytes``; ``body_timeout``; ``id_store``: a SQLite file that keeps the tool ids
+    too long to encode, shared by workers and restarts) and ``[[route]]`` tables with
+    :class:`Route`'s fields. Keys are never written in the file itself. Everything a request
+    would otherwise find wrong later is checked here: each route's codec is installed and its
+    ``api_key_env`` set."""
     try:
         document = tomllib.loads(Path(path).read_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -96,7 +103,7 @@ def config_from_mapping(document: Mapping[str, Any]) -> GatewayConfig:
         unknown = set(table) - _ROUTE_KEYS
         if unknown or "match" not in table or "codec" not in table:
             raise ConfigError(f"route[{at}]: needs match and codec; unknown keys {sorted(unknown)}")
-        routes.append(Route(**table))
+        routes.append(check_route(Route(**table), f"route[{at}]"))
     if not routes:
         raise ConfigError("no [[route]] tables: the gateway would answer every model with a 404")
     keys: frozenset[str] = frozenset()
@@ -105,6 +112,31 @@ def config_from_mapping(document: Mapping[str, Any]) -> GatewayConfig:
         keys = frozenset(k.strip() for k in raw.split(",") if k.strip())
         if not keys:
             raise ConfigError(f"[gateway] keys_env: environment variable {gateway['keys_env']} holds no key")
+    elif gateway.get("open") is not True:
+        raise ConfigError("[gateway]: no keys_env; set it, or open = true to let anyone call")
     store = SqliteIdStore(str(gateway["id_store"])) if "id_store" in gateway else None
-    size = int(gateway.get("max_body_bytes", DEFAULT_MAX_BODY))
-    return GatewayConfig(routes, keys=keys, max_body_bytes=size, id_store=store)
+    size = _number(gateway, "max_body_bytes", int, DEFAULT_MAX_BODY)
+    timeout = _number(gateway, "body_timeout", float, DEFAULT_BODY_TIMEOUT)
+    return GatewayConfig(routes, keys=keys, max_body_bytes=int(size), id_store=store, body_timeout=timeout)
+
+
+def check_route(route: Route, at: str) -> Route:
+    """``route`` when it can serve: its codec installed, its key variable set, its numbers numbers."""
+    from .._registry import codecs
+
+    known = codecs()
+    if route.codec not in known:
+        raise ConfigError(f"{at}: codec {route.codec!r} is not installed; installed: {', '.join(known)}")
+    route.api_key()
+    if route.timeout is not None and not (isinstance(route.timeout, int | float) and route.timeout > 0):
+        raise ConfigError(f"{at}: timeout must be a positive number of seconds, not {route.timeout!r}")
+    if not isinstance(route.max_retries, int) or isinstance(route.max_retries, bool) or route.max_retries < 0:
+        raise ConfigError(f"{at}: max_retries must be a whole number >= 0, not {route.max_retries!r}")
+    return route
+
+
+def _number(table: Mapping[str, Any], key: str, kind: type[float], default: float) -> float:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, kind | int) or value <= 0:
+        raise ConfigError(f"[gateway] {key}: a positive number, not {value!r}")
+    return value

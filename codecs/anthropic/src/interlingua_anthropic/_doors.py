@@ -30,10 +30,9 @@ import base64
 from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import Any
-from urllib.parse import quote
 
 from interlingua import EncodeError, Endpoint, HttpRequest, MissingAPIKeyError, ServerSentEvent
-from interlingua.kit import aws_auth, aws_region, dumps, event_frames, gcp_token, loads
+from interlingua.kit import aws_auth, aws_region, dumps, event_frames, gcp_token, host_label, loads, url_segment
 
 DOORS = ("bedrock", "vertex")
 BEDROCK_VERSION = "bedrock-2023-05-31"
@@ -80,7 +79,7 @@ def _bedrock(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoi
     region = aws_region(settings, who=who)
     base = (endpoint.base_url or f"https://bedrock-runtime.{region}.amazonaws.com").rstrip("/")
     action = "invoke-with-response-stream" if stream else "invoke"
-    url = f"{base}/model/{quote(model, safe='')}/{action}"
+    url = f"{base}/model/{url_segment(model, codec=NAME, at='model')}/{action}"
     if stream:
         headers["accept"] = "application/vnd.amazon.eventstream"
     sign = aws_auth(headers, endpoint, service="bedrock", region=region, token_env="AWS_BEARER_TOKEN_BEDROCK", who=who)
@@ -125,11 +124,14 @@ def _vertex(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoin
     if not project or not region:
         raise MissingAPIKeyError(f"{NAME} on Vertex AI: set settings['vertex_project'] and ['vertex_location']")
     body = {"anthropic_version": settings.get("anthropic_version", VERTEX_VERSION), **body}
+    region = host_label(region, codec=NAME, at="settings.vertex_location")  # it may name the host
     base = (endpoint.base_url or _VERTEX_HOSTS.get(region, f"https://{region}-aiplatform.googleapis.com/v1")).rstrip(
         "/"
     )
     action = "streamRawPredict" if stream else "rawPredict"
-    url = f"{base}/projects/{project}/locations/{region}/publishers/anthropic/models/{quote(model, safe='@')}:{action}"
+    project = url_segment(project, codec=NAME, at="settings.vertex_project")
+    model = url_segment(model, codec=NAME, at="model", safe="@")
+    url = f"{base}/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:{action}"
     token = endpoint.api_key or gcp_token(who=NAME)
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}", **endpoint.headers}
     return HttpRequest("POST", url, headers, body, stream=stream)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from functools import partial
 from typing import Any
-from urllib.parse import quote
 
 from interlingua import (
     DecodedStream,
@@ -25,6 +24,7 @@ from interlingua.kit import (
     aws_auth,
     aws_region,
     event_frames,
+    url_segment,
 )
 
 from . import _errors, _request, _response, _rules, _sniff, _stream
@@ -93,7 +93,8 @@ class BedrockConverseCodec(CodecBase):
             raise EncodeError(NAME, "model", "the Converse URL names the model; Request.model is required")
         region = aws_region(endpoint.settings, who=NAME)
         base = self.base_url(endpoint, f"https://bedrock-runtime.{region}.amazonaws.com")
-        url = f"{base}/model/{quote(request.model, safe='')}/{'converse-stream' if stream else 'converse'}"
+        model = url_segment(request.model, codec=NAME, at="model")
+        url = f"{base}/model/{model}/{'converse-stream' if stream else 'converse'}"
         headers = {"content-type": "application/json", **endpoint.headers}
         sign = aws_auth(
             headers, endpoint, service="bedrock", region=region, token_env="AWS_BEARER_TOKEN_BEDROCK", who=NAME

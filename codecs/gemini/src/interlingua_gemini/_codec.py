@@ -55,6 +55,8 @@ class GeminiCodec(CodecBase):
         methods=("generateContent", "streamGenerateContent"),
         stream_method="streamGenerateContent",
         batch=BatchLine("key", "request"),  # a batch file's line: https://ai.google.dev/gemini-api/docs/batch-mode
+        # google-genai calls /v1 by default (3.6.1: GOOGLE_AI_API_DEFAULT_VERSION = "v1" in _api_client.py)
+        also=("/v1/models/{target}",),
     )
     rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 

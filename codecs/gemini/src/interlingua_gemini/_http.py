@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from interlingua import Encoded, EncodeError, Endpoint, HttpRequest, MissingAPIKeyError
-from interlingua.kit import gcp_token
+from interlingua.kit import gcp_token, host_label, url_segment
 
 from ._parts import NAME, bare_model
 
@@ -23,9 +23,9 @@ GEMINI_BASE = "https://generativelanguage.googleapis.com"
 
 
 def _vertex_base(location: str) -> str:
-    return (
-        "https://aiplatform.googleapis.com" if location == "global" else f"https://{location}-aiplatform.googleapis.com"
-    )
+    if location == "global":
+        return "https://aiplatform.googleapis.com"
+    return f"https://{host_label(location, codec=NAME, at='settings.vertex_location')}-aiplatform.googleapis.com"
 
 
 def on_vertex(settings: Mapping[str, str]) -> bool:
@@ -53,15 +53,22 @@ def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint:
         location = settings.get("vertex_location", "global")
         version = settings.get("api_version", "v1")
         base = (endpoint.base_url or _vertex_base(location)).rstrip("/")
-        path = f"projects/{project}/locations/{location}/publishers/google/models/{bare_model(model)}"
+        names = (
+            url_segment(project, codec=NAME, at="settings.vertex_project"),
+            url_segment(location, codec=NAME, at="settings.vertex_location"),
+            url_segment(bare_model(model) or "", codec=NAME, at="model"),
+        )
+        path = "projects/{}/locations/{}/publishers/google/models/{}".format(*names)
         headers["authorization"] = f"Bearer {endpoint.api_key or gcp_token(who=NAME)}"
     else:
         version = settings.get("api_version", "v1beta")
         base = (endpoint.base_url or GEMINI_BASE).rstrip("/")
-        path = model if model.startswith(("models/", "tunedModels/")) else f"models/{model}"
+        collection, _, name = model.partition("/") if model.startswith(("models/", "tunedModels/")) else ("", "", model)
+        path = f"{collection or 'models'}/{url_segment(name, codec=NAME, at='model')}"
         if endpoint.api_key:
             headers["x-goog-api-key"] = endpoint.api_key
     headers.update(endpoint.headers)
+    version = url_segment(version, codec=NAME, at="settings.api_version")
     return HttpRequest(
         method="POST", url=f"{base}/{version}/{path}:{method}", headers=headers, json=encoded.body, stream=stream
     )

@@ -58,6 +58,7 @@ from interlingua.kit import (
     cap_max_tokens,
     clamp_budget,
     construct,
+    describe,
     each,
     expect,
     lookup,
@@ -568,6 +569,8 @@ def _decode_generation(
         value = rest.get(wire_key)
         if type(value) is int or (typ is float and type(value) is float):
             fields[ir_key] = rest.pop(wire_key)
+        elif value is not None and not _proto_number(value, typ):
+            raise DecodeError(NAME, f"generationConfig.{wire_key}", f"expected a number, got {describe(value)}")
     stop = rest.get("stopSequences")
     if isinstance(stop, list) and all(isinstance(s, str) for s in stop):
         fields["stop"] = rest.pop("stopSequences")
@@ -589,6 +592,23 @@ def _decode_generation(
         options["generationConfig"] = rest
     elif not config:
         wire[EMPTY_CONFIG] = True
+
+
+def _proto_number(value: Any, typ: type) -> bool:
+    """Whether the API reads ``value`` as a number: proto3's JSON mapping takes an int32 or a
+    float as a number or as a string ("10", "0.5", "NaN"; https://protobuf.dev/programming-guides/json/).
+    Such a string stays in the options as it came; anything else (``"ten"``, ``true``) is refused."""
+    if not isinstance(value, str):
+        return False
+    try:
+        int(value) if typ is int else float(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _ir_scalars() -> tuple[str, ...]:
+    return tuple(ir_key for ir_key, _ in _SCALARS.values())
 
 
 def _decode_format(rest: dict[str, Any], wire: dict[str, Any]) -> ResponseFormat | None:

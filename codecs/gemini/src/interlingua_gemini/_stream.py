@@ -28,6 +28,7 @@ from interlingua import (
     PartEnd,
     PartStart,
     ProviderEcho,
+    ProviderError,
     ServerSentEvent,
     SSEEvent,
     StreamEvent,
@@ -44,7 +45,7 @@ from interlingua import (
 from interlingua.kit import construct, dumps, expect, loads, optional, tool_arguments
 
 from . import _stop_reason, _usage
-from ._errors import decode_status
+from ._errors import decode_status, served_error
 from ._parts import NAME, PROVIDER, Decoding, Encoding, decode_part, encode_part, within
 from ._response import _DEFAULT_CONTENT, blocked_reason, call_prefix
 
@@ -61,6 +62,7 @@ def decode_stream(events: Iterable[SSEEvent], warnings: WarningSink) -> Iterator
         data = event.data
         if not data or data.isspace():
             continue
+        decoder.seen += len(data)
         try:
             body = loads(data)
         except (ValueError, TypeError) as err:
@@ -94,6 +96,7 @@ class _Decoder:
         self.called = False
         self.args: dict[str, Any] = {}
         self.open_strings: set[str] = set()
+        self.seen = 0  # the stream's bytes so far: no partialArgs index can lie past them
         self.raw_stop: str | None = None
         self.blocked: str | None = None
         self.usage: Usage | None = None
@@ -241,10 +244,14 @@ class _Decoder:
         self._gather(call.get("partialArgs"))
 
     def _gather(self, pieces: Any) -> None:
-        for piece in pieces if isinstance(pieces, list) else []:
+        for number, piece in enumerate(pieces if isinstance(pieces, list) else []):
             if not isinstance(piece, dict) or not isinstance(piece.get("jsonPath"), str):
                 continue
             path = piece["jsonPath"]
+            if any(isinstance(step, int) and step > self.seen for step in _steps(path)):
+                # each array element needs bytes of its own: a larger index would only allocate
+                at = f"functionCall.partialArgs[{number}].jsonPath"
+                raise DecodeError(NAME, at, f"index past what {self.seen} streamed bytes can fill: {path[:80]}")
             if "stringValue" in piece:
                 value: Any = piece["stringValue"]
                 if path in self.open_strings:
@@ -315,6 +322,16 @@ def _assign(args: dict[str, Any], path: str, value: Any) -> None:
     elif isinstance(holder, list) and isinstance(last, int):
         holder.extend([None] * (last + 1 - len(holder)))
         holder[last] = value
+
+
+def _error_chunk(error: ProviderError) -> dict[str, Any]:
+    """The google.rpc.Status a stream ends with: the upstream's own status when it was Google's,
+    else the one for its HTTP status (``INTERNAL`` for a 500), never another vendor's error type."""
+    raw = error.raw.get("error") if isinstance(error.raw, dict) else None
+    status = raw.get("status") if isinstance(raw, dict) else None
+    if isinstance(status, str) and status.isupper():
+        return {"error": {"code": error.status or 500, "message": error.message, "status": status}}
+    return served_error(error.status or 500, error.message, None)
 
 
 def json_array_events(chunks: Iterable[bytes]) -> Iterator[SSEEvent]:
@@ -419,11 +436,7 @@ class _Encoder:
             case MessageEnd():
                 return [self._end(event)]
             case ErrorEvent():
-                error = event.error
-                status = error.raw.get("error", {}).get("status") if isinstance(error.raw, dict) else error.type
-                return [
-                    {"error": {"code": error.status or 500, "message": error.message, "status": status or "UNKNOWN"}}
-                ]
+                return [_error_chunk(event.error)]
         return []
 
     def _keep(self, echo: ProviderEcho) -> None:

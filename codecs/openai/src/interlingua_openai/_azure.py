@@ -23,6 +23,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from interlingua import Endpoint, HttpRequest, MissingAPIKeyError
+from interlingua.kit import url_segment
 
 API_KEY_ENV = ("AZURE_OPENAI_API_KEY",)
 
@@ -50,7 +51,7 @@ def http_request(
         deployment = settings.get("azure_deployment") or str(body.get("model") or "")
         if not deployment:
             raise MissingAPIKeyError(f"{codec} on Azure: no deployment (settings['azure_deployment'] or the model)")
-        path = f"/deployments/{quote(deployment, safe='')}/chat/completions"
+        path = f"/deployments/{url_segment(deployment, codec=codec, at='model')}/chat/completions"
     else:
         path = "/responses"
     headers = {"content-type": "application/json"}

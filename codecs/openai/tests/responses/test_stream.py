@@ -172,3 +172,53 @@ def test_an_error_event_of_either_shape_decodes_and_reencodes_nested(shape: dict
     written = json.loads(sse.data)
     assert written["error"] == {"type": "server_error", "code": "server_error", "message": "boom", "param": None}
     assert (written["code"], written["message"]) == ("server_error", "boom")
+
+
+def test_interleaved_calls_are_written_one_item_at_a_time_with_their_own_pieces() -> None:
+    """Parallel calls from a Chat Completions upstream interleave their pieces; the API writes
+    one item at a time, and each finished item's arguments are its pieces joined (issue 39)."""
+    from interlingua import MessageEnd, MessageStart, PartEnd, PartStart, ToolInputDelta, ToolUse
+
+    events = [
+        MessageStart(id="resp_1", model="gpt-4o"),
+        PartStart(0, ToolUse("call_a", "f", {})),
+        PartStart(1, ToolUse("call_b", "g", {})),
+        ToolInputDelta(0, '{"x": '),
+        ToolInputDelta(1, '{"y": 2}'),
+        ToolInputDelta(0, "1}"),
+        PartEnd(0),
+        PartEnd(1),
+        MessageEnd("tool_use"),
+    ]
+
+    written = [json.loads(sse.data) for sse in CODEC.encode_stream(events)]
+
+    kinds = [(e["type"].removeprefix("response."), e.get("output_index")) for e in written]
+    assert kinds[2:12] == [
+        ("output_item.added", 0),
+        ("function_call_arguments.delta", 0),
+        ("function_call_arguments.delta", 0),
+        ("function_call_arguments.done", 0),
+        ("output_item.done", 0),
+        ("output_item.added", 1),
+        ("function_call_arguments.delta", 1),
+        ("function_call_arguments.done", 1),
+        ("output_item.done", 1),
+        ("completed", None),
+    ]
+    done = [e["item"]["arguments"] for e in written if e["type"] == "response.output_item.done"]
+    assert done == ['{"x": 1}', '{"y": 2}']
+    assert [i["arguments"] for i in written[-1]["response"]["output"]] == done
+
+
+def test_a_call_that_came_whole_is_streamed_as_one_piece() -> None:
+    from interlingua import MessageEnd, MessageStart, PartEnd, PartStart, ToolUse
+
+    call = ToolUse("c", "f", {"a": 1})
+    events = [MessageStart(id="r", model="m"), PartStart(0, call), PartEnd(0), MessageEnd("tool_use")]
+
+    written = [json.loads(sse.data) for sse in CODEC.encode_stream(events)]
+
+    pieces = [e["delta"] for e in written if e["type"] == "response.function_call_arguments.delta"]
+    [done] = [e["arguments"] for e in written if e["type"] == "response.function_call_arguments.done"]
+    assert pieces == ['{"a":1}'] and done == '{"a":1}'

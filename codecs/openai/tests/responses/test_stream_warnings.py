@@ -49,5 +49,5 @@ def test_strict_raises_at_the_end_where_the_items_are_written() -> None:
         for sse in encoded:
             seen.append(sse.event or "")
     # Everything the events before MessageEnd made, and nothing of what MessageEnd makes.
-    assert seen[-1] == "response.content_part.added" and "response.output_item.done" not in seen
+    assert seen[-1] == "response.content_part.done" and "response.output_item.done" not in seen
     assert [w.path for w in caught.value.warnings] == ["events[1].part"]

@@ -7,6 +7,12 @@ decode_response would, and what the deltas could not say is sent as echoes (and 
 Built-in tool items arrive whole, as native parts; their progress events say nothing the finished
 item does not, and are skipped. Encoding groups parts into items as encode_response does, so the
 items, their ids and the final ``response.completed`` agree, as the openai SDK's reader requires.
+It writes the API's whole event sequence (the recorded ``function-call-stream``,
+``web-search-call-stream``): each content part ends with its ``.done`` event and
+``content_part.done`` (summary parts likewise), each call with ``function_call_arguments.done``,
+whose ``arguments`` (and the finished item's) are the streamed pieces joined, byte for byte; a
+call that arrived whole is streamed as one piece. The API streams one item at a time, so parts
+that arrive interleaved (parallel calls) are written one after the other.
 """
 
 from __future__ import annotations
@@ -286,6 +292,13 @@ def decode_stream(events: Iterable[SSEEvent]) -> Iterator[StreamEvent]:
 # --- encoding ----------------------------------------------------------------------------------
 
 
+_PROGRESS = {  # as recorded: real web-search-call-stream; pydantic-ai's code execution and MCP list-tools streams
+    "web_search_call": ("in_progress", "searching", "completed"),
+    "code_interpreter_call": ("in_progress", "code", "interpreting", "completed"),
+    "mcp_list_tools": ("in_progress", "completed"),
+}
+
+
 @dataclass
 class _Open:
     """An output item being written: its kind, id, position and the IR parts in it."""
@@ -314,6 +327,9 @@ class _Encoder:
         self.current: _Open | None = None
         self.where: dict[int, tuple[_Open, int]] = {}
         self.refusals: set[int] = set()
+        self.empty: set[int] = set()
+        self.streamed: dict[int, list[str]] = {}  # each open part's deltas, by IR index
+        self.arguments: dict[str, str] = {}  # each ended call's streamed arguments, by item id
         self.start: MessageStart | None = None
         self.handlers: dict[type, Callable[[Any], list[SSEEvent]]] = {
             MessageStart: self.message_start,
@@ -321,6 +337,7 @@ class _Encoder:
             TextDelta: self.text_delta,
             ThinkingDelta: self.thinking_delta,
             ToolInputDelta: self.tool_delta,
+            PartEnd: self.part_end,
             MessageEnd: self.message_end,
             ErrorEvent: self.error,
         }
@@ -384,6 +401,7 @@ class _Encoder:
             out = self._open("function_call", item_id, {**added, "status": "in_progress"})
         elif isinstance(part, Native) and part.provider == PROVIDER and not _echo.flag(data, "in_content"):
             out = self._open("native", str(part.data.get("id", "")), dict(part.data))
+            out += self._progress(part.data)
         elif not isinstance(part, Text | Thinking):
             self.position += 1
             return self._close()  # no output item of its own: encode_response warns about it
@@ -394,7 +412,26 @@ class _Encoder:
         item.positions.append(self.position)
         self.position += 1
         self.where[event.index] = (item, sub)
-        return out + self._sub_start(item, sub, part)
+        self.streamed[event.index] = []
+        out += self._sub_start(item, sub, part)
+        if isinstance(part, Text) and part.text:  # text that came whole: one piece, as a delta
+            out += self.text_delta(TextDelta(event.index, part.text))
+        elif isinstance(part, Thinking) and part.text:
+            out += self.thinking_delta(ThinkingDelta(event.index, part.text))
+        return out
+
+    def _progress(self, item: Event) -> list[SSEEvent]:
+        """A built-in tool item's progress events, which the API sends between its added and done
+        events (the decoder keeps none: the finished item says it all)."""
+        kind, at = str(item.get("type")), {"item_id": str(item.get("id", "")), "output_index": self.output_index}
+        out = []
+        for stage in _PROGRESS.get(kind, ()):
+            if stage != "code":
+                out.append(self._sse(f"response.{kind}.{stage}", **at))
+            elif isinstance(code := item.get("code"), str):
+                out.append(self._sse(f"response.{kind}_code.delta", **at, delta=code))
+                out.append(self._sse(f"response.{kind}_code.done", **at, code=code))
+        return out
 
     def _sub_start(self, item: _Open, sub: int, part: ContentPart) -> list[SSEEvent]:
         at = {"item_id": item.id, "output_index": item.output_index}
@@ -403,6 +440,9 @@ class _Encoder:
             if block.get("type") == "refusal":
                 self.refusals.add(item.parts[sub])
             return [self._sse("response.content_part.added", **at, content_index=sub, part=block)]
+        if item.kind == "reasoning" and _echo.flag(_echo.own(part), "empty"):
+            self.empty.add(item.parts[sub])  # an item without a summary: no summary part, as the API
+            return []
         if item.kind == "reasoning":
             part_block = {"type": "summary_text", "text": ""}
             return [self._sse("response.reasoning_summary_part.added", **at, summary_index=sub, part=part_block)]
@@ -413,6 +453,7 @@ class _Encoder:
         if found is None or found[0].kind != "message":
             return []
         item, sub = found
+        self.streamed[event.index].append(event.text)
         at = {"item_id": item.id, "output_index": item.output_index, "content_index": sub}
         if event.index in self.refusals:
             return [self._sse("response.refusal.delta", **at, delta=event.text)]
@@ -423,6 +464,7 @@ class _Encoder:
         if found is None or found[0].kind != "reasoning":
             return []
         item, sub = found
+        self.streamed[event.index].append(event.text)
         at = {"item_id": item.id, "output_index": item.output_index, "summary_index": sub}
         return [self._sse("response.reasoning_summary_text.delta", **at, delta=event.text)]
 
@@ -431,6 +473,7 @@ class _Encoder:
         if found is None or found[0].kind != "function_call":
             return []
         item = found[0]
+        self.streamed[event.index].append(event.json)
         return [
             self._sse(
                 "response.function_call_arguments.delta",
@@ -439,6 +482,47 @@ class _Encoder:
                 delta=event.json,
             )
         ]
+
+    def part_end(self, event: PartEnd) -> list[SSEEvent]:
+        """The part's closing events, as the API ends each content part, summary part and call."""
+        found, pieces = self.where.get(event.index), self.streamed.pop(event.index, None)
+        if found is None or pieces is None or event.index in self.empty:
+            return []
+        item, sub = found
+        part = self.acc.snapshot().message.parts[item.positions[sub]]
+        at = {"item_id": item.id, "output_index": item.output_index}
+        if item.kind == "message" and isinstance(part, Text):
+            block = encode_output_text(part, "", WarningSink(NAME))
+            text = "".join(pieces)
+            at["content_index"] = sub
+            if event.index in self.refusals:
+                done = self._sse("response.refusal.done", **at, refusal=text)
+            else:
+                done = self._sse("response.output_text.done", **at, text=text, logprobs=[])
+            return [done, self._sse("response.content_part.done", **at, part=block)]
+        if item.kind == "reasoning":
+            text = "".join(pieces)
+            at["summary_index"] = sub
+            return [
+                self._sse("response.reasoning_summary_text.done", **at, text=text),
+                self._sse("response.reasoning_summary_part.done", **at, part={"type": "summary_text", "text": text}),
+            ]
+        if item.kind == "function_call" and isinstance(part, ToolUse):
+            out = []
+            if not "".join(pieces):  # the call arrived whole (a Gemini upstream): its arguments as one piece
+                pieces = [encode_arguments(part, {})]
+                out.append(self._sse("response.function_call_arguments.delta", **at, delta=pieces[0]))
+            self.arguments[item.id] = arguments = "".join(pieces)
+            return [*out, self._sse("response.function_call_arguments.done", **at, arguments=arguments)]
+        return []
+
+    def _streamed_arguments(self, items: list[Event]) -> list[Event]:
+        """``items`` with each call's ``arguments`` as they were streamed (encode_response writes
+        them compact; a client compares the finished item with the pieces it joined)."""
+        for item in items:
+            if item.get("type") == "function_call" and item.get("id") in self.arguments:
+                item["arguments"] = self.arguments[item["id"]]
+        return items
 
     def _items(self, parts: list[tuple[int, ContentPart]], *, final: bool = False) -> list[Event]:
         """The items of ``parts``; ``final``: the writing of response.completed, which reports."""
@@ -455,15 +539,16 @@ class _Encoder:
             return []
         snapshot = self.acc.snapshot().message.parts
         parts = [(p, snapshot[p]) for p in item.positions if p < len(snapshot)]
-        done = self._items(parts)
+        done = self._streamed_arguments(self._items(parts))
         if not done:
             return []
         return [self._sse("response.output_item.done", output_index=item.output_index, item=done[0])]
 
     def message_end(self, event: MessageEnd) -> list[SSEEvent]:
-        out = self._close()
+        out = [sse for index in list(self.streamed) for sse in self.part_end(PartEnd(index))]  # parts left open
+        out += self._close()
         parts = self.acc.snapshot().message.parts
-        output = self._items(list(enumerate(parts)), final=True)
+        output = self._streamed_arguments(self._items(list(enumerate(parts)), final=True))
         shell = self._shell(None, output, event)
         kind = {"incomplete": "response.incomplete", "failed": "response.failed"}.get(shell.get("status", ""))
         return [*out, self._sse(kind or "response.completed", response=shell)]
@@ -492,6 +577,37 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
     """StreamEvents -> the typed SSE events, ending with the full response as encode_response
     writes it (and warns about it, to ``out``)."""
     encoder = _Encoder(out)
-    for at, event in enumerate(events):
+    for at, event in _one_part_at_a_time(events):
         encoder.at = at
         yield from encoder.event(event)
+
+
+def _one_part_at_a_time(events: Iterable[StreamEvent]) -> Iterator[tuple[int, StreamEvent]]:
+    """``(number, event)``, the events of a part that opens while another is open held back
+    until that one ends: the Responses API writes one output item at a time (parallel calls
+    from a Chat Completions upstream interleave their argument pieces). The message's end, or
+    an error, lets out everything held first."""
+    live: int | None = None
+    held: dict[int, list[tuple[int, StreamEvent]]] = {}  # waiting parts, in the order they opened
+    for number, event in enumerate(events):
+        index = getattr(event, "index", None) if not isinstance(event, Echo | MessageStart) else None
+        if isinstance(event, Echo) and event.index is not None and event.index in held:
+            index = event.index
+        if index is None or (live is None and not held) or index == live:
+            if isinstance(event, MessageEnd | ErrorEvent):
+                for waiting in held.values():
+                    yield from waiting
+                held.clear()
+            yield number, event
+            if index is not None and live is None and isinstance(event, PartStart):
+                live = index
+            if index is not None and index == live and isinstance(event, PartEnd):
+                live = None
+                while held and live is None:  # the next waiting part: all it has, and live if unended
+                    first = next(iter(held))
+                    waiting = held.pop(first)
+                    yield from waiting
+                    if not isinstance(waiting[-1][1], PartEnd):
+                        live = first
+            continue
+        held.setdefault(index, []).append((number, event))

@@ -1,0 +1,113 @@
+"""Every wire's encoded streams, held to the event grammar of its recorded real streams (which
+events, in which order: tests/gateway/grammar.py), whichever recorded stream of whichever wire
+they were decoded from. The gateway relays exactly these encoders' output (issue 39)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interlingua import ErrorEvent, MessageEnd, MessageStart, StreamEvent, get_codec
+from interlingua.testing import skip_without_corpus
+
+from .grammar import WIRES, decoded, grammar, kinds, recorded_streams
+
+_CORPUS = "corpus: no recording of this wire has it; the wire's streaming reference allows it"
+_AFTER_ERROR = "encoder: events after the error event (the IR stream goes on to its MessageEnd)"
+KNOWN: dict[str, dict[str, str]] = {
+    "anthropic-messages": {
+        "content_block_start:server_tool_use -> content_block_stop": "encoder: a server tool's input is not streamed",
+        "content_block_start:mcp_tool_use -> content_block_stop": "encoder: an MCP tool's input is not streamed",
+        "content_block_delta:text_delta -> content_block_delta:citations_delta": "encoder: citations after the text",
+        "content_block_delta:citations_delta -> content_block_stop": "encoder: citations after the text",
+        "content_block_delta:input_json_delta -> content_block_start:tool_use": _CORPUS + " (parallel calls)",
+        "error -> message_start": _AFTER_ERROR,
+        "message_start -> message_delta": "encoder: a stream whose only part was an error",
+        "content_block_start:thinking -> content_block_stop": "encoder: an empty thinking block has no delta",
+        "content_block_delta:thinking_delta -> content_block_stop": "encoder: no signature_delta for foreign thinking",
+        "content_block_start:tool_use -> content_block_stop": "encoder: a call that came whole has no input_json_delta",
+    },
+    "openai-chat": {
+        "content -> call": _CORPUS + " (text, then a call)",
+        "error -> finish": _AFTER_ERROR,
+    },
+    "openai-responses": {
+        "response.content_part.done -> response.content_part.added": (
+            "several text parts in one message item, as encode_response writes them (the schema's content list)"
+        ),
+    },
+    "gemini": {
+        "text -> finish": "encoder: finishReason in a chunk of its own, not with the last part",
+        "functionCall -> finish": "encoder: finishReason in a chunk of its own, not with the last part",
+        "ends with finish": "encoder: finishReason in a chunk of its own, not with the last part",
+        "text -> functionCall": _CORPUS + " (text, then a call)",
+        "error -> finish": _AFTER_ERROR,
+    },
+    "bedrock-converse": {
+        "messageStart -> contentBlockStart:toolUse": _CORPUS + " (4 recordings)",
+        "contentBlockDelta:toolUse -> contentBlockStart:toolUse": _CORPUS + " (parallel calls)",
+        "contentBlockStart:toolUse -> contentBlockStop": "encoder: a call that came whole has no toolUse delta",
+    },
+    "cohere-chat": {
+        "message-start -> tool-call-start": _CORPUS + " (3 recordings)",
+        "content-start -> content-end": "encoder: an empty text part has no delta",
+        "content-end -> tool-call-start": _CORPUS + " (text, then a call)",
+        "tool-call-delta -> tool-call-start": _CORPUS + " (parallel calls)",
+        "error -> message-end": _AFTER_ERROR,
+        "tool-call-start -> tool-call-end": "encoder: a call that came whole has no tool-call-delta",
+    },
+}
+"""Per target wire, the breaks of today (a break -> why): the other wires' encoders are not this
+change's, and a corpus gap is not a defect. A new break fails; one that no longer happens too."""
+
+
+def _one_answer(events: list[StreamEvent]) -> bool:
+    """A recording of one whole answer (or of one that failed): not several concatenated, not cut short."""
+    starts = sum(isinstance(e, MessageStart) for e in events)
+    ends = sum(isinstance(e, MessageEnd) for e in events)
+    failed = any(isinstance(e, ErrorEvent) for e in events)
+    return starts == 1 and (ends == 1 or failed) and ends <= 1
+
+
+def _sources() -> list[tuple[str, Path, list[StreamEvent]]]:
+    found = []
+    for wire in WIRES:
+        for path, events in recorded_streams(wire):
+            ir = decoded(wire, events)
+            if _one_answer(ir):
+                found.append((wire, path, ir))
+    return found
+
+
+@pytest.fixture(scope="module")
+def sources() -> list[tuple[str, Path, list[StreamEvent]]]:
+    skip_without_corpus()
+    return _sources()
+
+
+@pytest.mark.parametrize("target", WIRES)
+def test_every_encoded_stream_follows_the_recorded_grammar_of_its_wire(
+    target: str, sources: list[tuple[str, Path, list[StreamEvent]]]
+) -> None:
+    learned = grammar(target)
+    codec = get_codec(target)
+    breaks: dict[str, str] = {}
+    for wire, path, events in sources:
+        for found in learned.breaks(kinds(target, list(codec.encode_stream(events)))):
+            breaks.setdefault(found, f"{wire}/{path.parent.name}/{path.name}")
+
+    unknown = {found: source for found, source in breaks.items() if found not in KNOWN.get(target, {})}
+    assert unknown == {}
+    assert set(KNOWN.get(target, {})) <= set(breaks)  # a known break that no longer happens is taken out
+
+
+def test_the_grammar_holds_every_recorded_stream_of_its_own_wire_and_refuses_a_reordered_one() -> None:
+    skip_without_corpus()
+    for wire in WIRES:
+        learned = grammar(wire)
+        for _, events in recorded_streams(wire):
+            assert learned.breaks(kinds(wire, events)) == []
+    _, events = next(iter(recorded_streams("openai-responses")))
+    sequence = kinds("openai-responses", events)
+    assert grammar("openai-responses").breaks(sequence[::-1])
