@@ -77,12 +77,12 @@ def test_validate_refuses_a_body_the_vendor_would_refuse() -> None:
         import httpx2
 
         body = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}], "bogus_key": 1}
-        got = httpx2.post(fake.base_url + "/v1/messages", json=body)
+        got = httpx2.post(fake.base_url + "/v1/messages", json=body, timeout=60)
         assert got.status_code == 400 and got.json()["type"] == "error"
         assert "bogus_key" in got.json()["error"]["message"]
         assert any("bogus_key" in p for p in fake.problems)
         del body["bogus_key"]
-        assert httpx2.post(fake.base_url + "/v1/messages", json=body).status_code == 200
+        assert httpx2.post(fake.base_url + "/v1/messages", json=body, timeout=60).status_code == 200
 
 
 def test_a_wrong_base_url_is_a_404_that_says_where_the_wire_is_served() -> None:
