@@ -53,7 +53,7 @@ def detect_stream(first_events: Sequence[tuple[str, Any]]) -> Detected:
 
 def _strongest(ask: Callable[[Any], Sniffed | None]) -> Detected | None:
     claims = sorted(
-        ((claim, name) for name in codecs() if (claim := ask(get_codec(name))) is not None),
+        ((claim, name) for name in codecs() if (claim := _claim(ask, name)) is not None),
         key=lambda pair: -pair[0].score,
     )
     if not claims:
@@ -62,6 +62,15 @@ def _strongest(ask: Callable[[Any], Sniffed | None]) -> Detected | None:
     close = [name for claim, name in claims[1:] if best.score - claim.score < 1]
     also = f"; {', '.join(close)} fits too: pass --from to choose" if close else ""
     return Detected(wire, best.kind, best.reason + also)
+
+
+def _claim(ask: Callable[[Any], Sniffed | None], name: str) -> Sniffed | None:
+    """One codec's claim. A sniffer that fails on an odd body (a third party's bug) makes no claim
+    rather than ending detection with an untyped error: detection raises DetectError or nothing."""
+    try:
+        return ask(get_codec(name))
+    except Exception:
+        return None
 
 
 def _installed() -> str:
