@@ -213,6 +213,10 @@ def run(args: argparse.Namespace, converter: Converter) -> int:
             done = summary.converted + summary.failed
             raise CliError(f"interrupted after {done:,} lines{kept}", INTERRUPTED) from None
         progress.clear()
+        if summary.converted + summary.failed == 0 and summary.stopped_at is None:  # nothing written either
+            shown = "stdin" if args.input == "-" else args.input
+            blank = f" ({summary.blank['blank']:,} blank)" if summary.blank else ""
+            raise CliError(f"{shown} holds no lines{blank}: nothing to convert, nothing written", FAILED)
     say(_summary_text(summary, converter, time.monotonic() - started))
     if summary.failed > summary.lossy_rejected:
         return FAILED
