@@ -20,7 +20,7 @@ TRANSCRIPT = CLI_FIXTURES / "signed-thinking-tool-turn.transcript.json"
 
 def test_main_job_writes_the_committed_anthropic_body_and_explains_itself(tmp_path: Path) -> None:
     out = tmp_path / "claude.json"
-    run = run_cli("convert", AGENT_TURN, "--to", "anthropic-messages", "--model", "claude-sonnet-4-5", "-o", out)
+    run = run_cli("convert", AGENT_TURN, "--to", "anthropic-messages", "--model", "claude-sonnet-4-6", "-o", out)
     assert run.code == 0, run.stderr
     assert run.stdout == ""
     body = json.loads(out.read_text())
