@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,3 +34,46 @@ def test_the_docs_pages_have_python_blocks() -> None:
 )
 def test_doc_python_block_runs_alone(page: Path, line: int, block: str) -> None:
     exec(compile("\n" * (line - 1) + block, str(page), "exec"), {"__name__": "readme"})
+
+
+def _models_named(block: str) -> dict[str, Any]:
+    """Each model-like token of ``block`` that the model catalog knows, with its entry."""
+    from interlingua import models
+
+    providers = sorted({spec.provider for spec in models.all_models()})
+    found = {}
+    for token in set(re.findall(r"[A-Za-z][\w.:/@-]*\d[\w.:@-]*", block)):
+        for provider in providers:
+            spec = models.find(provider, token)
+            if spec is not None:
+                found[token] = spec
+    return found
+
+
+FENCED = [
+    (page, text[: m.start()].count("\n") + 2, m.group(1))
+    for page in PAGES
+    for text in [page.read_text(encoding="utf-8")]
+    for m in re.finditer(r"```[a-z]*\n(.*?)```", text, re.S)
+]
+
+
+def test_no_example_uses_a_model_the_catalog_says_is_retired_or_retiring() -> None:
+    """Every fenced block of the README and the docs (code, commands, configs): a model the catalog
+    marks ``retired`` or ``deprecated``, or gives a retirement date, is out of date as an example.
+    A line that says so itself (it shows what happens to such a model) may name one."""
+    stale = []
+    for page, line, block in FENCED:
+        for at, text in enumerate(block.splitlines(), line):
+            if re.search(r"retir|deprecat", text):
+                continue
+            for token, spec in _models_named(text).items():
+                if spec.status in ("retired", "deprecated") or spec.retired is not None:
+                    stale.append(f"{page.relative_to(ROOT)}:{at}: {token} ({spec.status}, retired {spec.retired})")
+    assert stale == []
+
+
+def test_the_model_check_sees_the_examples_models() -> None:
+    """The check above finds the catalog's models in the blocks: the current ones named there."""
+    named = {spec.id for _, _, block in FENCED for spec in _models_named(block).values()}
+    assert {"claude-sonnet-4-6", "gpt-5.1"} <= named

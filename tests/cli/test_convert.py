@@ -20,7 +20,7 @@ TRANSCRIPT = CLI_FIXTURES / "signed-thinking-tool-turn.transcript.json"
 
 def test_main_job_writes_the_committed_anthropic_body_and_explains_itself(tmp_path: Path) -> None:
     out = tmp_path / "claude.json"
-    run = run_cli("convert", AGENT_TURN, "--to", "anthropic-messages", "--model", "claude-sonnet-4-5", "-o", out)
+    run = run_cli("convert", AGENT_TURN, "--to", "anthropic-messages", "--model", "claude-sonnet-4-6", "-o", out)
     assert run.code == 0, run.stderr
     assert run.stdout == ""
     body = json.loads(out.read_text())
@@ -85,9 +85,9 @@ def test_kind_and_from_decide_when_detection_is_not_asked() -> None:
     assert validate_wire("gemini", "response", body) == []
     source = json.loads(response.read_text())
     assert body["usageMetadata"]["promptTokenCount"] == source["usage"]["prompt_tokens"]
-    # A stream forced on a JSON body is read as SSE: no events, so the stream is incomplete.
+    # A stream forced on a JSON body is read as SSE: it holds no event, and the message says so.
     forced = run_cli("convert", response, "--from", "openai-chat", "--kind", "stream", "--to", "gemini")
-    assert forced.code == 1 and "the stream is incomplete" in forced.stderr
+    assert forced.code == 1 and "read as a stream, it holds no SSE event (no 'data:' line)" in forced.stderr
 
 
 def test_a_transcript_in_jsonl_form_is_one_body(tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ def test_empty_binary_and_unwritable_get_one_line_naming_the_file(tmp_path: Path
         "empty": ([empty, "--to", "gemini"], 1, f"{empty} is empty: expected a JSON body"),
         "nul": ([nul, "--to", "gemini"], 1, f"{nul} is not text (it holds NUL bytes)"),
         "not utf-8": ([latin, "--to", "gemini"], 1, f"{latin} is not UTF-8 text (byte 14)"),
-        "string messages": ([string, "--to", "gemini"], 1, "openai-chat: messages: expected an array, got a string"),
+        "string messages": ([string, "--to", "gemini"], 1, "choose): messages: expected an array, got a string"),
         "missing folder": ([AGENT_TURN, "--to", "gemini", "-o", tmp_path / "no" / "x.json"], 2, "No such file"),
         "a folder": ([AGENT_TURN, "--to", "gemini", "-o", tmp_path], 2, f"cannot write {tmp_path}: it is a directory"),
     }

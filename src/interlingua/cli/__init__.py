@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .exits import FAILED, INTERRUPTED, LOSSY, USAGE, CliError
+from .signals import interrupts_as_keyboard
 
 _EPILOG = f"""\
 exit codes: 0 done (warnings may have been printed); {FAILED} the input could not be converted
@@ -37,7 +38,7 @@ class _Version(argparse.Action):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import capabilities, catalog, convert, inspection, serve
+    from . import capabilities, catalog, convert, demo, fake, inspection, serve
 
     parser = argparse.ArgumentParser(
         prog="interlingua",
@@ -54,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
         ("capabilities", capabilities, "the part types and settings each codec carries natively or lossily"),
         ("models", catalog, "the model catalog: limits and thinking style of each known model"),
         ("serve", serve, "run the gateway: every wire's endpoints, served from the upstreams a config names"),
+        ("demo", demo, "the main job on bundled data: recorded requests converted across wires, and what was lost"),
+        ("fake", fake, "a fake vendor on loopback speaking one wire, with scripted answers: no key, no network"),
     ):
         sub = commands.add_parser(
             name,
@@ -71,7 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; returns its exit code (the console script exits with it)."""
     args = _parser().parse_args(argv)
     try:
-        code: int = args.run(args)
+        if args.command == "serve":  # uvicorn handles its own signals
+            code: int = args.run(args)
+        else:
+            with interrupts_as_keyboard():
+                code = args.run(args)
     except CliError as err:
         print(f"interlingua {args.command}: {err}", file=sys.stderr)
         return err.code

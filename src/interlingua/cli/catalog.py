@@ -4,6 +4,7 @@ loaded with ``--file``), as a table or as JSON."""
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 from typing import TYPE_CHECKING
@@ -40,12 +41,31 @@ def run(args: argparse.Namespace) -> int:
         return OK
     from .render import table
 
+    today = datetime.date.today().isoformat()
     rows = [
-        [spec.id, spec.provider, _count(spec.context_window), _count(spec.max_output_tokens), _thinking(spec)]
+        [
+            spec.id,
+            spec.provider,
+            _status(spec, today),
+            _count(spec.context_window),
+            _count(spec.max_output_tokens),
+            _thinking(spec),
+        ]
         for spec in found
     ]
-    sys.stdout.write(table(["model", "vendor", "context", "max output", "thinking"], rows, max_width=70) + "\n")
+    header = ["model", "vendor", "status", "context", "max output", "thinking"]
+    sys.stdout.write(table(header, rows, max_width=70) + "\n")
     return OK
+
+
+def _status(spec: models.ModelSpec, today: str) -> str:
+    """The vendor's lifecycle word and the retirement date (ISO dates compare as text); ``-`` where
+    the catalog records none."""
+    word = spec.status or "-"
+    if spec.retired is None:
+        return word
+    when = "retired" if spec.retired <= today else "retires"
+    return f"{word}, {when} {spec.retired}" if word != "retired" else f"retired {spec.retired}"
 
 
 def _count(value: int | None) -> str:

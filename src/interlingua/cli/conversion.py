@@ -34,6 +34,7 @@ from .. import (
     AnyWarning,
     Codec,
     DecodedStream,
+    DecodeError,
     Encoded,
     Request,
     Response,
@@ -41,6 +42,7 @@ from .. import (
     Transcript,
     UnsupportedSetting,
     accumulate,
+    codecs,
     get_codec,
     parse_sse,
     render_sse,
@@ -55,6 +57,24 @@ Reasoning = Literal["drop", "as_text"]
 
 class ConversionError(Exception):
     """The input cannot be converted as asked (a usage problem, not a malformed body)."""
+
+
+class NotAStream(ValueError):
+    """Input that is neither JSON nor SSE (YAML, plain text): there is no stream to detect."""
+
+
+class MisreadError(DetectError):
+    """A body whose wire was guessed from signs several wires share does not decode as that wire:
+    either it is malformed, or it is of a wire whose codec is not installed. The message says both,
+    so that the codec it was read with (which may be the target's) is not taken for the culprit."""
+
+    def __init__(self, detected: Detected, error: DecodeError) -> None:
+        installed = ", ".join(codecs()) or "none"
+        super().__init__(
+            f"cannot decode the input as {detected.wire}, the installed wire its shape fits best ({detected.reason}):"
+            f" {error.path}: {error.reason}; if it is of another wire, that wire's codec is not installed"
+            f" (installed: {installed}): install it, or pass --from"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +170,8 @@ def codec_for(spec: str) -> Codec:
             codec = get_codec(name, dialect=dialect) if dialect else get_codec(name)
         except TypeError:
             raise ConversionError(f"codec {name!r} has no dialects (got {spec!r})") from None
+        except ValueError as err:  # a dialect the codec does not know: its message lists the known ones
+            raise ConversionError(str(err)) from None
         _CODECS[spec] = codec
     return codec
 
@@ -176,11 +198,17 @@ class Converter:
             raise DetectError(f"expected a JSON object, got {type(body).__name__}")
         envelope, inner = unwrap(body)
         detected = self.detect(inner, envelope, kind)
-        if detected.kind == "response":
-            if envelope is not None and envelope.batch:
-                raise ConversionError("a batch line holds a request, not a response")
-            return self._response(inner, detected)
-        output, warnings = self._request(inner, detected, envelope)
+        guessed = self.source is None and (envelope is None or envelope.wire is None) and not detected.certain
+        try:
+            if detected.kind == "response":
+                if envelope is not None and envelope.batch:
+                    raise ConversionError("a batch line holds a request, not a response")
+                return self._response(inner, detected)
+            output, warnings = self._request(inner, detected, envelope)
+        except DecodeError as err:
+            if not guessed:
+                raise
+            raise MisreadError(detected, err) from None
         if envelope is not None and envelope.batch and self.target != TRANSCRIPT:
             output = wrap(envelope, self.target, output)
         return Converted(output, warnings, detected, envelope.style if envelope and envelope.batch else None)
@@ -274,6 +302,13 @@ class Converter:
                 raise ConversionError(f"codec {detected.wire!r} has no JSON-array streams")
             return detected, decoded
         sse = list(parse_sse([data]))
+        if not sse:
+            if data.lstrip()[:1] == b"{":
+                raise NotAStream("read as a stream, it holds no SSE event (no 'data:' line)")
+            raise NotAStream(
+                "it is neither JSON nor an SSE stream (no 'data:' line): expected a JSON body, an SSE stream or a"
+                " transcript"
+            )
         if self.source is not None:
             detected = Detected(self.source, "stream", "given by --from")
         else:

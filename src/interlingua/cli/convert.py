@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import DecodeError, InterlinguaError, StreamError, Transcript, UnknownCodecError
 from .._wire import loads
-from .conversion import ConversionError, Converted, Converter, codec_for
+from .conversion import ConversionError, Converted, Converter, MisreadError, codec_for
 from .detect import TRANSCRIPT, DetectError
 from .exits import FAILED, LOSSY, OK, USAGE, CliError
 from .output import write_whole
@@ -108,8 +108,10 @@ def _is_transcript_lines(name: str) -> bool:
     return isinstance(head, dict) and head.get("format") == "interlingua.transcript" and "messages" not in head
 
 
-def parse_single(data: bytes) -> Any:
-    """A JSON body, or None for an SSE stream; a transcript in JSONL form becomes its JSON form."""
+def parse_single(data: bytes, *, several: str = "a dataset? pass --jsonl") -> Any:
+    """A JSON body, or None for an SSE stream; a transcript in JSONL form becomes its JSON form.
+    ``several`` is the hint for JSON text of several lines that is none of these (the command's
+    own way to take one of them)."""
     start = data.lstrip()[:1]
     if start not in (b"{", b"["):
         return None
@@ -119,7 +121,7 @@ def parse_single(data: bytes) -> Any:
         lines = [line for line in data.splitlines() if line.strip()]
         if start == b"{" and len(lines) > 1 and _is_transcript_head(lines[0]):
             return loads(Transcript.load_lines(lines).dumps())
-        hint = "; it has several lines: a dataset? pass --jsonl" if len(lines) > 1 and start == b"{" else ""
+        hint = f"; it has several lines: {several}" if len(lines) > 1 and start == b"{" else ""
         raise CliError(f"input is not JSON ({err}){hint}", FAILED) from None
 
 
@@ -147,6 +149,8 @@ def one_line_errors() -> Iterator[None]:
         yield
     except (UnknownCodecError, ConversionError) as err:
         raise CliError(str(err), USAGE) from None
+    except MisreadError as err:
+        raise CliError(str(err), FAILED) from None
     except DetectError as err:
         raise CliError(f"cannot tell the input's wire: {err}; pass --from", FAILED) from None
     except DecodeError as err:  # first: a StreamDecodeError is a bad event, not a short stream

@@ -12,15 +12,17 @@ code says so. Blank lines are not data: they are counted in the summary and skip
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
+import signal
 import stat
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import ExitStack
+from collections.abc import Generator, Iterable, Iterator
+from contextlib import ExitStack, closing
 from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
 from typing import IO, Any
 
 from pydantic_core import to_json
@@ -127,6 +129,10 @@ _JOB: LineJob | None = None
 
 
 def _init_worker(job: LineJob) -> None:
+    # Ctrl-C reaches the whole process group: the parent alone decides what an interrupt ends (it
+    # terminates the workers); a worker taking SIGTERM dies at once, as terminate() expects.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     global _JOB
     _JOB = job
 
@@ -136,24 +142,28 @@ def _run_chunk(lines: list[tuple[int, bytes]]) -> list[LineResult]:
     return _JOB.chunk(lines)
 
 
-def results(job: LineJob, lines: Iterable[tuple[int, bytes]], jobs: int) -> Iterator[LineResult]:
-    """Every line's result, in input order; ``jobs > 1`` converts chunks in worker processes."""
+def results(job: LineJob, lines: Iterable[tuple[int, bytes]], jobs: int) -> Generator[LineResult, None, None]:
+    """Every line's result, in input order; ``jobs > 1`` converts chunks in worker processes.
+
+    The workers are a ``multiprocessing`` pool, ended by ``terminate()`` however the loop ends (the
+    last chunk, ``--fail-fast``, an interrupt): nothing waits on a worker at exit, which is how
+    ``concurrent.futures``' exit handler could hang an interrupted run for minutes."""
     if jobs <= 1:
         for number, raw in lines:
             yield job(number, raw)
         return
-    with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(job,)) as pool:
-        pending: deque[Future[list[LineResult]]] = deque()
-        try:
-            for chunk in _chunks(lines):
-                pending.append(pool.submit(_run_chunk, chunk))
-                if len(pending) >= 4 * jobs:
-                    yield from pending.popleft().result()
-            while pending:
-                yield from pending.popleft().result()
-        finally:  # an early stop (--fail-fast) must not wait for the chunks still queued
-            for future in pending:
-                future.cancel()
+    pool = multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(job,))
+    try:
+        pending: deque[AsyncResult[list[LineResult]]] = deque()
+        for chunk in _chunks(lines):
+            pending.append(pool.apply_async(_run_chunk, (chunk,)))
+            if len(pending) >= 4 * jobs:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 # -- the command --------------------------------------------------------------------------------
@@ -187,8 +197,9 @@ def run(args: argparse.Namespace, converter: Converter) -> int:
         files.callback(progress.close)
         ends: deque[tuple[int, int]] = deque()
         done_bytes = 0
+        converted = files.enter_context(closing(results(job, numbered_lines(source, summary.blank, ends), jobs)))
         try:
-            for result in results(job, numbered_lines(source, summary.blank, ends), jobs):
+            for result in converted:
                 _record(summary, result, out, report, progress)
                 while ends and ends[0][0] <= result.number:
                     done_bytes = ends.popleft()[1]
@@ -202,6 +213,10 @@ def run(args: argparse.Namespace, converter: Converter) -> int:
             done = summary.converted + summary.failed
             raise CliError(f"interrupted after {done:,} lines{kept}", INTERRUPTED) from None
         progress.clear()
+        if summary.converted + summary.failed == 0 and summary.stopped_at is None:  # nothing written either
+            shown = "stdin" if args.input == "-" else args.input
+            blank = f" ({summary.blank['blank']:,} blank)" if summary.blank else ""
+            raise CliError(f"{shown} holds no lines{blank}: nothing to convert, nothing written", FAILED)
     say(_summary_text(summary, converter, time.monotonic() - started))
     if summary.failed > summary.lossy_rejected:
         return FAILED

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import codecs, get_codec
+from .._sniff import DISTINCTIVE, Sniffed
 from .._sniff import Kind as Kind  # re-exported: the CLI modules spell a kind with it
-from .._sniff import Sniffed
 
 TRANSCRIPT = "transcript"
 """The pseudo-wire name of interlingua's own transcript format (``--from/--to transcript``)."""
@@ -26,9 +26,12 @@ class DetectError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Detected:
+    """``certain``: the claim rested on a sign only that wire has (not on signs several share)."""
+
     wire: str
     kind: Kind
     reason: str
+    certain: bool = True
 
 
 def detect_body(body: Any) -> Detected:
@@ -53,7 +56,7 @@ def detect_stream(first_events: Sequence[tuple[str, Any]]) -> Detected:
 
 def _strongest(ask: Callable[[Any], Sniffed | None]) -> Detected | None:
     claims = sorted(
-        ((claim, name) for name in codecs() if (claim := ask(get_codec(name))) is not None),
+        ((claim, name) for name in codecs() if (claim := _claim(ask, name)) is not None),
         key=lambda pair: -pair[0].score,
     )
     if not claims:
@@ -61,7 +64,16 @@ def _strongest(ask: Callable[[Any], Sniffed | None]) -> Detected | None:
     best, wire = claims[0]
     close = [name for claim, name in claims[1:] if best.score - claim.score < 1]
     also = f"; {', '.join(close)} fits too: pass --from to choose" if close else ""
-    return Detected(wire, best.kind, best.reason + also)
+    return Detected(wire, best.kind, best.reason + also, certain=best.score >= DISTINCTIVE)
+
+
+def _claim(ask: Callable[[Any], Sniffed | None], name: str) -> Sniffed | None:
+    """One codec's claim. A sniffer that fails on an odd body (a third party's bug) makes no claim
+    rather than ending detection with an untyped error: detection raises DetectError or nothing."""
+    try:
+        return ask(get_codec(name))
+    except Exception:
+        return None
 
 
 def _installed() -> str:

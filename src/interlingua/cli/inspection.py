@@ -46,7 +46,7 @@ from .. import (
 from .conversion import Converter, codec_for, settings_set, unwrap
 from .convert import check_wires, one_line_errors, parse_single, read_input
 from .detect import TRANSCRIPT, Detected, DetectError
-from .exits import OK
+from .exits import OK, USAGE, CliError
 from .render import warnings_table
 
 Tree = tuple[str, list["Tree"]]
@@ -56,11 +56,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="a transcript, a wire request or response, or a recorded stream; '-' reads stdin")
     parser.add_argument("--from", dest="source", metavar="WIRE", help="the input's wire; detected when omitted")
     parser.add_argument("--full", action="store_true", help="show whole texts (by default cut at 100 characters)")
+    parser.add_argument("--line", type=int, metavar="N", help="a JSONL dataset's line N (1-based), the one to show")
 
 
 def run(args: argparse.Namespace) -> int:
     check_wires(args.source)
     data = read_input(args.input)
+    if args.line is not None:
+        data = _line(data, args.line, args.input)
     body = _load(data, args.source)
     width = 0 if args.full else 100
     sys.stdout.write("\n".join(_draw(tree) for tree in body.trees(width)) + "\n")
@@ -90,9 +93,17 @@ class _Loaded:
                 yield "decode warnings", [(line, []) for line in warnings_table(self.value.warnings).splitlines()]
 
 
+def _line(data: bytes, number: int, name: str) -> bytes:
+    lines = data.splitlines()
+    if not 1 <= number <= len(lines) or not lines[number - 1].strip():
+        shown = "stdin" if name == "-" else name
+        raise CliError(f"--line {number}: {shown} has no such line (it has {len(lines)}, blank ones included)", USAGE)
+    return lines[number - 1]
+
+
 def _load(data: bytes, source: str | None) -> _Loaded:
     with one_line_errors():
-        body = parse_single(data)
+        body = parse_single(data, several="a dataset? show one of its lines with --line N")
         if body is None or isinstance(body, list):
             detected, events = Converter(target=TRANSCRIPT, source=source).stream_events(data)
             return _Loaded(detected, accumulate(events))

@@ -23,8 +23,13 @@ def atomic_output(name: str | None) -> Iterator[IO[bytes]]:
     ``/dev/stdout``) is written in place: renaming over it would replace the device itself. An
     unwritable target is a one-line :class:`CliError`."""
     if name is None or name == "-":
-        with os.fdopen(os.dup(sys.stdout.fileno()), "wb") as stdout:
-            yield stdout
+        try:
+            with os.fdopen(os.dup(sys.stdout.fileno()), "wb") as stdout:
+                yield stdout
+        except BrokenPipeError:  # the reader left: the caller's to handle (nothing to report)
+            raise
+        except OSError as err:  # stdout is a full disk, /dev/full, ...
+            raise CliError(f"cannot write stdout: {err.strerror or err}", USAGE) from None
         return
     target = Path(name)
     if target.is_dir():
@@ -34,8 +39,11 @@ def atomic_output(name: str | None) -> Iterator[IO[bytes]]:
             special = open(target, "wb")  # noqa: SIM115  # closed by the with below
         except OSError as err:
             raise CliError(f"cannot write {name}: {err.strerror or err}", USAGE) from None
-        with special:
-            yield special
+        try:
+            with special:
+                yield special
+        except OSError as err:  # a device that refuses the bytes (/dev/full: no space left)
+            raise CliError(f"cannot write {name}: {err.strerror or err}", USAGE) from None
         return
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
     except ImportError:
-        raise CliError("the gateway needs its extra: pip install 'interlingua[gateway]'", USAGE) from None
+        raise CliError("the gateway needs its extra: pip install -e '.[gateway]' from a checkout", USAGE) from None
     from ..gateway import ConfigError, load_config
 
     try:

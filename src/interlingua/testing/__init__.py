@@ -15,6 +15,9 @@
   ``INTERLINGUA_REQUIRE_CORPUS=1`` makes the absence fail instead.
 - ``assert_decodes_alike``: a codec's fast path against its general one (``declining`` turns the
   fast readers off).
+- ``FakeVendor``: any installed wire served on loopback with scripted ``Reply``s (text, tool
+  calls, streams, errors, delays), each request decoded and, with ``validate=True``, checked by the
+  wire's oracle: a vendor to test an agent against offline, without keys.
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
 - ``mutations``: mutations of real bodies and streams (a key deleted, a value nulled or retyped,
   lists cut, lone surrogates, deep nesting, SSE events dropped, repeated or swapped) for the
@@ -35,6 +38,7 @@ from ._coverage import (
     response_outcome,
     sdk_paths,
 )
+from ._fake import Exchange, FakeVendor, Reply
 from ._fast_paths import assert_decodes_alike, declining, decode_outcome, encode_outcome, exact_dump
 from ._fixtures import (
     assert_request_round_trip,
@@ -61,6 +65,9 @@ from ._streams import answer_events, stream_warnings
 
 __all__ = [
     "Check",
+    "Exchange",
+    "FakeVendor",
+    "Reply",
     "Kind",
     "Oracle",
     "RuleView",

@@ -13,13 +13,15 @@ _FINISH = frozenset({"COMPLETE", "STOP_SEQUENCE", "MAX_TOKENS", "TOOL_CALL", "ER
 def sniff(body: Mapping[str, Any]) -> Sniffed | None:
     """An upper-case ``finish_reason`` beside ``message`` answers; ``k`` / ``p`` / ``documents`` /
     ``citation_options`` or an assistant ``tool_plan`` ask."""
-    if body.get("finish_reason") in _FINISH and isinstance(body.get("message"), Mapping):
-        return Sniffed("response", DISTINCTIVE, f"finish_reason {body['finish_reason']!r}")
+    finish = body.get("finish_reason")  # ill-typed values are no sign (an unhashable one is no TypeError)
+    if isinstance(finish, str) and finish in _FINISH and isinstance(body.get("message"), Mapping):
+        return Sniffed("response", DISTINCTIVE, f"finish_reason {finish!r}")
     if "messages" in body:
         for key in ("citation_options", "documents", "safety_mode", "strict_tools"):
             if key in body:
                 return Sniffed("request", DISTINCTIVE, f"has {key!r}")
-        if any(isinstance(m, Mapping) and "tool_plan" in m for m in body.get("messages") or []):
+        messages = body["messages"]
+        if isinstance(messages, list) and any(isinstance(m, Mapping) and "tool_plan" in m for m in messages):
             return Sniffed("request", DISTINCTIVE, "an assistant message with 'tool_plan'")
     return None
 

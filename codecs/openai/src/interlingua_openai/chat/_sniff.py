@@ -50,7 +50,7 @@ def sniff(body: Mapping[str, Any]) -> Sniffed | None:
 def _message_signs(message: Mapping[str, Any]) -> list[str]:
     signs = []
     role = message.get("role")
-    if role in _ROLES:
+    if isinstance(role, str) and role in _ROLES:  # an ill-typed role (a list) is no sign, not a TypeError
         signs.append(f"role {role!r}")
     signs.extend(key for key in ("tool_calls", "tool_call_id", "function_call") if key in message)
     content = message.get("content")

@@ -1,0 +1,319 @@
+"""A fake vendor on loopback: any installed wire served with scripted answers, no key, no network.
+
+``FakeVendor("anthropic-messages")`` listens on 127.0.0.1 (a free port) and answers each request
+at the wire's own path (the path the codec's ``http_request`` sends to) with the next scripted
+:class:`Reply`, written by the codec: a JSON answer, or a stream when the request asks for one
+(in the wire's own framing), or the wire's error body with a status. What it received is kept,
+decoded into the IR, on ``received``. With ``validate=True`` each request body is also checked
+against the codec's oracle (the vendor SDK's types and the vendor rules types miss, see
+``validate_wire`` and ``check_rules``): a body the real API would refuse gets a 400 naming the
+problems, which are also kept on ``problems``.
+
+Everything the fake knows about a wire it learns from the codec: where requests go and how a
+stream is asked for (two ``http_request`` calls, one per mode), how answers, streams and errors
+are written (``encode_response``, ``encode_stream``, ``serving.error``). So a codec installed
+later is served the same way, and the fake stays as right as the codecs are.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from .._codec import Codec, Endpoint, Serving
+from .._errors import InterlinguaError
+from .._message import Message
+from .._parts import ContentPart, Text, ToolUse
+from .._registry import get_codec
+from .._request import Request
+from .._response import Response, StopReason, Usage
+from .._sse import render_event
+from .._stream import MessageEnd, MessageStart, PartEnd, PartStart, StreamEvent, TextDelta, ToolInputDelta
+from ._loopback import Answer, Received, VendorServer
+
+_MODEL = "fake-model-0"
+"""The model the probe requests name, found again in the URL templates they give."""
+_PROBE = Endpoint(api_key="fake-key", settings={"aws_region": "us-east-1"})
+"""What a codec needs to build a URL at all (a key; a region for a cloud host's wire)."""
+_FRAMES_TYPE = "application/vnd.amazon.eventstream"
+"""The media type of binary event-stream frames, the one stream framing that is not SSE."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted answer. ``parts`` (text and tool calls) make the answer, or its stream when the
+    request asks for one; ``events`` script the stream exactly instead. ``status`` other than 200
+    answers with the wire's error body carrying ``message`` (``kind``: the vendor's error type,
+    ``retry_after``: seconds, sent as ``retry-after``). ``delay`` waits that many seconds first."""
+
+    parts: tuple[ContentPart, ...] = ()
+    stop: StopReason = "end_turn"
+    usage: Usage | None = None
+    events: tuple[StreamEvent, ...] | None = None
+    status: int = 200
+    message: str = ""
+    kind: str | None = None
+    retry_after: float | None = None
+    delay: float = 0.0
+
+    @classmethod
+    def text(cls, text: str, *, usage: Usage | None = None, delay: float = 0.0) -> Reply:
+        """An answer of one text part."""
+        return cls(parts=(Text(text),), usage=usage, delay=delay)
+
+    @classmethod
+    def tool_call(
+        cls, name: str, input: Mapping[str, Any], *, id: str = "call_1", text: str | None = None, delay: float = 0.0
+    ) -> Reply:
+        """An answer that calls one tool (after ``text``, when given): stop reason ``tool_use``."""
+        call = ToolUse(id, name, dict(input))
+        parts = (call,) if text is None else (Text(text), call)
+        return cls(parts=parts, stop="tool_use", delay=delay)
+
+    @classmethod
+    def stream(cls, *events: StreamEvent, delay: float = 0.0) -> Reply:
+        """A stream of exactly these IR events (for a request that asks for a stream)."""
+        return cls(events=events, delay=delay)
+
+    @classmethod
+    def error(
+        cls, status: int, message: str, *, kind: str | None = None, retry_after: float | None = None, delay: float = 0.0
+    ) -> Reply:
+        """The wire's error answer: ``status`` with ``message`` in the vendor's error body."""
+        return cls(status=status, message=message, kind=kind, retry_after=retry_after, delay=delay)
+
+    def response(self, model: str | None) -> Response:
+        usage = self.usage or Usage(input_tokens=12, output_tokens=sum(_tokens(p) for p in self.parts) or 1)
+        message = Message(role="assistant", parts=list(self.parts))
+        return Response(id="fake_1", model=model, message=message, stop_reason=self.stop, usage=usage)
+
+    def stream_events(self, model: str | None) -> list[StreamEvent]:
+        """The scripted events, or the parts as a stream: text in word-sized deltas, a tool call's
+        input as one delta, as vendors stream them."""
+        if self.events is not None:
+            return list(self.events)
+        answer = self.response(model)
+        events: list[StreamEvent] = [MessageStart(id=answer.id, model=model)]
+        for i, part in enumerate(self.parts):
+            if isinstance(part, Text):
+                events.append(PartStart(i, Text("")))
+                events += [TextDelta(i, piece) for piece in re.findall(r"\S+\s*|\s+", part.text)]
+            elif isinstance(part, ToolUse):
+                events.append(PartStart(i, ToolUse(part.id, part.name, {})))
+                events.append(ToolInputDelta(i, json.dumps(part.input)))
+            else:
+                events.append(PartStart(i, part))
+            events.append(PartEnd(i))
+        return [*events, MessageEnd(self.stop, None, answer.usage)]
+
+
+def _tokens(part: ContentPart) -> int:
+    return len(part.text.split()) if isinstance(part, Text) else 8
+
+
+@dataclass
+class Exchange:
+    """One request the fake received: the HTTP facts, the body decoded into the IR (None when it
+    did not decode: ``problems`` says why), whether it asked for a stream, and what was wrong
+    with it (a decode error; under ``validate``, the oracle's findings)."""
+
+    received: Received
+    request: Request | None
+    stream: bool
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def path(self) -> str:
+        return self.received.path
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return self.received.headers
+
+    @property
+    def body(self) -> Any:
+        return self.received.body
+
+
+class _Route:
+    """Where one wire's requests land and how a stream is asked for, read from two probe
+    ``http_request`` calls: the URL (the model in it found again, as on Converse or Gemini), the
+    body keys only a stream request sets, the base URL a client of this wire is given."""
+
+    def __init__(self, codec: Codec) -> None:
+        probe = Request(model=_MODEL, max_tokens=1, messages=[Message.user("hi")])
+        plain = codec.http_request(probe, stream=False, endpoint=_PROBE)
+        streamed = codec.http_request(probe, stream=True, endpoint=_PROBE)
+        local = Endpoint(base_url="http://fake", api_key=_PROBE.api_key, settings=_PROBE.settings)
+        here = codec.http_request(probe, stream=False, endpoint=local)
+        self.plain, self.streamed = self._pattern(plain.url), self._pattern(streamed.url)
+        self.stream_keys = {k: v for k, v in streamed.json.items() if plain.json.get(k) != v}
+        self.drop = {*self.stream_keys, *(k for k in plain.json if k not in streamed.json or k in self.stream_keys)}
+        self.framed = streamed.events is not None
+        # The path the codec adds to a base URL of its own; the rest of the default URL's path is
+        # what a client's base_url must end with ("/v1" where the codec's default base has it).
+        full, added = urlsplit(plain.url).path, urlsplit(here.url).path
+        self.prefix = full[: len(full) - len(added)] if full.endswith(added) else ""
+        self.shown = urlsplit(plain.url).path.replace(_MODEL, "{model}")
+
+    @staticmethod
+    def _pattern(url: str) -> re.Pattern[str]:
+        path = re.escape(urlsplit(url).path).replace(re.escape(_MODEL), "(?P<model>[^/]+?)")
+        return re.compile(path + r"\Z")
+
+    def match(self, path: str, body: Any) -> tuple[bool, str | None] | None:
+        """``(stream, model in the path)`` for a request at ``path``, or None: not this wire's."""
+        path = urlsplit(path).path
+        for pattern, stream in ((self.streamed, True), (self.plain, False)):
+            found = pattern.match(path)
+            if found is None:
+                continue
+            model = unquote(found.group("model")) if "model" in pattern.groupindex else None
+            if self.streamed.pattern == self.plain.pattern:  # the body asks for the stream
+                stream = isinstance(body, dict) and any(
+                    body.get(k) == v for k, v in self.stream_keys.items() if v is True
+                )
+            return stream, model
+        return None
+
+
+class FakeVendor(VendorServer):
+    """A vendor on loopback speaking ``wire`` (an installed codec's name), answering each request
+    with the next of the scripted replies (``reply``), then with ``default``.
+
+    Point a client at ``base_url`` (for interlingua's ``Client``, and for the vendor's own SDK:
+    it is the base URL that SDK takes; ``url`` is the bare ``http://127.0.0.1:PORT``). Use it as
+    a context manager, or ``close()`` it. ``exchanges`` holds each request, decoded.
+    """
+
+    def __init__(
+        self,
+        wire: str,
+        *replies: Reply,
+        validate: bool = False,
+        default: Reply | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        self.codec = get_codec(wire)
+        self.wire = wire
+        self.validate = validate
+        self.default = default or Reply.text(f"Hello from a fake {wire}.")
+        self.exchanges: list[Exchange] = []
+        self._route = _Route(self.codec)
+        self._script: list[Reply] = list(replies)
+        self._script_lock = threading.Lock()
+        super().__init__(host, port)
+
+    def __enter__(self) -> FakeVendor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def base_url(self) -> str:
+        return self.url + self._route.prefix
+
+    @property
+    def path(self) -> str:
+        """The path requests go to (``{model}`` where the model sits in it)."""
+        return self._route.shown
+
+    @property
+    def requests(self) -> list[Request]:
+        """The IR requests received, in order (those that decoded)."""
+        return [e.request for e in self.exchanges if e.request is not None]
+
+    @property
+    def problems(self) -> list[str]:
+        """Every problem found in a received body, in order."""
+        return [p for e in self.exchanges for p in e.problems]
+
+    def reply(self, *replies: Reply) -> FakeVendor:
+        """Queue ``replies``: the next requests get them in order."""
+        with self._script_lock:
+            self._script.extend(replies)
+        return self
+
+    # --- one request (on the server's thread) --------------------------------------------------
+
+    def _handle(self, handler: BaseHTTPRequestHandler) -> None:
+        received = self._read(handler)
+        with self._lock:
+            self.received.append(received)
+        found = self._route.match(received.path, received.body)
+        if found is None:
+            message = f"{self.wire} is served at {self._route.shown}, not {urlsplit(received.path).path}"
+            if self._route.prefix and not received.path.startswith(self._route.prefix):
+                message += f" (does the base URL end with {self._route.prefix}?)"
+            self._error(handler, Reply.error(404, message))
+            return
+        stream, model = found
+        exchange = Exchange(received, None, stream)
+        with self._lock:
+            self.exchanges.append(exchange)
+        exchange.problems = self._problems(received.body, model)
+        if exchange.problems:
+            self._error(handler, Reply.error(400, "; ".join(exchange.problems), kind="invalid_request_error"))
+            return
+        exchange.request = self._decode(received.body, model)
+        with self._script_lock:
+            reply = self._script.pop(0) if self._script else self.default
+        if reply.delay:
+            time.sleep(reply.delay)
+        if reply.status != 200:
+            self._error(handler, reply)
+            return
+        answer_model = exchange.request.model or model
+        if stream:
+            self._stream(handler, self._frames(reply.stream_events(answer_model)), None)
+        else:
+            body = self.codec.encode_response(reply.response(answer_model)).body
+            self._send(handler, 200, {}, json.dumps(body).encode(), "application/json")
+
+    def _problems(self, body: Any, model: str | None) -> list[str]:
+        if not isinstance(body, dict):
+            return ["the request body is not a JSON object"]
+        try:
+            self._decode(body, model)
+        except InterlinguaError as exc:
+            return [str(exc)]
+        if not self.validate:
+            return []
+        from ._oracle import check_rules, validate_wire
+
+        sent = {k: v for k, v in body.items() if k not in self._route.drop}
+        return validate_wire(self.wire, "request", sent) + check_rules(self.wire, sent, model=model)
+
+    def _decode(self, body: Mapping[str, Any], model: str | None) -> Request:
+        request = self.codec.decode_request({k: v for k, v in body.items() if k not in self._route.drop})
+        if model is not None:
+            request = request.model_copy(update={"model": model.removeprefix("models/")})
+        return request
+
+    def _frames(self, events: Sequence[StreamEvent]) -> Answer:
+        written = self.codec.encode_stream(events)
+        if self._route.framed:
+            from .._eventstream import render_frames
+
+            data = b"".join(render_frames((e.event or "", e.data.encode()) for e in written))
+            return Answer(sse=data, chunk=512, media_type=_FRAMES_TYPE)
+        return Answer(sse=b"".join(render_event(e) for e in written), chunk=512)
+
+    def _error(self, handler: BaseHTTPRequestHandler, reply: Reply) -> None:
+        serving = getattr(self.codec, "serving", None)
+        if isinstance(serving, Serving):
+            body = serving.error(reply.status, reply.message, reply.kind)
+        else:  # a wire the gateway does not serve: the {"message": ...} its SDK reads
+            body = {"message": reply.message}
+        headers = {} if reply.retry_after is None else {"retry-after": f"{reply.retry_after:g}"}
+        self._send(handler, reply.status, headers, json.dumps(body).encode(), "application/json")
+
