@@ -33,6 +33,7 @@ from ._read import (
     optional,
     require,
 )
+from ._schema import SchemaDialect, fit_schema, schema_problems
 from ._sigv4 import aws_auth, aws_region
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
@@ -77,6 +78,9 @@ __all__ = [
     "own_thinking",
     "unsigned_or_own_thinking",
     "WarningSink",
+    "SchemaDialect",
+    "fit_schema",
+    "schema_problems",
     "DecodedStream",
     "EncodedStream",
     "arguments_text",

@@ -18,6 +18,8 @@ from pydantic import BaseModel
 
 from interlingua.testing import Oracle, RuleView, Sendable, either, objects, request_check, sdk_type
 
+from ._schema_dialects import schemas_in
+
 # anthropic 2.12 dropped the sampling fields from its params (Opus 4.7 and later refuse them);
 # the API still takes them for earlier models, and the recorded requests carry them.
 _SAMPLING: dict[str, type | tuple[type, ...]] = {
@@ -212,6 +214,7 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
 
 
 ORACLE = Oracle(
+    schemas=schemas_in,
     checks={
         "request": request_check(
             ("anthropic.types.message_create_params", *_PARAMS),

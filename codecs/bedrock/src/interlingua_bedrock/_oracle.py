@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from interlingua.testing import Oracle, RuleView, Sendable, dig
 
+from ._schema_dialects import schemas_in
+
 Kind = Literal["request", "response"]
 
 
@@ -193,6 +195,7 @@ def _features(body: Mapping[str, Any]) -> list[str]:
 
 
 ORACLE = Oracle(
+    schemas=schemas_in,
     checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
     rules=_no_rules,
     sendable=Sendable(

@@ -10,6 +10,8 @@ from typing import Any
 
 from interlingua.testing import Oracle, RuleView, Sendable, sdk_problems
 
+from ._schema_dialects import schemas_in
+
 
 def _request_types() -> dict[str, Any]:
     import cohere
@@ -97,6 +99,7 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
 
 
 ORACLE = Oracle(
+    schemas=schemas_in,
     checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
     rules=_no_rules,
     sendable=Sendable(

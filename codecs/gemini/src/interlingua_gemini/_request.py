@@ -58,6 +58,7 @@ from interlingua.kit import (
     construct,
     each,
     expect,
+    fit_schema,
     lookup,
     maker,
     nearest_level,
@@ -80,6 +81,7 @@ from ._parts import (
     within,
 )
 from ._schema import decode_schema, encode_schema
+from ._schema_dialects import JSON_SCHEMA
 
 WIRE = "_wire"
 RESPONSE_SCHEMA = "responseSchema"
@@ -281,8 +283,10 @@ def _declaration(tool: Tool, at: str, out: WarningSink, legacy: set[str], bare: 
     declaration: dict[str, Any] = {"name": tool.name}
     if tool.description is not None:
         declaration["description"] = tool.description
-    if tool.name not in bare:
-        declaration["parameters" if tool.name in legacy else "parametersJsonSchema"] = tool.input_schema
+    if tool.name in legacy:  # written back as the OpenAPI-subset Schema it was decoded from
+        declaration["parameters"] = tool.input_schema
+    elif tool.name not in bare:
+        declaration["parametersJsonSchema"] = fit_schema(tool.input_schema, JSON_SCHEMA, f"{at}.input_schema", out)
     return declaration
 
 
@@ -353,7 +357,8 @@ def _encode_format(fmt: ResponseFormat, out: WarningSink, spelling: Any = None) 
         schema = encode_schema(fmt.json_schema, spelling)
         if schema is not None:
             return {"responseMimeType": "application/json", "responseSchema": schema}
-    return {"responseMimeType": "application/json", "responseJsonSchema": fmt.json_schema or {}}
+    schema = fit_schema(fmt.json_schema or {}, JSON_SCHEMA, "response_format.json_schema", out)
+    return {"responseMimeType": "application/json", "responseJsonSchema": schema}
 
 
 GEMINI_2_BUDGETS = ThinkingBudgets.model_construct(minimal=512, low=1024, medium=8192, high=24576, xhigh=None)
