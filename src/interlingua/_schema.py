@@ -35,6 +35,7 @@ _ONE_MORE = ("additionalItems", "unevaluatedItems", "unevaluatedProperties", "co
 _MAPS = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
 _LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _DEFS = ("$defs", "definitions")
+_COMBINED = frozenset({"anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not"})
 _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated"})
 # Identify the dialect or comment, and constrain no value: where a target does not list them they
 # are left out without a warning, since nothing a schema accepts changes.
@@ -267,8 +268,8 @@ class _Fitter:
             if resolved is not None and resolved[0] != "#":
                 rest = {key: value for key, value in schema.items() if key != "$ref"}
                 schema = {**copy.deepcopy(resolved[1]), **rest}
-        if dialect.root_object and schema.get("type") is None and "properties" in schema:
-            schema["type"] = "object"  # properties constrain objects only; a tool's input is one
+        if dialect.root_object and schema.get("type") is None and not schema.keys() & _COMBINED:
+            schema["type"] = "object"  # a tool's input (and a strict format's root) is an object by rule
         return self._node(schema, "", 0)
 
     # --- $ref: inlined where the dialect takes no refs, no recursion or no siblings ----------------

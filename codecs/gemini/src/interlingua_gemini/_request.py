@@ -86,6 +86,8 @@ from ._schema_dialects import JSON_SCHEMA
 WIRE = "_wire"
 RESPONSE_SCHEMA = "responseSchema"
 """``_wire`` entry: the response schema came as ``responseSchema``, spelled so (see ``_schema``)."""
+PARAMETER_SPELLING = "parameterSpelling"
+"""``_wire`` entry: tool name -> how its ``parameters`` Schema was spelled (see ``_schema``)."""
 _PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
 _MAPPED = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _READ = frozenset({"contents", "systemInstruction"})
@@ -257,6 +259,8 @@ def _encode_tools(request: Request, out: WarningSink, wire: dict[str, Any]) -> l
     """Function tools gather in one functionDeclarations entry (where the first stood); each
     NativeTool of Gemini (googleSearch, codeExecution, urlContext, ...) is its own entry."""
     legacy = set(wire.get("parameters") or ())
+    spellings = wire.get(PARAMETER_SPELLING)
+    spelled: dict[str, Any] = spellings if isinstance(spellings, dict) else {}
     bare = set(wire.get("noParameters") or ())
     entries: list[dict[str, Any]] = []
     declarations: list[dict[str, Any]] | None = None
@@ -271,11 +275,13 @@ def _encode_tools(request: Request, out: WarningSink, wire: dict[str, Any]) -> l
         if declarations is None:
             declarations = []
             entries.append({"functionDeclarations": declarations})
-        declarations.append(_declaration(tool, at, out, legacy, bare))
+        declarations.append(_declaration(tool, at, out, legacy, bare, spelled.get(tool.name)))
     return entries
 
 
-def _declaration(tool: Tool, at: str, out: WarningSink, legacy: set[str], bare: set[str]) -> dict[str, Any]:
+def _declaration(
+    tool: Tool, at: str, out: WarningSink, legacy: set[str], bare: set[str], spelling: Any = None
+) -> dict[str, Any]:
     if tool.strict:
         out.unsupported(at, "tool_strict", "Gemini has no strict mode for function declarations")
     if tool.cache_control is not None:
@@ -283,11 +289,20 @@ def _declaration(tool: Tool, at: str, out: WarningSink, legacy: set[str], bare: 
     declaration: dict[str, Any] = {"name": tool.name}
     if tool.description is not None:
         declaration["description"] = tool.description
-    if tool.name in legacy:  # written back as the OpenAPI-subset Schema it was decoded from
-        declaration["parameters"] = tool.input_schema
+    legacy_schema = _legacy_parameters(tool, spelling) if tool.name in legacy else None
+    if legacy_schema is not None:  # written back as the OpenAPI-subset Schema it was decoded from
+        declaration["parameters"] = legacy_schema
     elif tool.name not in bare:
         declaration["parametersJsonSchema"] = fit_schema(tool.input_schema, JSON_SCHEMA, f"{at}.input_schema", out)
     return declaration
+
+
+def _legacy_parameters(tool: Tool, spelling: Any) -> dict[str, Any] | None:
+    """The ``parameters`` a decoded declaration came with: as it was where it was kept verbatim,
+    respelled where it crossed as JSON Schema (None: changed since beyond what Schema shares)."""
+    if not isinstance(spelling, dict):
+        return tool.input_schema
+    return encode_schema(tool.input_schema, spelling)
 
 
 def _encode_tool_choice(request: Request, kept: Any) -> dict[str, Any] | None:
@@ -491,6 +506,9 @@ def _decode_declaration(declaration: dict[str, Any], at: str, wire: dict[str, An
     schema = declaration.get("parametersJsonSchema", declaration.get("parameters"))
     if "parameters" in declaration:
         wire.setdefault("parameters", []).append(name)
+        decoded = decode_schema(schema)  # the shared keywords cross as JSON Schema; the spelling stays
+        if decoded is not None:
+            schema, wire.setdefault(PARAMETER_SPELLING, {})[name] = decoded
     elif schema is None:
         wire.setdefault("noParameters", []).append(name)
     return construct(
