@@ -35,6 +35,7 @@ from ._read import (
     require,
 )
 from ._rules import CORPUS, Rule, RuleTable, broken_rules, table_check
+from ._schema import SchemaDialect, fit_schema, schema_problems
 from ._sigv4 import aws_auth, aws_region
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
@@ -86,6 +87,9 @@ __all__ = [
     "own_thinking",
     "unsigned_or_own_thinking",
     "WarningSink",
+    "SchemaDialect",
+    "fit_schema",
+    "schema_problems",
     "DecodedStream",
     "EncodedStream",
     "arguments_text",

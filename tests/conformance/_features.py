@@ -20,6 +20,9 @@ Each :class:`Feature` is one thing in the request with an IR path:
   result's path;
 - every tool (``tools``, ``tool_strict`` when strict, ``cache_control`` when marked) or vendor
   tool (``native_tools``), at ``tools[i]``;
+- every tool's JSON Schema (``json_schema``), at ``tools[i].input_schema``, and a json_schema
+  response format's, at ``response_format.json_schema``: fitted to the target's schema dialect,
+  so a warning is allowed, not required (``tests/test_schema_corpus.py`` holds each change);
 - every other Request setting that is set, at its own name (``thinking``, ``top_k``, ...).
 
 :func:`expectation` turns the target's declared row into ``native`` (no warning may name the
@@ -258,6 +261,7 @@ def features(request: Request) -> list[Feature]:
             found.append(Feature("native_tools", at, tool))
             continue
         found.append(Feature("tools", at, tool))
+        found.append(Feature("json_schema", f"{at}.input_schema", tool))
         if tool.strict:
             found.append(Feature("tool_strict", at, tool))
         if tool.cache_control is not None:
@@ -269,6 +273,7 @@ def features(request: Request) -> list[Feature]:
         found.append(Feature("thinking.summary", "thinking"))
     fmt = request.response_format
     if fmt is not None and fmt.type == "json_schema":
+        found.append(Feature("json_schema", "response_format.json_schema"))
         found.extend(
             Feature(f"response_format.{name}", "response_format")
             for name, value in (("name", fmt.name), ("description", fmt.description), ("strict", fmt.strict))
@@ -370,6 +375,8 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
     (``declared`` when the capabilities row decides)."""
     target = target_key(codec)
     part = feature.part
+    if feature.key == "json_schema":  # fitted to the target's dialect; tests/test_schema_corpus.py holds each change
+        return "either", "schema-dialect"
     if feature.key == "provider_options":
         provider, _, key = feature.path.removeprefix("provider_options.").partition(".")
         transport = key in ("stream", "stream_options")

@@ -12,7 +12,8 @@ import interlingua as il
 
 NO_NAME = ("anthropic-messages", "openai-chat")
 
-LOOKUP = {"type": "function", "name": "lookup", "parameters": {"type": "object"}, "strict": True}
+CLOSED = {"type": "object", "additionalProperties": False}  # strict mode: objects are closed
+LOOKUP = {"type": "function", "name": "lookup", "parameters": CLOSED, "strict": True}
 
 
 def responses_body(output_name: str | None) -> dict[str, Any]:

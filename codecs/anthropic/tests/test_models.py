@@ -120,7 +120,7 @@ def test_an_adaptive_only_model_gets_adaptive_thinking_and_the_level_as_effort()
 
 
 def test_a_budget_for_an_adaptive_only_model_is_sent_as_its_level_with_a_schema_kept_beside() -> None:
-    schema = {"type": "object", "properties": {}}
+    schema = {"type": "object", "properties": {}, "additionalProperties": False}
     request = _request(
         "claude-opus-4-7",
         thinking=ThinkingConfig(budget_tokens=16384),

@@ -180,7 +180,8 @@ def test_thinking_levels_map_to_budgets(
 
 
 def test_tool_settings_map_to_tool_choice() -> None:
-    tool = Tool(name="f", description="d", strict=True, cache_control=CacheControl())
+    closed = {"type": "object", "properties": {}, "additionalProperties": False}  # strict: objects closed
+    tool = Tool(name="f", description="d", input_schema=closed, strict=True, cache_control=CacheControl())
     request = Request(
         model="m",
         max_tokens=5,
@@ -194,7 +195,7 @@ def test_tool_settings_map_to_tool_choice() -> None:
         {
             "name": "f",
             "description": "d",
-            "input_schema": {"type": "object", "properties": {}},
+            "input_schema": closed,
             "strict": True,
             "cache_control": {"type": "ephemeral"},
         }
@@ -302,7 +303,7 @@ def test_strict_encode_raises_with_every_warning() -> None:
 
 
 def test_a_response_formats_name_description_and_strict_false_are_reported() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
     fmt = ResponseFormat(type="json_schema", name="answer", description="d", json_schema=schema, strict=False)
     encoded = CODEC.encode_request(
         Request(model="claude-sonnet-4-5", messages=[Message.user("hi")], response_format=fmt)

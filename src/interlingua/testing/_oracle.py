@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from .._model_check import RuleView
 from .._rules import RuleTable, broken_rules
+from .._schema import SchemaDialect, schema_problems
 from ._sdk_check import Check
 
 Kind = Literal["request", "response", "stream_event", "error"]
@@ -29,6 +30,14 @@ KINDS: tuple[Kind, ...] = ("request", "response", "stream_event", "error")
 
 Rules = Callable[[Mapping[str, Any], str | None], list[str]]
 """A wire's turn rules: a request body and the target model (None: any) in, problems out."""
+
+SchemaSites = Callable[[Mapping[str, Any], str | None], list[tuple[str, Any, SchemaDialect]]]
+"""Where a request body holds JSON Schemas: (path, schema, the dialect that place takes) for a
+body and its target model (None: the body's own)."""
+
+
+def _no_schemas(body: Mapping[str, Any], model: str | None) -> list[tuple[str, Any, SchemaDialect]]:
+    return []
 
 
 def _no_ids(body: Mapping[str, Any]) -> list[tuple[str, list[tuple[int, Any]]]]:
@@ -125,13 +134,15 @@ class Oracle:
     :func:`~interlingua.testing.sdk_type`; ``rules``: what the API answers 400 to although the
     body type-checks, each rule with its source; ``sendable``: the wire's words for what no
     vendor takes; ``rule_view``: the body's model-ruled settings, held to the model catalog by
-    :func:`~interlingua.testing.check_model_rules`.
+    :func:`~interlingua.testing.check_model_rules`; ``schemas``: where the body holds JSON Schemas
+    and the dialect of each place (see :class:`interlingua.kit.SchemaDialect`), each held to it.
     """
 
     checks: Mapping[Kind, Check]
     rules: Rules
     sendable: Sendable
     rule_view: Callable[[Mapping[str, Any]], RuleView]
+    schemas: SchemaSites = _no_schemas
 
     def __post_init__(self) -> None:
         missing = [kind for kind in KINDS if kind not in self.checks]
@@ -167,7 +178,18 @@ def check_rules(
     from ._model_rules import check_model_rules
 
     rules = oracle.rules(body, model) if table is None else broken_rules(table, body, model)
-    return rules + oracle.sendable.problems(body) + check_model_rules(wire, body, model)
+    found = rules + oracle.sendable.problems(body) + check_model_rules(wire, body, model)
+    return found + _schema_rule(oracle, body, model)
+
+
+def _schema_rule(oracle: Oracle, body: Mapping[str, Any], model: str | None) -> list[str]:
+    """Each schema held to the dialect of its place: what an encoder let through (a keyword the
+    target refuses, an open object where objects must be closed, a recursion it cannot take)."""
+    problems: list[str] = []
+    for at, schema, dialect in oracle.schemas(body, model):
+        for rel, problem in schema_problems(schema, dialect):
+            problems.append(f"{at}.{rel}: {problem}" if rel else f"{at}: {problem}")
+    return problems
 
 
 def oracle_for(wire: str) -> Oracle:

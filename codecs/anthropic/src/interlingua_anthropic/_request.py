@@ -58,6 +58,7 @@ from interlingua.kit import (
     drop_prefill,
     each,
     expect,
+    fit_schema,
     join,
     keep_sampling,
     lookup,
@@ -70,6 +71,7 @@ if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
 
 from ._parts import PROVIDER, Block, Context, Encoder, decode_blocks, decode_cache_control, encode_cache_control
+from ._schema_dialects import STRICT_TOOL, STRUCTURED, TOOL
 
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
 BUDGETS = ThinkingBudgets.model_construct(minimal=1024, low=2048, medium=8192, high=16384, xhigh=32768)
@@ -318,7 +320,8 @@ def _encode_tools(request: Request, encoder: Encoder) -> list[Block]:
             block = {"name": tool.name}
             if tool.description is not None:
                 block["description"] = tool.description
-            block["input_schema"] = tool.input_schema
+            dialect = STRICT_TOOL if tool.strict else TOOL
+            block["input_schema"] = fit_schema(tool.input_schema, dialect, f"{at}.input_schema", encoder.out)
             if tool.strict is not None:
                 block["strict"] = tool.strict
             if tool.cache_control is not None:
@@ -659,6 +662,9 @@ def _effort(spec: ModelSpec, level: str) -> str:
     return effort if effort in _EFFORTS else "low"
 
 
+_FORMAT_AT = "response_format.json_schema"
+
+
 def _encode_response_format(request: Request, body: dict[str, Any], out: WarningSink) -> None:
     fmt = request.response_format
     if fmt is None or fmt.type == "text":
@@ -668,7 +674,7 @@ def _encode_response_format(request: Request, body: dict[str, Any], out: Warning
         return
     body["output_config"] = {
         **body.get("output_config", {}),
-        "format": {"type": "json_schema", "schema": fmt.json_schema},
+        "format": {"type": "json_schema", "schema": fit_schema(fmt.json_schema, STRUCTURED, _FORMAT_AT, out)},
     }
     # output_config.format is {type, schema} only, and always enforced (anthropic/types/
     # json_output_format_param.py; https://platform.claude.com/docs/en/build-with-claude/structured-outputs)

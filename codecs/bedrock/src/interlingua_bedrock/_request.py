@@ -41,7 +41,7 @@ from interlingua import (
     ToolChoiceMode,
     WarningSink,
 )
-from interlingua.kit import article, construct, expect, maker, optional
+from interlingua.kit import article, construct, expect, fit_schema, maker, optional
 
 from . import _models
 from ._parts import (
@@ -54,6 +54,7 @@ from ._parts import (
     decode_blocks,
     within,
 )
+from ._schema_dialects import TOOL, strict_dialect
 
 BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
 """A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum),
@@ -349,7 +350,8 @@ def _encode_tools(
         spec: dict[str, Any] = {"name": tool.name}
         if tool.description:  # NonEmptyString: an empty description is no description
             spec["description"] = tool.description
-        spec["inputSchema"] = {"json": tool.input_schema}
+        dialect = strict_dialect(request.model) if tool.strict else TOOL
+        spec["inputSchema"] = {"json": fit_schema(tool.input_schema, dialect, f"{at}.input_schema", out)}
         if tool.strict is not None:
             spec["strict"] = tool.strict
         tools.append({"toolSpec": spec})

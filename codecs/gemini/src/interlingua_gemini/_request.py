@@ -61,6 +61,7 @@ from interlingua.kit import (
     describe,
     each,
     expect,
+    fit_schema,
     lookup,
     maker,
     nearest_level,
@@ -83,6 +84,7 @@ from ._parts import (
     within,
 )
 from ._schema import decode_schema, encode_schema
+from ._schema_dialects import JSON_SCHEMA
 
 WIRE = "_wire"
 RESPONSE_SCHEMA = "responseSchema"
@@ -95,6 +97,8 @@ TEXT_ONLY = "textModalities"
 """``_wire`` entry: ``generationConfig.responseModalities`` was ``["TEXT"]``: a text answer, what a
 request without the field gets (the recorded corpus's bodies without it are answered in text) and
 what every other wire gives, so nothing is lost when it is not sent elsewhere."""
+PARAMETER_SPELLING = "parameterSpelling"
+"""``_wire`` entry: tool name -> how its ``parameters`` Schema was spelled (see ``_schema``)."""
 _PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
 _MAPPED = frozenset({"contents", "systemInstruction", "tools", "toolConfig", "generationConfig"})
 _READ = frozenset({"contents", "systemInstruction"})
@@ -273,6 +277,8 @@ def _encode_tools(request: Request, out: WarningSink, wire: dict[str, Any]) -> l
     """Function tools gather in one functionDeclarations entry (where the first stood); each
     NativeTool of Gemini (googleSearch, codeExecution, urlContext, ...) is its own entry."""
     legacy = set(wire.get("parameters") or ())
+    spellings = wire.get(PARAMETER_SPELLING)
+    spelled: dict[str, Any] = spellings if isinstance(spellings, dict) else {}
     bare = set(wire.get("noParameters") or ())
     entries: list[dict[str, Any]] = []
     declarations: list[dict[str, Any]] | None = None
@@ -287,11 +293,13 @@ def _encode_tools(request: Request, out: WarningSink, wire: dict[str, Any]) -> l
         if declarations is None:
             declarations = []
             entries.append({"functionDeclarations": declarations})
-        declarations.append(_declaration(tool, at, out, legacy, bare))
+        declarations.append(_declaration(tool, at, out, legacy, bare, spelled.get(tool.name)))
     return entries
 
 
-def _declaration(tool: Tool, at: str, out: WarningSink, legacy: set[str], bare: set[str]) -> dict[str, Any]:
+def _declaration(
+    tool: Tool, at: str, out: WarningSink, legacy: set[str], bare: set[str], spelling: Any = None
+) -> dict[str, Any]:
     if tool.strict:
         out.unsupported(at, "tool_strict", "Gemini has no strict mode for function declarations")
     if tool.cache_control is not None:
@@ -299,9 +307,20 @@ def _declaration(tool: Tool, at: str, out: WarningSink, legacy: set[str], bare: 
     declaration: dict[str, Any] = {"name": tool.name}
     if tool.description is not None:
         declaration["description"] = tool.description
-    if tool.name not in bare:
-        declaration["parameters" if tool.name in legacy else "parametersJsonSchema"] = tool.input_schema
+    legacy_schema = _legacy_parameters(tool, spelling) if tool.name in legacy else None
+    if legacy_schema is not None:  # written back as the OpenAPI-subset Schema it was decoded from
+        declaration["parameters"] = legacy_schema
+    elif tool.name not in bare:
+        declaration["parametersJsonSchema"] = fit_schema(tool.input_schema, JSON_SCHEMA, f"{at}.input_schema", out)
     return declaration
+
+
+def _legacy_parameters(tool: Tool, spelling: Any) -> dict[str, Any] | None:
+    """The ``parameters`` a decoded declaration came with: as it was where it was kept verbatim,
+    respelled where it crossed as JSON Schema (None: changed since beyond what Schema shares)."""
+    if not isinstance(spelling, dict):
+        return tool.input_schema
+    return encode_schema(tool.input_schema, spelling)
 
 
 def _encode_tool_choice(request: Request, kept: Any) -> dict[str, Any] | None:
@@ -375,7 +394,8 @@ def _encode_format(fmt: ResponseFormat, out: WarningSink, spelling: Any = None) 
         schema = encode_schema(fmt.json_schema, spelling)
         if schema is not None:
             return {"responseMimeType": "application/json", "responseSchema": schema}
-    return {"responseMimeType": "application/json", "responseJsonSchema": fmt.json_schema or {}}
+    schema = fit_schema(fmt.json_schema or {}, JSON_SCHEMA, "response_format.json_schema", out)
+    return {"responseMimeType": "application/json", "responseJsonSchema": schema}
 
 
 GEMINI_2_BUDGETS = ThinkingBudgets.model_construct(minimal=512, low=1024, medium=8192, high=24576, xhigh=None)
@@ -517,6 +537,9 @@ def _decode_declaration(declaration: dict[str, Any], at: str, wire: dict[str, An
     schema = declaration.get("parametersJsonSchema", declaration.get("parameters"))
     if "parameters" in declaration:
         wire.setdefault("parameters", []).append(name)
+        decoded = decode_schema(schema)  # the shared keywords cross as JSON Schema; the spelling stays
+        if decoded is not None:
+            schema, wire.setdefault(PARAMETER_SPELLING, {})[name] = decoded
     elif schema is None:
         wire.setdefault("noParameters", []).append(name)
     return construct(

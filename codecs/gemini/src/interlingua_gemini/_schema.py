@@ -20,6 +20,9 @@ _SHARED = frozenset(
     {"type", "format", "description", "enum", "items", "properties", "required", "anyOf", "minimum", "maximum"}
     | {"minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties", "pattern", "title"}
     | {"default", "propertyOrdering"}
+    # JSON Schema's own scalar keywords a tool's ``parameters`` may carry (the API refuses them
+    # there: lingua exclusiveMinimumToolParam/google/error.json); kept so the types cross lowercased
+    | {"exclusiveMinimum", "exclusiveMaximum", "multipleOf", "uniqueItems"}
 )
 ORDERED = "ordered"
 

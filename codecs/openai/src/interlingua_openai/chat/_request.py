@@ -26,10 +26,12 @@ from interlingua import (
     ToolChoice,
 )
 from interlingua.kit import (
+    WarningSink,
     article,
     cap_max_tokens,
     each,
     expect,
+    fit_schema,
     join,
     keep_sampling,
     lookup,
@@ -40,6 +42,7 @@ from interlingua.kit import (
 if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
 
+from .._schema_dialects import STRICT
 from .._shared import (
     CATALOG_PACKAGE,
     CHAT,
@@ -242,7 +245,8 @@ def _encode_tool(tool: Tool, i: int, ctx: Ctx) -> Block:
         function["description"] = description
     schema = tool.input_schema
     if schema != _DEFAULT_SCHEMA:
-        function["parameters"] = schema
+        at = f"tools[{i}].input_schema"
+        function["parameters"] = fit_schema(schema, STRICT, at, ctx.out) if tool.strict else schema
     strict = tool.strict
     if strict is not None:
         function["strict"] = strict
@@ -294,14 +298,15 @@ def _encode_flat_tool(data: Mapping[str, Any], kind: str, at: str, ctx: Ctx) -> 
     return {"type": kind, kind: inner}
 
 
-def _encode_response_format(fmt: ResponseFormat) -> Block:
+def _encode_response_format(fmt: ResponseFormat, out: WarningSink) -> Block:
     if fmt.type != "json_schema":
         return {"type": fmt.type}
     schema: Block = {"name": fmt.name or "response"}
     if fmt.description is not None:
         schema["description"] = fmt.description
     if fmt.json_schema is not None:
-        schema["schema"] = fmt.json_schema
+        at = "response_format.json_schema"
+        schema["schema"] = fit_schema(fmt.json_schema, STRICT, at, out) if fmt.strict else fmt.json_schema
     if fmt.strict is not None:
         schema["strict"] = fmt.strict
     return {"type": "json_schema", "json_schema": schema}
@@ -391,7 +396,7 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
     if request.seed is not None:
         body["seed"] = request.seed
     if request.response_format is not None:
-        body["response_format"] = _encode_response_format(request.response_format)
+        body["response_format"] = _encode_response_format(request.response_format, ctx.out)
     if effort is not None:
         body["reasoning_effort"] = effort
     if "n" in (spelled := _spelling(request, ctx)):

@@ -37,6 +37,9 @@ from .._shared import (
 
 if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
+from interlingua.kit import fit_schema
+
+from .._schema_dialects import STRICT
 from . import _echo
 from ._items import decode_input, encode_messages
 
@@ -130,7 +133,8 @@ def _encode_tool(tool: Tool | NativeTool, index: int, out: WarningSink) -> dict[
     block: dict[str, Any] = {"type": "function", "name": tool.name}
     if (description := tool.description) is not None:
         block["description"] = description
-    block["parameters"] = tool.input_schema
+    schema = tool.input_schema
+    block["parameters"] = fit_schema(schema, STRICT, f"tools[{index}].input_schema", out) if tool.strict else schema
     block["strict"] = tool.strict
     return block
 
@@ -169,7 +173,7 @@ def _encode_settings(request: Request, body: dict[str, Any], out: WarningSink, b
     if reasoning:
         body["reasoning"] = reasoning
     if (response_format := fields["response_format"]) is not None:
-        body["text"] = {"format": _encode_format(response_format)}
+        body["text"] = {"format": _encode_format(response_format, out)}
 
 
 def _encode_thinking(
@@ -189,10 +193,13 @@ def _encode_thinking(
     return reasoning
 
 
-def _encode_format(fmt: ResponseFormat) -> dict[str, Any]:
+def _encode_format(fmt: ResponseFormat, out: WarningSink) -> dict[str, Any]:
     if fmt.type != "json_schema":
         return {"type": fmt.type}
-    block: dict[str, Any] = {"type": "json_schema", "name": fmt.name or "response", "schema": fmt.json_schema or {}}
+    schema = fmt.json_schema or {}
+    if fmt.strict is True:
+        schema = fit_schema(schema, STRICT, "response_format.json_schema", out)
+    block: dict[str, Any] = {"type": "json_schema", "name": fmt.name or "response", "schema": schema}
     if fmt.description is not None:
         block["description"] = fmt.description
     if fmt.strict is not None:
@@ -327,7 +334,7 @@ def _decode_settings(body: Mapping[str, Any], fields: dict[str, Any], options: d
         text = expect(text, dict, "text")
         fmt = _decode_format(text.get("format"))
         fields["response_format"] = fmt
-        _keep_rest("text", text, {"format": _encode_format(fmt)} if fmt else {}, options)
+        _keep_rest("text", text, {"format": _encode_format(fmt, WarningSink(NAME))} if fmt else {}, options)
 
 
 def _keep_rest(key: str, wire: dict[str, Any], canonical: dict[str, Any], options: dict[str, Any]) -> None:
