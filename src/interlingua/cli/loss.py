@@ -73,12 +73,18 @@ class LossReport:
     labels: Counter[str] = field(default_factory=Counter)
     paths: dict[tuple[str, str], PathStat] = field(default_factory=dict)
     failures: list[tuple[int, str]] = field(default_factory=list)
+    first_seen: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Where each source and label was first met (line, place in the line): ties in the summary
+    are listed in that order, however the lines were split across workers."""
 
     def add(self, result: LineResult) -> None:
         """Count one line's result; the order lines arrive in does not matter."""
         if result.source:
             self.sources[result.source] += 1
+            self.first_seen.setdefault(f"source:{result.source}", (result.number, 0))
         self.labels.update(result.labels)
+        for place, label in enumerate(result.labels, 1):
+            self.first_seen.setdefault(f"label:{label}", (result.number, place))
         self.with_warnings += bool(result.labels)
         if result.output is not None:
             self.converted += 1
@@ -108,6 +114,10 @@ class LossReport:
             labels=self.labels + other.labels,
             paths=paths,
             failures=_first_failures(self.failures + other.failures),
+            first_seen={
+                key: min(seen for seen in (self.first_seen.get(key), other.first_seen.get(key)) if seen is not None)
+                for key in self.first_seen.keys() | other.first_seen.keys()
+            },
         )
 
     @property
@@ -119,12 +129,12 @@ class LossReport:
         """The CLI's summary after its first line (which adds the time taken)."""
         lines = []
         if self.sources:
-            lines.append("read: " + ", ".join(f"{n:,} {what}" for what, n in _ranked(self.sources)))
+            lines.append("read: " + ", ".join(f"{n:,} {what}" for what, n in self._ranked(self.sources, "source")))
         if self.blank:
             lines.append(f"blank lines skipped: {self.blank:,}")
         if self.labels:
             lines.append(f"lines with warnings: {self.with_warnings:,}, by kind:")
-            rows = [[label, f"{n:,}"] for label, n in _ranked(self.labels)]
+            rows = [[label, f"{n:,}"] for label, n in self._ranked(self.labels, "label")]
             lines.append("\n".join("  " + line for line in table(["warning", "lines"], rows).splitlines()))
         if self.failed:
             shown = ", ".join(str(n) for n, _ in self.failures)
@@ -143,14 +153,19 @@ class LossReport:
             "lossy_rejected": self.lossy_rejected,
             "with_warnings": self.with_warnings,
             "blank": self.blank,
-            "sources": dict(_ranked(self.sources)),
-            "labels": dict(_ranked(self.labels)),
+            "sources": dict(self._ranked(self.sources, "source")),
+            "labels": dict(self._ranked(self.labels, "label")),
             "paths": [
                 {"kind": kind, "field": where, "count": s.count, "lines": s.lines, "message": s.message}
                 for (kind, where), s in sorted(self.paths.items(), key=lambda item: (-item[1].count, item[0]))
             ],
             "failures": [{"line": n, "error": error} for n, error in self.failures],
         }
+
+    def _ranked(self, counts: Counter[str], what: str) -> list[tuple[str, int]]:
+        """Most first, ties in the order first met (as ``Counter.most_common`` lists one pass)."""
+        never = (1 << 62, 0)
+        return sorted(counts.items(), key=lambda item: (-item[1], self.first_seen.get(f"{what}:{item[0]}", never)))
 
     @classmethod
     def from_json_dict(cls, data: Mapping[str, Any]) -> LossReport:
@@ -168,6 +183,10 @@ class LossReport:
             blank=int(data["blank"]),
             sources=Counter(data["sources"]),
             labels=Counter(data["labels"]),
+            first_seen={
+                **{f"source:{name}": (0, place) for place, name in enumerate(data["sources"])},
+                **{f"label:{name}": (0, place) for place, name in enumerate(data["labels"])},
+            },
             paths=paths,
             failures=[(int(f["line"]), str(f["error"])) for f in data["failures"]],
         )
@@ -176,11 +195,6 @@ class LossReport:
 def _path_stat(data: Mapping[str, Any]) -> PathStat:
     lines = [int(n) for n in data["lines"]]
     return PathStat(int(data["count"]), lines, str(data["message"]), lines[0] if lines else 0)
-
-
-def _ranked(counts: Counter[str]) -> list[tuple[str, int]]:
-    """Most first, ties by name: the same order whichever order the lines were counted in."""
-    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
 def _first_failures(failures: list[tuple[int, str]]) -> list[tuple[int, str]]:
