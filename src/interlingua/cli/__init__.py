@@ -37,7 +37,7 @@ class _Version(argparse.Action):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import capabilities, catalog, convert, inspection, serve
+    from . import capabilities, catalog, convert, inspection, report, serve
 
     parser = argparse.ArgumentParser(
         prog="interlingua",
@@ -53,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
         ("inspect", inspection, "show a transcript or wire body as a tree of roles and parts"),
         ("capabilities", capabilities, "the part types and settings each codec carries natively or lossily"),
         ("models", catalog, "the model catalog: limits and thinking style of each known model"),
+        ("report", report, "combine loss report pages (convert --report X.html) into one, a column per target"),
         ("serve", serve, "run the gateway: every wire's endpoints, served from the upstreams a config names"),
     ):
         sub = commands.add_parser(
