@@ -77,3 +77,32 @@ def test_hostile_text_in_a_report_stays_text(tmp_path: Path) -> None:
     assert "<img" not in dom and "<script>document.title" not in dom
     assert "<title>interlingua loss report: &lt;img" in dom
     assert dom.count("&lt;img src=x") >= 4  # title, heading, path, message, error: shown, as text
+
+
+def test_report_combines_pages_a_column_per_target_and_adds_runs_of_one_target(tmp_path: Path) -> None:
+    pages = []
+    for target in ("gemini", "cohere-chat", "gemini"):
+        page = tmp_path / f"{target}-{len(pages)}.html"
+        run = run_cli("convert", CLI_FIXTURES / "mixed-lines.jsonl", "--to", target, "-o", tmp_path / "out.jsonl",
+                      "--report", page)  # fmt: skip
+        assert run.code == 0, run.stderr
+        pages.append(page)
+    combined = tmp_path / "all.html"
+    assert run_cli("report", *pages, "-o", combined, "--title", "three runs").code == 0
+    dom = _dom(tmp_path, combined)
+    header = re.search(r'<table id="heat-map">.*?</tr>', dom, re.S)
+    assert header is not None
+    assert re.findall(r'<th data-target="([\w-]+)"', header.group(0)) == ["gemini", "cohere-chat"]
+    totals = dict(re.findall(r'<th>([\w-]+)</th><td class="n" data-count="total">(\d+)<', dom))
+    assert totals == {"gemini": "14", "cohere-chat": "7"}  # two gemini runs of 7 lines add up
+    only_cohere = _dom(tmp_path, combined, "#target=cohere-chat")
+    assert [t for t in re.findall(r'<th data-target="([\w-]+)"(?! class="hidden")', only_cohere)] == ["cohere-chat"]
+
+
+def test_report_refuses_a_page_that_is_not_a_loss_report(tmp_path: Path) -> None:
+    page = tmp_path / "other.html"
+    page.write_text("<html><body>hello</body></html>")
+    run = run_cli("report", page, "-o", tmp_path / "all.html")
+    assert run.code == 2 and run.stderr.strip() == (
+        f"interlingua report: {page} is not a loss report page (written by convert --report X.html)"
+    )
