@@ -9,7 +9,13 @@ of the same lines in the same run, and peak memory (RSS) staying flat from 10k t
 - Memory: the peak RSS of a 10k-line and a 100k-line run of fixtures/cli/mixed-lines.jsonl
   (every line kind); a streaming run keeps them about equal.
 
-Run: ``python bench/bench_cli.py`` (about a minute on two cores).
+- Per core and on engines: lines per second per core for one process, ``--jobs 2`` and each
+  installed engine (``--engine dask|ray|spark`` on a local cluster of two workers), with the
+  scaling ratio against ``--jobs 1``. An engine's start-up (the same run on a one-line file) is
+  taken off, as the process start-up is, so the rate is the conversion's own.
+
+Run: ``python bench/bench_cli.py`` (about a minute on two cores); ``--engines`` adds the engines
+(a few minutes: each starts a cluster several times).
 """
 
 from __future__ import annotations
@@ -73,6 +79,25 @@ def peak_rss_mb(*args: str) -> float:
     return int(done.stdout) / 1024
 
 
+def engines(data: Path, line: str, one: float) -> None:
+    """Each installed engine on a local cluster of two workers: rate, per core, scaling."""
+    import importlib.util
+
+    one_line = data.with_name("one.jsonl")
+    one_line.write_text(line + "\n")
+    for engine, module in (("dask", "distributed"), ("ray", "ray"), ("spark", "pyspark")):
+        if importlib.util.find_spec(module) is None:
+            print(f"--engine {engine}: not installed (pip install 'interlingua[{engine}]')")
+            continue
+        start = min(cli("convert", str(one_line), "--to", "anthropic-messages", "--engine", engine) for _ in range(2))
+        total = min(cli("convert", str(data), "--to", "anthropic-messages", "--engine", engine) for _ in range(2))
+        rate = THROUGHPUT_LINES / max(total - start, 1e-9)
+        print(
+            f"convert --engine {engine:<6} {rate:9,.0f} lines/s, {rate / 2:,.0f} per core; scaling x{rate / one:.2f} "
+            f"on 2 (start-up {start:.1f} s taken off)"
+        )
+
+
 def main() -> None:
     agent_line = json.dumps(json.loads(AGENT_TURN.read_text()), separators=(",", ":"))
     with tempfile.TemporaryDirectory() as tmp:
@@ -85,13 +110,18 @@ def main() -> None:
         print(f"{THROUGHPUT_LINES:,} lines of {size / 1024:.1f} KB (openai-chat -> anthropic-messages)")
         print(f"process start-up (interlingua --help)  {startup * 1000:7.0f} ms")
         print(f"orjson loads+dumps per line            {floor_rate:9,.0f} lines/s")
+        rates = {}
         for jobs in ("1", "2"):
             total = min(cli("convert", str(data), "--to", "anthropic-messages", "--jobs", jobs) for _ in range(2))
-            rate = THROUGHPUT_LINES / max(total - startup, 1e-9)
+            rate = rates[jobs] = THROUGHPUT_LINES / max(total - startup, 1e-9)
             print(
                 f"convert --jobs {jobs}                        {rate:9,.0f} lines/s  "
                 f"({floor_rate / rate:5.1f}x orjson's time; {total:.2f} s wall with start-up)"
             )
+        per_core = f"--jobs 1 {rates['1']:,.0f}, --jobs 2 {rates['2'] / 2:,.0f} lines/s"
+        print(f"per core: {per_core}; scaling x{rates['2'] / rates['1']:.2f} on 2")
+        if "--engines" in sys.argv:
+            engines(data, agent_line, rates["1"])
 
         mixed = MIXED.read_text().splitlines()
         peaks = {}

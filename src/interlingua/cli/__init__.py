@@ -38,7 +38,7 @@ class _Version(argparse.Action):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import capabilities, catalog, convert, demo, fake, inspection, serve
+    from . import capabilities, catalog, convert, demo, fake, inspection, report, serve
 
     parser = argparse.ArgumentParser(
         prog="interlingua",
@@ -54,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
         ("inspect", inspection, "show a transcript or wire body as a tree of roles and parts"),
         ("capabilities", capabilities, "the part types and settings each codec carries natively or lossily"),
         ("models", catalog, "the model catalog: limits and thinking style of each known model"),
+        ("report", report, "combine loss report pages (convert --report X.html) into one, a column per target"),
         ("serve", serve, "run the gateway: every wire's endpoints, served from the upstreams a config names"),
         ("demo", demo, "the main job on bundled data: recorded requests converted across wires, and what was lost"),
         ("fake", fake, "a fake vendor on loopback speaking one wire, with scripted answers: no key, no network"),

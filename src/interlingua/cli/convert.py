@@ -53,8 +53,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     dataset.add_argument(
         "--jobs", type=int, default=1, metavar="N", help="worker processes (0: one per CPU); output stays in order"
     )
+    dataset.add_argument(
+        "--engine",
+        choices=["dask", "ray", "spark"],
+        help="convert on this engine (a local cluster of two workers, or --address); same output and report",
+    )
+    dataset.add_argument(
+        "--address", metavar="URL", help="the engine's cluster: a Dask scheduler, a Ray address or a Spark master"
+    )
     dataset.add_argument("--fail-fast", action="store_true", help=f"stop at the first bad line (exit {FAILED})")
-    dataset.add_argument("--report", metavar="FILE", help="write every failed or warned line's details here, as JSONL")
+    dataset.add_argument(
+        "--report",
+        metavar="FILE",
+        help="write every failed or warned line's details here, as JSONL; a FILE ending in .html gets the loss "
+        "report as one self-contained page instead",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -32,8 +32,10 @@ from .._wire import loads
 from .conversion import ConversionError, Converter
 from .detect import DetectError
 from .exits import FAILED, INTERRUPTED, LOSSY, OK, CliError
+from .loss import LossReport
+from .loss_html import is_html, render_html
 from .output import atomic_output
-from .render import Progress, say, table, warning_label
+from .render import Progress, say, warning_label
 
 CHUNK_LINES = 256
 CHUNK_BYTES = 4 << 20
@@ -166,110 +168,113 @@ def results(job: LineJob, lines: Iterable[tuple[int, bytes]], jobs: int) -> Gene
         pool.join()
 
 
+def engine_results(
+    args: argparse.Namespace, job: LineJob, lines: Iterable[tuple[int, bytes]]
+) -> Generator[LineResult, None, None]:
+    """Every line's result, in input order, converted on Dask, Ray or Spark (``--engine``)."""
+    from importlib import import_module
+
+    from ..dist import Conversion, result_of
+
+    converter = job.converter
+    conversion = Conversion(
+        target=converter.target,
+        source=converter.source,
+        model=converter.model,
+        reasoning=converter.reasoning,
+        strict=job.strict,
+        kind=job.kind,  # type: ignore[arg-type]  # argparse choices are the Kind literals
+    )
+    engine = import_module(f"..dist._{args.engine}", __package__)
+    try:
+        for row in engine.convert_lines(lines, conversion, address=args.address):
+            yield result_of(row)
+    except ImportError as err:
+        needed = err.name or args.engine
+        raise CliError(f"--engine {args.engine} needs {needed}: pip install 'interlingua[{args.engine}]'") from None
+
+
 # -- the command --------------------------------------------------------------------------------
 
 
 @dataclass
 class Summary:
-    converted: int = 0
-    failed: int = 0
-    lossy_rejected: int = 0
-    with_warnings: int = 0
-    stopped_at: int | None = None
+    """The run's loss report, and where ``--fail-fast`` stopped it."""
 
-    def __post_init__(self) -> None:
-        self.labels: Counter[str] = Counter()
-        self.sources: Counter[str] = Counter()
-        self.blank: Counter[str] = Counter()
-        self.failed_lines: list[int] = []
+    report: LossReport
+    stopped_at: int | None = None
 
 
 def run(args: argparse.Namespace, converter: Converter) -> int:
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     job = LineJob(converter, strict=args.strict, kind=args.kind, details=args.report is not None)
-    summary = Summary()
+    summary = Summary(LossReport(target=converter.target))
     started = time.monotonic()
     with ExitStack() as files:
         source = files.enter_context(_open_in(args.input))
         out = files.enter_context(atomic_output(args.output))
         report = files.enter_context(atomic_output(args.report)) if args.report else None
+        html, report = (report, None) if is_html(args.report) else (None, report)
         progress = Progress(_size(args.input))
         files.callback(progress.close)
         ends: deque[tuple[int, int]] = deque()
+        blank: Counter[str] = Counter()
         done_bytes = 0
-        converted = files.enter_context(closing(results(job, numbered_lines(source, summary.blank, ends), jobs)))
+        lines = numbered_lines(source, blank, ends)
+        found = engine_results(args, job, lines) if args.engine else results(job, lines, jobs)
+        converted = files.enter_context(closing(found))
         try:
             for result in converted:
-                _record(summary, result, out, report, progress)
+                _record(summary.report, result, out, report, progress)
                 while ends and ends[0][0] <= result.number:
                     done_bytes = ends.popleft()[1]
-                progress.update(done_bytes, summary.converted + summary.failed, summary.failed)
+                progress.update(done_bytes, summary.report.total, summary.report.failed)
                 if result.output is None and args.fail_fast:
                     summary.stopped_at = result.number
                     break
         except KeyboardInterrupt:
             progress.clear()
             kept = "" if args.output in (None, "-") else f"; {args.output} was left as it was"
-            done = summary.converted + summary.failed
+            done = summary.report.total
             raise CliError(f"interrupted after {done:,} lines{kept}", INTERRUPTED) from None
         progress.clear()
-        if summary.converted + summary.failed == 0 and summary.stopped_at is None:  # nothing written either
+        summary.report.blank = blank["blank"]
+        if summary.report.total == 0 and summary.stopped_at is None:  # nothing written either
             shown = "stdin" if args.input == "-" else args.input
-            blank = f" ({summary.blank['blank']:,} blank)" if summary.blank else ""
-            raise CliError(f"{shown} holds no lines{blank}: nothing to convert, nothing written", FAILED)
-    say(_summary_text(summary, converter, time.monotonic() - started))
-    if summary.failed > summary.lossy_rejected:
+            blanks = f" ({summary.report.blank:,} blank)" if summary.report.blank else ""
+            raise CliError(f"{shown} holds no lines{blanks}: nothing to convert, nothing written", FAILED)
+        if html is not None:
+            html.write(render_html([summary.report], title=args.input).encode())
+    say(_summary_text(summary, time.monotonic() - started))
+    if summary.report.failed > summary.report.lossy_rejected:
         return FAILED
-    return LOSSY if summary.lossy_rejected else OK
+    return LOSSY if summary.report.lossy_rejected else OK
 
 
-def _record(summary: Summary, result: LineResult, out: IO[bytes], report: IO[bytes] | None, progress: Progress) -> None:
-    if result.source:
-        summary.sources[result.source] += 1
-    summary.labels.update(result.labels)
-    summary.with_warnings += bool(result.labels)
+def _record(
+    summary: LossReport, result: LineResult, out: IO[bytes], report: IO[bytes] | None, progress: Progress
+) -> None:
+    summary.add(result)
     if result.output is not None:
         out.write(result.output + b"\n")
-        summary.converted += 1
-    else:
-        summary.failed += 1
-        summary.lossy_rejected += result.lossy
-        summary.failed_lines.append(result.number)
-        if summary.failed <= SHOWN_FAILURES:
-            progress.clear()
-            say(f"line {result.number}: {result.error}")
-        elif summary.failed == SHOWN_FAILURES + 1:
-            say("(further failures are counted in the summary only)")
+    elif summary.failed <= SHOWN_FAILURES:
+        progress.clear()
+        say(f"line {result.number}: {result.error}")
+    elif summary.failed == SHOWN_FAILURES + 1:
+        say("(further failures are counted in the summary only)")
     if report is not None and (result.error or result.details):
         entry = {"line": result.number, "error": result.error, "warnings": list(result.details)}
         report.write(to_json({k: v for k, v in entry.items() if v}) + b"\n")
 
 
-def _summary_text(summary: Summary, converter: Converter, seconds: float) -> str:
-    total = summary.converted + summary.failed
-    rate = total / seconds if seconds > 0 else 0.0
-    done = f"converted {summary.converted:,} of {total:,} lines to {converter.target}"
-    lines = [f"{done} in {seconds:.2f} s ({rate:,.0f} lines/s)"]
-    if summary.sources:
-        lines.append("read: " + ", ".join(f"{n:,} {what}" for what, n in summary.sources.most_common()))
-    if summary.blank:
-        lines.append(f"blank lines skipped: {summary.blank['blank']:,}")
-    if summary.labels:
-        lines.append(f"lines with warnings: {summary.with_warnings:,}, by kind:")
-        rows = [[label, f"{n:,}"] for label, n in summary.labels.most_common()]
-        lines.append(_indent(table(["warning", "lines"], rows)))
-    if summary.failed:
-        shown = ", ".join(str(n) for n in summary.failed_lines[:50])
-        more = f" (+{len(summary.failed_lines) - 50:,} more)" if len(summary.failed_lines) > 50 else ""
-        rejected = f", {summary.lossy_rejected:,} of them lossy under --strict" if summary.lossy_rejected else ""
-        lines.append(f"failed: {summary.failed:,} lines{rejected}: {shown}{more}")
+def _summary_text(summary: Summary, seconds: float) -> str:
+    report = summary.report
+    rate = report.total / seconds if seconds > 0 else 0.0
+    done = f"converted {report.converted:,} of {report.total:,} lines to {report.target}"
+    lines = [f"{done} in {seconds:.2f} s ({rate:,.0f} lines/s)", *report.summary()]
     if summary.stopped_at is not None:
         lines.append(f"stopped at line {summary.stopped_at} (--fail-fast)")
     return "\n".join(lines)
-
-
-def _indent(text: str) -> str:
-    return "\n".join("  " + line for line in text.splitlines())
 
 
 def _size(name: str) -> int | None:
