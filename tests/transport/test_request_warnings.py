@@ -274,3 +274,20 @@ def test_a_gateway_routes_timeout_holds_on_its_shared_http_client(mode: str, mon
             assert status == 200 and b"event: error" in content
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("wire", list(WIRES))
+def test_http_request_carries_the_encoded_it_was_built_from(wire: str) -> None:
+    """Given the caller's Encoded, a codec sends that body and carries it; without one, it encodes
+    once with the defaults and carries that."""
+    codec = il.get_codec(wire)
+    request = _request(wire)
+    endpoint = il.Endpoint(base_url="http://127.0.0.1:9", api_key=KEY, settings=WIRES[wire][2].get("settings", {}))
+    given = codec.encode_request(request)
+    given.body["marker"] = "the caller's encode"  # a body no second encode would make
+    sent = codec.http_request(request, stream=False, endpoint=endpoint, encoded=given)
+    assert sent.encoded is given and sent.json["marker"] == "the caller's encode"
+    assert sent.json is not given.body  # the codec changes a copy (stream keys), never the caller's body
+    alone = codec.http_request(request, stream=True, endpoint=endpoint)
+    assert alone.encoded is not None and alone.encoded.warnings == given.warnings
+    assert "marker" not in alone.json
