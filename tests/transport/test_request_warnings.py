@@ -241,10 +241,11 @@ def test_a_stream_that_goes_quiet_ends_typed_at_the_deadline(wire: str, mode: st
         server.close()
 
 
-@pytest.mark.parametrize("mode", ["headers", "stall"])
+@pytest.mark.parametrize("mode", ["headers", "stall", "comments"])
 def test_a_gateway_routes_timeout_holds_on_its_shared_http_client(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The gateway passes one shared http client (its own limit 600 s) to every route's client:
-    the route's ``timeout`` still ends a dripping or stalled upstream, as a 504 or an error event."""
+    the route's ``timeout`` still ends an upstream dripping header bytes (504), or a stream that
+    stalls or sends only comment bytes after its first event (the caller wire's error event)."""
     pytest.importorskip("starlette")
     import httpx2
 
@@ -259,7 +260,7 @@ def test_a_gateway_routes_timeout_holds_on_its_shared_http_client(mode: str, mon
         gateway = Gateway(GatewayConfig([route]))
         transport = httpx2.ASGITransport(app=gateway.app())
         async with httpx2.AsyncClient(transport=transport, base_url="http://gateway", timeout=30) as caller:
-            answer = await caller.post("/v1/messages", json={**body, "stream": mode == "stall"})
+            answer = await caller.post("/v1/messages", json={**body, "stream": mode != "headers"})
         await gateway.aclose()
         return answer.status_code, answer.content
 
@@ -273,3 +274,20 @@ def test_a_gateway_routes_timeout_holds_on_its_shared_http_client(mode: str, mon
             assert status == 200 and b"event: error" in content
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("wire", list(WIRES))
+def test_http_request_carries_the_encoded_it_was_built_from(wire: str) -> None:
+    """Given the caller's Encoded, a codec sends that body and carries it; without one, it encodes
+    once with the defaults and carries that."""
+    codec = il.get_codec(wire)
+    request = _request(wire)
+    endpoint = il.Endpoint(base_url="http://127.0.0.1:9", api_key=KEY, settings=WIRES[wire][2].get("settings", {}))
+    given = codec.encode_request(request)
+    given.body["marker"] = "the caller's encode"  # a body no second encode would make
+    sent = codec.http_request(request, stream=False, endpoint=endpoint, encoded=given)
+    assert sent.encoded is given and sent.json["marker"] == "the caller's encode"
+    assert sent.json is not given.body  # the codec changes a copy (stream keys), never the caller's body
+    alone = codec.http_request(request, stream=True, endpoint=endpoint)
+    assert alone.encoded is not None and alone.encoded.warnings == given.warnings
+    assert "marker" not in alone.json

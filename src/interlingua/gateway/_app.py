@@ -288,20 +288,33 @@ class Gateway:
             framing=prepared.events,
         )
         self.open_streams += 1
-        relay = self._relay(response, pipe, warnings, facts, started)
+        relay = self._relay(response, pipe, client.deadline, warnings, facts, started)
         return StreamingResponse(relay, media_type="text/event-stream", headers=_warning_headers(warnings))
 
     async def _relay(
-        self, response: httpx2.Response, pipe: Pipe, warnings: list[AnyWarning], facts: dict[str, Any], started: float
+        self,
+        response: httpx2.Response,
+        pipe: Pipe,
+        deadline: float,
+        warnings: list[AnyWarning],
+        facts: dict[str, Any],
+        started: float,
     ) -> AsyncIterator[bytes]:
         """The caller's bytes as the pipe makes them; a caller that leaves cancels this generator,
-        and the ``finally`` closes the upstream stream."""
+        and the ``finally`` closes the upstream stream. The route's timeout (``deadline``) bounds
+        the wait between two events, not only each read: bytes that make no event (comment lines
+        dripped by a stalled upstream) do not hold the caller."""
         network: BaseException | None = None
         try:
             try:
-                async for chunk in response.aiter_bytes():
-                    if made := pipe.feed(chunk):
-                        yield made
+                loop = asyncio.get_running_loop()
+                async with asyncio.timeout(deadline) as bound:
+                    async for chunk in response.aiter_bytes():
+                        if made := pipe.feed(chunk):
+                            bound.reschedule(loop.time() + deadline)
+                            yield made
+            except builtins.TimeoutError:
+                network = TimeoutError(f"no upstream event within {deadline:g} s")
             except Exception as exc:  # the network broke: the pipe ends the stream with an error event
                 network = exc
             if made := pipe.finish(network):
