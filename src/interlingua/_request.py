@@ -72,7 +72,9 @@ class Request(Hosted):
     ``provider_options[provider]`` holds request fields that have no IR home (a vendor's
     ``metadata``, ``service_tier``, ...); only that provider's codec merges them into its body, and
     ``decode_request`` puts every field it does not map there, so decode -> encode is lossless.
-    Every other codec reports each of them as a ``ForeignOption`` (``WarningSink.foreign_options``).
+    Every other codec reports each of them as a ``ForeignOption`` (``WarningSink.foreign_options``),
+    but for what loses nothing: a ``_`` key (a codec's private record of how its wire spelled what
+    the IR holds), a null, and ``stream`` with its ``stream_options``.
     ``model`` is optional because some wires carry it in the URL, not the body.
     """
 

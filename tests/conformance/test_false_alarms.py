@@ -1,9 +1,11 @@
 """No false alarms (DESIGN.md invariant 2, "Warnings are true"): what every target carries draws
 no warning anywhere.
 
-- A hypothesis property: requests built only of the features every target's capability matrix
+- Hypothesis properties: requests built only of the features every target's capability matrix
   declares ``native`` (:data:`CARRIED`) encode to every target with no warning at all (notes such
-  as UnknownModel aside).
+  as UnknownModel aside); and wire bodies spelling those settings in any row the wire's coverage
+  declaration maps into them (Chat's ``max_tokens`` and ``max_completion_tokens``, Gemini's
+  ``generationConfig.maxOutputTokens``, ...), decoded by their own codec, do too.
 - Ordinary conversions: every decoded body of the golden fixtures and the three real corpora
   whose settings the source wire's coverage declaration maps into the IR (``ir`` rows) and whose
   features the target declares native crosses to that target with no warning.
@@ -14,6 +16,7 @@ no warning anywhere.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -138,6 +141,70 @@ def test_what_every_target_carries_draws_no_warning_on_any(request: Request) -> 
         encoded = target.codec.encode_request(request)
         assert encoded.warnings == [], f"{target.id}: {[str(w) for w in encoded.warnings]}"
         assert {note.kind for note in encoded.notes} <= {"unknown_model"}
+
+
+# --- the same, from wire bodies: each wire's coverage rows that map into a carried field -------
+
+BASES: dict[str, dict[str, Any]] = {  # the smallest body of each wire: one user turn
+    "openai-chat": {"model": UNKNOWN_MODEL, "messages": [{"role": "user", "content": "hi"}]},
+    "openai-responses": {"model": UNKNOWN_MODEL, "input": "hi"},
+    "anthropic-messages": {"model": UNKNOWN_MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]},
+    "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
+    "bedrock-converse": {"messages": [{"role": "user", "content": [{"text": "hi"}]}]},
+    "cohere-chat": {"model": UNKNOWN_MODEL, "messages": [{"role": "user", "content": "hi"}]},
+}
+_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "max_tokens": st.integers(1, 4096),
+    "temperature": st.floats(0, 1).map(lambda f: round(f, 2)),
+    "top_p": st.floats(0.01, 1).map(lambda f: round(f, 2)),
+}
+
+
+def carried_rows(wire: str) -> dict[str, str]:
+    """The settings of ``wire``'s body (a key, or a key inside one object) whose coverage row says
+    ``ir`` into a Request field every target carries: row -> the field (``max_tokens`` and
+    ``max_completion_tokens`` both -> max_tokens on Chat Completions)."""
+    rows = {}
+    for row, (where, note) in COVERAGE[wire].declaration("request").items():
+        field = re.match(r"Request\.(\w+)", note)
+        if where == "ir" and field and field.group(1) in CARRIED and re.fullmatch(r"\w+(\.\w+)?", row):
+            rows[row] = field.group(1)
+    return rows
+
+
+@st.composite
+def carried_bodies(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    wire = draw(st.sampled_from(sorted(BASES)))
+    body = json.loads(json.dumps(BASES[wire]))
+    rows = carried_rows(wire)
+    values = {field: draw(strategy) for field, strategy in _VALUES.items()}  # two spellings: one value
+    for row in draw(st.lists(st.sampled_from(sorted(rows)), unique=True)):
+        *outer, key = row.split(".")
+        holder = body.setdefault(outer[0], {}) if outer else body
+        holder[key] = values[rows[row]]
+    return wire, body
+
+
+def test_each_wire_spells_the_carried_settings_in_rows_of_its_coverage() -> None:
+    assert {wire: sorted(set(carried_rows(wire).values())) for wire in BASES} == {
+        wire: ["max_tokens", "temperature", "top_p"] for wire in BASES
+    }
+    assert set(carried_rows("openai-chat")) >= {"max_tokens", "max_completion_tokens"}
+
+
+@settings(max_examples=80, deadline=None)
+@given(carried_bodies())
+def test_a_body_of_carried_settings_crosses_to_every_wire_without_a_warning(drawn: tuple[str, dict[str, Any]]) -> None:
+    wire, body = drawn
+    source = il.get_codec(wire)
+    request = decode_with(BY_ID[wire], body) if wire in ("gemini", "bedrock-converse") else source.decode_request(body)
+    request = request.model_copy(update={"model": UNKNOWN_MODEL})
+    again = source.encode_request(request)
+    assert again.body == body, "the source wire gives its own body back"
+    for target in TARGETS:
+        if target.id != wire:
+            encoded = target.codec.encode_request(request)
+            assert encoded.warnings == [], f"{wire} -> {target.id}: {[str(w) for w in encoded.warnings]}"
 
 
 # --- ordinary conversions of recorded and golden bodies -------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from interlingua import AnyWarning, CacheControl, ForeignOption, LossyEncode, Message, Request, Text, UnsupportedSetting
-from interlingua.testing import corpus_missing, skip_without_corpus
+from interlingua.testing import corpus_missing, corpus_required, skip_without_corpus
 
 from ._crossings import crossings, false_alarms, recordings
 from .conftest import BY_ID
@@ -19,7 +19,10 @@ CORPORA = ("real", "lingua", "pydantic-ai")
 def test_every_warning_of_a_corpus_cross_conversion_names_a_real_loss(corpus: str) -> None:
     skip_without_corpus("real" if corpus == "pydantic-ai" else corpus)  # type: ignore[arg-type]
     if not recordings(corpus):
-        pytest.skip(corpus_missing("real") or f"the {corpus} corpus is not beside shared/fixtures/real")
+        reason = corpus_missing("real") or f"the {corpus} corpus is not beside shared/fixtures/real"
+        if corpus_required():
+            raise FileNotFoundError(reason)
+        pytest.skip(reason)
     found, warned = [], 0
     for recording, request, target in crossings(corpus):
         encoded = target.codec.encode_request(request)
