@@ -20,8 +20,9 @@
   wire's oracle: a vendor to test an agent against offline, without keys.
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
 - ``mutations``: mutations of real bodies and streams (a key deleted, a value nulled or retyped,
-  lists cut, lone surrogates, deep nesting, SSE events dropped, repeated or swapped) for the
-  typed-errors contract (invariant 5), driven by hypothesis or by a seeded ``random.Random``.
+  lists cut, lone surrogates, deep nesting, an enum value in another case, with a space, with a
+  homoglyph or unknown, SSE events dropped, repeated or swapped) for the typed-errors contract
+  (invariant 5), driven by hypothesis or by a seeded ``random.Random``.
 """
 
 from .._model_check import RuleView
