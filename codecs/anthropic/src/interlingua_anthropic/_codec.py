@@ -63,6 +63,10 @@ class AnthropicMessagesCodec:
             tool_names=r"[a-zA-Z0-9_-]{1,64}",
             # ToolResultBlockParam has no name (toolset_name is the family of a toolset call).
             result_names=False,
+            # "Consecutive user or assistant turns in your request will be combined into a single
+            # turn" (https://docs.claude.com/en/api/messages): results after two assistant
+            # messages answer the calls of both.
+            joins_turns=True,
         )
 
     def __repr__(self) -> str:

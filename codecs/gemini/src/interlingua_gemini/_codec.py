@@ -65,6 +65,10 @@ class GeminiCodec:
         # a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 128."
         tool_names=r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}",
         result_names=True,  # functionResponse.name: every response names its function
+        # Consecutive model contents are one turn: a recorded request with two model contents of
+        # one functionCall each, then one user content of both functionResponses, was answered
+        # 200 (pydantic-ai corpus, test_cross_provider_capability_replay_..._gemini-3-flash-preview__3).
+        joins_turns=True,
     )
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:

@@ -78,7 +78,8 @@ def _parts(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def _rules(body: Mapping[str, Any], model: str | None) -> list[str]:
-    """As many functionResponse parts as the model turn before made functionCalls; and (Gemini 3)
+    """As many functionResponse parts as the model turn before made functionCalls (consecutive model
+    contents are one turn: a recorded request of two, answered together, was accepted); and (Gemini 3)
     the first functionCall of each model step in the current turn carries a thoughtSignature
     (https://ai.google.dev/gemini-api/docs/thought-signatures)."""
     problems: list[str] = []
@@ -87,8 +88,10 @@ def _rules(body: Mapping[str, Any], model: str | None) -> list[str]:
         answers = sum(1 for p in _parts(content) if "functionResponse" in p)
         if not answers:
             continue
-        before = contents[index - 1] if index > 0 else {}
-        calls = sum(1 for p in _parts(before) if "functionCall" in p) if before.get("role") == "model" else 0
+        calls, before = 0, index - 1
+        while before >= 0 and contents[before].get("role") == "model":  # consecutive model contents: one turn
+            calls += sum(1 for p in _parts(contents[before]) if "functionCall" in p)
+            before -= 1
         if answers != calls:
             problems.append(f"contents[{index}]: {answers} functionResponse parts answer {calls} functionCall parts")
     # Gemini 3 Pro Image "doesn't enforce this validation"

@@ -16,7 +16,9 @@ from .._shared_oracle import TOOL_NAME, check_error, read_effort
 
 
 def _rules(body: Mapping[str, Any], model: str | None) -> list[str]:
-    """Outputs follow their calls (unless the calls live in a stored previous response), call ids
+    """Outputs follow their calls (unless the calls live in a stored previous response or
+    conversation: test_openai_conversation_id_tool_call_continuation__2 of the pydantic-ai corpus
+    was answered 200), call ids
     are at most 64 characters, and a reasoning item is followed by the item it produced (the
     recorded ``reasoning-item-without-following-item`` request got a 400 for it)."""
     items = body.get("input")
@@ -24,7 +26,7 @@ def _rules(body: Mapping[str, Any], model: str | None) -> list[str]:
         return []
     problems: list[str] = []
     called: set[Any] = set()
-    stateful = body.get("previous_response_id") is not None
+    stateful = body.get("previous_response_id") is not None or body.get("conversation") is not None
     items = [item if isinstance(item, Mapping) else {} for item in items]
     for index, item in enumerate(items):
         kind = item.get("type")
