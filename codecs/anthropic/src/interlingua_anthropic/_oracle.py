@@ -61,59 +61,98 @@ def _rules(body: Mapping[str, Any], model: str | None) -> list[str]:
     problems: list[str] = []
     messages = [m for m in body.get("messages") or [] if isinstance(m, Mapping)]
     problems += _tool_pairs(messages)
+    problems += _blank_text(body, messages)
     problems += _thinking_rules(body, messages)
     problems += _cache_rules(body, messages)
     return problems
 
 
-def _tool_pairs(messages: list[Mapping[str, Any]]) -> list[str]:
-    """Every tool_use is answered by tool_result blocks at the start of the next user message,
-    and every tool_result answers a tool_use of the assistant message just before it
-    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use)."""
+_Placed = tuple[int, int, Mapping[str, Any]]  # a block, with its message and its place there
+
+
+def _blank_text(body: Mapping[str, Any], messages: list[Mapping[str, Any]]) -> list[str]:
+    """Text blocks hold some non-whitespace text: the API answers 400 "messages: text content
+    blocks must be non-empty" and "messages: text content blocks must contain non-whitespace text"
+    (reported in anthropics/claude-code#59812 and #23440)."""
     problems = []
+    system = body.get("system")
+    places = [("system", system if isinstance(system, list) else [])]
+    places += [(f"messages[{i}].content", _blocks(message)) for i, message in enumerate(messages)]
+    for at, blocks in places:
+        for j, block in enumerate(blocks):
+            if block.get("type") == "text" and isinstance(text := block.get("text"), str) and not text.strip():
+                problems.append(f"{at}[{j}].text: a text block must hold non-whitespace text")
+    for i, message in enumerate(messages):
+        if isinstance(content := message.get("content"), str) and not content.strip():
+            problems.append(f"messages[{i}].content: a text content must hold non-whitespace text")
+    return problems
+
+
+def _turns(messages: list[Mapping[str, Any]]) -> list[tuple[Any, list[_Placed]]]:
+    """The turns the API reads: consecutive messages of one role combined (the role, the blocks
+    of all, each with its message and place)."""
+    turns: list[tuple[Any, list[_Placed]]] = []
     for index, message in enumerate(messages):
-        at = f"messages[{index}]"
-        blocks = _blocks(message)
-        for position, block in enumerate(blocks):
+        role = message.get("role")
+        if not turns or turns[-1][0] != role:
+            turns.append((role, []))
+        turns[-1][1].extend((index, position, block) for position, block in enumerate(_blocks(message)))
+    return turns
+
+
+def _tool_pairs(messages: list[Mapping[str, Any]]) -> list[str]:
+    """Every tool_use is answered by tool_result blocks at the start of the next user turn, and
+    every tool_result answers a tool_use of the assistant turn just before it
+    (https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use). A turn is
+    a run of consecutive messages of one role: "Consecutive user or assistant turns in your
+    request will be combined into a single turn" (https://docs.claude.com/en/api/messages)."""
+    problems = []
+    turns = _turns(messages)
+    for t, (role, blocks) in enumerate(turns):
+        for index, position, block in blocks:
             if block.get("type") == "tool_use" and not _ID.match(str(block.get("id", ""))):
-                problems.append(f"{at}.content[{position}].id: must match [a-zA-Z0-9_-]+")
-        if message.get("role") == "assistant":
-            calls = [b.get("id") for b in blocks if b.get("type") == "tool_use"]
-            if not calls:
-                continue
-            following = _blocks(messages[index + 1]) if index + 1 < len(messages) else None
-            if following is None:
-                continue  # the last turn: the caller is about to run the tools
+                problems.append(f"messages[{index}].content[{position}].id: must match [a-zA-Z0-9_-]+")
+        if role == "assistant":
+            calls = [b.get("id") for _, _, b in blocks if b.get("type") == "tool_use"]
+            if not calls or t + 1 == len(turns):
+                continue  # no calls, or the last turn: the caller is about to run the tools
             leading = []
-            for block in following:
+            for _, _, block in turns[t + 1][1]:
                 if block.get("type") != "tool_result":
                     break
                 leading.append(block.get("tool_use_id"))
             missing = [call for call in calls if call not in leading]
-            if missing:
-                problems.append(f"messages[{index + 1}]: tool_use ids {missing} not answered by leading tool_results")
+            if missing and turns[t + 1][1]:
+                first = turns[t + 1][1][0][0]
+                problems.append(f"messages[{first}]: tool_use ids {missing} not answered by leading tool_results")
         else:
-            before = messages[index - 1] if index > 0 else {}
-            previous = _blocks(before) if before.get("role") == "assistant" else []
-            asked = {b.get("id") for b in previous if b.get("type") == "tool_use"}
-            for position, block in enumerate(blocks):
+            previous = turns[t - 1][1] if t > 0 and turns[t - 1][0] == "assistant" else []
+            asked = {b.get("id") for _, _, b in previous if b.get("type") == "tool_use"}
+            for index, position, block in blocks:
                 if block.get("type") == "tool_result" and block.get("tool_use_id") not in asked:
-                    problems.append(f"{at}.content[{position}]: tool_result answers no tool_use of the turn before")
+                    at = f"messages[{index}].content[{position}]"
+                    problems.append(f"{at}: tool_result answers no tool_use of the turn before")
     return problems
 
 
 def _thinking_rules(body: Mapping[str, Any], messages: list[Mapping[str, Any]]) -> list[str]:
-    """Thinking blocks open their assistant turn; the budget stays below max_tokens; with thinking
-    on, the assistant turn before the latest tool results starts with a signed thinking block
-    (https://platform.claude.com/docs/en/build-with-claude/extended-thinking)."""
+    """Thinking blocks open their assistant turn, or a step of it after a server tool's result
+    (accepted with thinking between code-execution blocks: pydantic-ai corpus,
+    test_anthropic_code_execution_files_cache_prefix_stable_*-sonnet-5__2); the budget stays below
+    max_tokens; with thinking on, the assistant turn before the latest tool results starts with a
+    signed thinking block (https://platform.claude.com/docs/en/build-with-claude/extended-thinking)."""
     problems = []
     thinking_kinds = ("thinking", "redacted_thinking")
     for index, message in enumerate(messages):
-        blocks = _blocks(message)
-        if message.get("role") == "assistant" and any(b.get("type") in thinking_kinds for b in blocks):
-            first_other = next((i for i, b in enumerate(blocks) if b.get("type") not in thinking_kinds), len(blocks))
-            if any(b.get("type") in thinking_kinds for b in blocks[first_other:]):
+        if message.get("role") != "assistant":
+            continue
+        seen_other = False
+        for block in _blocks(message):
+            block_type = str(block.get("type"))
+            if block_type in thinking_kinds and seen_other:
                 problems.append(f"messages[{index}]: thinking blocks must come first in the assistant turn")
+                break
+            seen_other = not block_type.endswith("_tool_result") and (seen_other or block_type not in thinking_kinds)
     thinking = body.get("thinking")
     if not isinstance(thinking, Mapping) or thinking.get("type") not in ("enabled", "adaptive"):
         return problems
