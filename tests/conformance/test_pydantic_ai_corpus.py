@@ -138,9 +138,6 @@ _GAPS: dict[str, dict[str, str]] = {
         "openai-chat/models__test_openrouter__test_openrouter_streaming_reasoning": (
             "Chat stream encoder: the signature of an OpenRouter reasoning.text detail is not written back"
         ),
-        "openai-chat/models__test_snowflake__test_snowflake_thinking_streaming": (
-            "Chat stream encoder: the chunks' empty logprobs, kept in the answer's echo, are not written back"
-        ),
         **dict.fromkeys(
             _REASONING_IN_MESSAGE,
             "Responses stream encoder: reasoning streamed as a message item's reasoning_text content"

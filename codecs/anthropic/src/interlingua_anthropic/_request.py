@@ -111,6 +111,8 @@ def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Reque
     }
     if "stop_sequences" in body and fields["stop"] is None:
         options["stop_sequences"] = body["stop_sequences"]  # an empty list stays exact
+    if body.get("tools") == []:  # the IR's no tools; the record (never sent, never reported) keeps the form
+        options[EMPTY_TOOLS] = True
     fields.update(_decode_tool_choice(body, options))
     fields["thinking"] = _decode_thinking(body, options)
     fields["response_format"] = _decode_output_config(body, options)
@@ -275,6 +277,8 @@ def encode_request(
     body["max_tokens"] = request.max_tokens
     if tools:
         body["tools"] = tools
+    elif not request.tools and request.options(PROVIDER).get(EMPTY_TOOLS) is True:
+        body["tools"] = []
     _encode_tool_choice(request, body, out)
     _encode_sampling(request, body, out)
     _encode_thinking(request, body, default_max_tokens, budgets, out)
@@ -665,9 +669,15 @@ def _encode_response_format(request: Request, body: dict[str, Any], out: Warning
         out.unsupported("response_format.strict", "response_format", "Anthropic always enforces the schema")
 
 
+EMPTY_TOOLS = "_empty_tools"
+"""The options record of a body's ``"tools": []``, which the IR holds as no tools: written back so."""
+
+
 def _merge_options(options: Mapping[str, Any], body: dict[str, Any]) -> None:
     """Options fill fields the IR left empty; an ``output_config`` is merged key by key."""
     for key, value in options.items():
+        if key[:1] == "_":
+            continue  # a record of this wire's spelling, read where it applies
         if key == "output_config" and isinstance(value, Mapping) and "output_config" in body:
             body["output_config"] = {**value, **body["output_config"]}
         elif key not in body:

@@ -128,6 +128,8 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
         body["systemInstruction"] = system
     if tools := _encode_tools(request, out, wire):
         body["tools"] = tools[0] if len(tools) == 1 and wire.get("toolsObject") is True else tools
+    elif not request.tools and wire.get("emptyTools") is True:
+        body["tools"] = []
     tool_config = _encode_tool_choice(request, options.pop("toolConfig", None))
     if tool_config is not None:
         body["toolConfig"] = tool_config
@@ -475,6 +477,8 @@ def _decode_tools(obj: dict[str, Any], wire: dict[str, Any]) -> list[Tool | Nati
     if isinstance(obj.get("tools"), dict):
         wire["toolsObject"] = True
         obj = {"tools": [obj["tools"]]}
+    elif obj.get("tools") == []:  # the IR's no tools: the spelling record keeps the form
+        wire["emptyTools"] = True
     for at, entry in each(obj, "tools", ""):
         entry = expect(entry, dict, at)
         for where, declaration in each(entry, "functionDeclarations", at):

@@ -133,7 +133,8 @@ class StreamDecoder:
                 self.delta(delta if type(delta) is dict else expect(delta, dict, _at(i, "delta")), out, i)
             if (logprobs := choice.get("logprobs")) is not None:
                 for key, items in logprobs.items():
-                    self.logprobs.setdefault(key, []).extend(items or [])
+                    if items:  # a null list adds nothing (Snowflake Cortex sends nulls in every chunk)
+                        self.logprobs.setdefault(key, []).extend(items)
             if (raw := choice.get("finish_reason")) is not None:
                 self.finish, self.finished = raw, True
                 self._spacing(out)
