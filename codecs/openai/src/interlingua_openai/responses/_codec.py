@@ -37,6 +37,10 @@ from ._sdk import plain
 NAME = "openai-responses"
 
 
+_STORED = ("previous_response_id", "conversation")
+"""The request fields that name stored state: https://platform.openai.com/docs/api-reference/responses/create"""
+
+
 class OpenAIResponsesCodec:
     """OpenAI Responses (``POST {base}/responses``): items, encrypted reasoning, typed events.
 
@@ -57,6 +61,10 @@ class OpenAIResponsesCodec:
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = _request.BUDGETS if budgets is None else budgets
         self.rules = _rules.turn_rules()
+        # A request naming a stored response or conversation continues it: an output that leads
+        # the input answers a call the server holds (recorded: pydantic-ai corpus,
+        # test_openai_conversation_id_tool_call_continuation__2, answered 200).
+        self.stored_rules = self.rules.with_stored_turns()
 
     def encode_request(
         self,
@@ -69,9 +77,11 @@ class OpenAIResponsesCodec:
         """The ``POST /v1/responses`` body. The transcript is first made to keep the API's rules
         (every call answered by its output right after); ``reasoning`` says what happens to
         another vendor's thinking: dropped (default) or sent as text, reported either way."""
+        options = request.provider_options.get(PROVIDER)
+        stored = options is not None and any(options.get(key) is not None for key in _STORED)
         return encode_with_rules(
             request,
-            self.rules,
+            self.stored_rules if stored else self.rules,
             lambda ready, strict: _request.encode_request(ready, strict=strict, budgets=self.budgets),
             codec=NAME,
             strict=strict,
