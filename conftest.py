@@ -26,6 +26,7 @@ from interlingua.testing import (
     corpus_missing,
     corpus_required,
     lingua_fixtures_dir,
+    pydantic_ai_fixtures_dir,
     real_fixtures_dir,
     skip_without_corpus,
 )
@@ -46,7 +47,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 pytest_plugins = ["pytester"]  # tests/test_corpus.py runs this conftest on a small project
 
-CORPORA = ("real", "lingua")
+CORPORA = ("real", "lingua", "pydantic-ai")
 _EMPTY = "got empty parameter set"
 
 
@@ -58,7 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    found = {"real": real_fixtures_dir, "lingua": lingua_fixtures_dir}
+    found = {"real": real_fixtures_dir, "lingua": lingua_fixtures_dir, "pydantic-ai": pydantic_ai_fixtures_dir}
     return [corpus_missing(name) or f"{name} corpus: {found[name]()}" for name in CORPORA]
 
 

@@ -11,6 +11,7 @@ from interlingua.testing import (
     corpus_missing,
     corpus_required,
     lingua_fixtures_dir,
+    pydantic_ai_fixtures_dir,
     real_fixture,
     real_fixtures,
     real_fixtures_dir,
@@ -22,13 +23,16 @@ ROOT_CONFTEST = Path(__file__).resolve().parents[1] / "conftest.py"
 
 @pytest.fixture
 def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A small corpus in place of ``shared/fixtures``: two wires, and the lingua folder beside."""
+    """A small corpus in place of ``shared/fixtures``: two wires, and the lingua and pydantic-ai
+    folders beside."""
     for name in ("acme-chat/request/one.json", "acme-chat/request/two.json", "acme-talk/request/three.json"):
         (tmp_path / "real" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "real" / name).write_text("{}")
     (tmp_path / "lingua").mkdir()
+    (tmp_path / "pydantic-ai").mkdir()
     monkeypatch.setenv("INTERLINGUA_REAL_FIXTURES", str(tmp_path / "real"))
     monkeypatch.delenv("INTERLINGUA_LINGUA_FIXTURES", raising=False)
+    monkeypatch.delenv("INTERLINGUA_PYDANTIC_AI_FIXTURES", raising=False)
     monkeypatch.delenv("INTERLINGUA_REQUIRE_CORPUS", raising=False)
     return tmp_path
 
@@ -40,9 +44,10 @@ def nowhere(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return f"real corpus not found at {corpus / 'nowhere'}; set INTERLINGUA_REAL_FIXTURES=/path/to/shared/fixtures/real"
 
 
-def test_a_present_corpus_lists_its_files_sorted_and_lingua_sits_beside_it(corpus: Path) -> None:
-    assert corpus_missing("real") is None and corpus_missing("lingua") is None
+def test_a_present_corpus_lists_its_files_sorted_and_the_others_sit_beside_it(corpus: Path) -> None:
+    assert corpus_missing("real") is None and corpus_missing("lingua") is None and corpus_missing("pydantic-ai") is None
     assert real_fixtures_dir() == corpus / "real" and lingua_fixtures_dir() == corpus / "lingua"
+    assert pydantic_ai_fixtures_dir() == corpus / "pydantic-ai"
     assert [p.name for p in real_fixtures("acme-chat", "request")] == ["one.json", "two.json"]
     assert [p.name for p in real_fixtures("*", "request", "t*.json")] == ["two.json", "three.json"]
     assert real_fixture("acme-chat", "request", "one.json") == corpus / "real" / "acme-chat" / "request" / "one.json"
@@ -84,6 +89,7 @@ def test_without_shared_beside_the_checkout_the_line_says_which_variable_to_set(
     """No override, and no ``shared/fixtures`` above the working directory or the package."""
     monkeypatch.delenv("INTERLINGUA_REAL_FIXTURES", raising=False)
     monkeypatch.delenv("INTERLINGUA_LINGUA_FIXTURES", raising=False)
+    monkeypatch.delenv("INTERLINGUA_PYDANTIC_AI_FIXTURES", raising=False)
     monkeypatch.chdir(tmp_path)
     found_by_package = any((p / "shared" / "fixtures" / "real").is_dir() for p in Path(__file__).resolve().parents)
     if found_by_package:  # this checkout sits beside shared/: the lookup from the package finds it
@@ -129,6 +135,7 @@ def test_a_run_with_the_corpus_runs_every_test_that_reads_it(run: pytest.Pyteste
     result.assert_outcomes(passed=5)
     assert f"real corpus: {corpus / 'real'}" in result.stdout.lines
     assert f"lingua corpus: {corpus / 'lingua'}" in result.stdout.lines
+    assert f"pydantic-ai corpus: {corpus / 'pydantic-ai'}" in result.stdout.lines
     assert "tests skipped" not in result.stdout.str()
 
 

@@ -206,16 +206,18 @@ def test_tool_ids_are_rewritten_the_same_way_for_call_and_result_and_map_back() 
 
 def test_empty_text_is_removed_where_the_target_rejects_it() -> None:
     rules = TurnRules(accepts_thinking=own_thinking("acme"), drop_empty_text=True)
-    echoed = Text(text="").with_echo("acme", {"sig": "keep me"})
+    echoed = Text(text="").with_echo("acme", {"sig": "the block's own"})
     request, warnings = _normalize(
         [
-            Message.user(Text(text=""), Text(text="q")),
-            Message.assistant(echoed),
+            Message.user(Text(text=""), Text(text="q"), Text(text=" \n")),
+            Message.assistant(echoed, Text(text=" a ")),
             Message.user(Text(text="").with_cache_control()),
         ],
         rules,
     )
-    assert _shape(request) == [("user", ["text 'q'"]), ("assistant", ["text ''"])]
+    # blank text goes, whitespace-only too, echo and all: Anthropic answers 400 "text content
+    # blocks must contain non-whitespace text" (reported in anthropics/claude-code#23440)
+    assert _shape(request) == [("user", ["text 'q'"]), ("assistant", ["text ' a '"])]
     assert warnings == ["messages[2].parts[0]: an empty text block cannot be sent, nor its cache mark"]
     unchanged, _ = _normalize([Message.user(Text(text=""), Text(text="q"))])
     assert _shape(unchanged) == [("user", ["text ''", "text 'q'"])]

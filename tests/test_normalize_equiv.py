@@ -50,6 +50,15 @@ RULES = {
     "nine alphanumerics, no reasoning": TurnRules(
         accepts_thinking=no_thinking, tool_ids=ToolIds(r"[a-zA-Z0-9]{9}", length=9), one_results_message=True
     ),
+    "joined turns": TurnRules(accepts_thinking=own_thinking("acme"), joins_turns=True, drop_empty_text=True),
+    "joined turns, one results message, stored": TurnRules(
+        accepts_thinking=own_thinking("acme"), joins_turns=True, one_results_message=True, stored_turns=True
+    ),
+    "stored turns, short ids": TurnRules(
+        accepts_thinking=own_thinking("acme"),
+        tool_ids=ToolIds(r"[a-z0-9]{1,8}", length=8, prefix="t", alphabet=LOWER),
+        stored_turns=True,
+    ),
 }
 POOL = ["a", "b", "call_LONG.id", "ok1"]  # few ids, so calls and results meet in odd places
 
@@ -81,7 +90,8 @@ def scrambled(draw: st.DrawFn) -> Request:
             case "insert":
                 messages.insert(k, draw(strategies.messages()))
             case "empty text":
-                messages[k] = messages[k].model_copy(update={"parts": [*messages[k].parts, Text(text="")]})
+                blank = Text(text=draw(st.sampled_from(["", " ", "\n"])))
+                messages[k] = messages[k].model_copy(update={"parts": [*messages[k].parts, blank]})
             case "split" if len(messages[k].parts) > 1:
                 head, tail = messages[k].parts[:1], messages[k].parts[1:]
                 messages[k : k + 1] = [
@@ -191,6 +201,14 @@ def test_every_codecs_verdict_is_its_rules_as_written(request: Request, wire: st
     assert keeps_rules(request.messages, rules) == _as_written(request.messages, rules)
 
 
+@fast
+@given(requests, rule_names)
+def test_each_rule_sets_verdict_is_its_rules_as_written(request: Request, rules: str) -> None:
+    """As above, under the rule sets of this file (joined and stored turns among them)."""
+    assume(not find_handles(request))
+    assert keeps_rules(request.messages, RULES[rules]) == _as_written(request.messages, RULES[rules])
+
+
 def _turn(*results: str, then: str | None = None, role: str = "tool") -> Message:
     parts: list[ContentPart] = [ToolResult(tool_use_id=i, name="f", content="ok") for i in results]
     return Message(role=role, parts=[*parts, *([Text(text=then)] if then else [])])  # type: ignore[arg-type]  # a role
@@ -207,6 +225,17 @@ SPLIT_RUNS = {  # the ways a turn's results can be split, ended or misplaced
     "an empty tool message": [_CALLS, Message.tool(), _turn("a", "b")],
     "after text": [_CALLS, Message.user("first", ToolResult(tool_use_id="a", name="f")), _turn("b")],
     "an orphan": [Message.user("hi"), _turn("a")],
+    "two assistant messages, one run": [
+        Message.assistant(ToolUse(id="a", name="f", input={})),
+        Message.assistant("and", ToolUse(id="b", name="f", input={})),
+        _turn("a", "b"),
+    ],
+    "two assistant messages, a run each": [
+        Message.assistant(ToolUse(id="a", name="f", input={})),
+        _turn("a"),
+        Message.assistant(ToolUse(id="b", name="f", input={})),
+        _turn("b"),
+    ],
 }
 
 
@@ -219,6 +248,24 @@ def test_split_runs_of_results_get_the_verdict_of_the_rules_as_written(case: str
     assert keeps_rules(messages, rules) == _as_written(messages, rules)
 
 
+def test_consecutive_assistant_messages_are_one_turn_only_where_the_rules_join_them() -> None:
+    """The APIs that combine consecutive same-role turns judge the calls of both against the
+    results after the second (recorded requests so were answered 200)."""
+    messages = SPLIT_RUNS["two assistant messages, one run"]
+    assert keeps_rules(messages, RULES["joined turns"])
+    assert not keeps_rules(messages, RULES["plain"])
+    fixed = _Fixer(messages, RULES["plain"], "drop", WarningSink("acme-chat")).repair()
+    assert [m.role for m in fixed] == ["assistant", "tool", "assistant", "tool"]
+
+
+def test_results_before_the_first_assistant_message_answer_stored_calls_only_where_the_rules_say() -> None:
+    messages = [_turn("a"), Message.user("go on")]
+    assert keeps_rules(messages, RULES["stored turns, short ids"])
+    assert not keeps_rules(messages, RULES["plain"])
+    later = [Message.assistant("hi"), _turn("a")]  # after an assistant message: an orphan still
+    assert not keeps_rules(later, RULES["stored turns, short ids"])
+
+
 def test_a_split_run_keeps_the_rules_only_where_results_may_sit_in_two_messages() -> None:
     messages = SPLIT_RUNS["two, the second ending in text"]
     assert keeps_rules(messages, RULES["plain"])
@@ -226,10 +273,12 @@ def test_a_split_run_keeps_the_rules_only_where_results_may_sit_in_two_messages(
 
 
 def _as_written(messages: list[Message], rules: TurnRules) -> bool:
-    """Every part fits (ids the target takes, no foreign reasoning, no empty text where it is
+    """Every part fits (ids the target takes, no foreign reasoning, no blank text where it is
     dropped), every result leads a tool or user message in the run right after the assistant
     turn whose calls it answers, and each such run answers exactly those calls (in one message
-    where the target needs that). Slow and plain: a test oracle, not a second verdict."""
+    where the target needs that). Under ``joins_turns`` a turn is a run of assistant messages;
+    under ``stored_turns`` the results before the first assistant message answer stored calls.
+    Slow and plain: a test oracle, not a second verdict."""
     ids = rules.tool_ids
     for message in messages:
         for part in message.parts:
@@ -239,23 +288,24 @@ def _as_written(messages: list[Message], rules: TurnRules) -> bool:
             elif isinstance(part, Thinking | RedactedThinking):
                 if not rules.accepts_thinking(part):
                     return False
-            elif (
-                isinstance(part, Text)
-                and rules.drop_empty_text
-                and not (part.text or part.provider_echoes or part.citations)
-            ):
+            elif isinstance(part, Text) and rules.drop_empty_text and not part.text.strip():
                 return False
         leading = _leading(message)
         if sum(isinstance(part, ToolResult) for part in message.parts) != len(leading):
             return False  # a result that does not lead its message
     answered: set[int] = set()
     for i, message in enumerate(messages):
-        calls = [part.id for part in message.parts if isinstance(part, ToolUse)] if message.role == "assistant" else []
+        if message.role != "assistant" or (rules.joins_turns and i and messages[i - 1].role == "assistant"):
+            continue  # not a turn's first message
+        end = i + 1
+        while rules.joins_turns and end < len(messages) and messages[end].role == "assistant":
+            end += 1
+        calls = [part.id for m in messages[i:end] for part in m.parts if isinstance(part, ToolUse)]
         if not calls:
             continue
         answers: list[str] = []
         holders = 0
-        for k in range(i + 1, len(messages)):
+        for k in range(end, len(messages)):
             if messages[k].role not in ("tool", "user"):
                 break
             leading = _leading(messages[k])
@@ -267,7 +317,9 @@ def _as_written(messages: list[Message], rules: TurnRules) -> bool:
                 break
         if sorted(answers) != sorted(calls) or (rules.one_results_message and holders > 1):
             return False
-    return all(k in answered for k, message in enumerate(messages) if _leading(message))
+    first = next((k for k, message in enumerate(messages) if message.role == "assistant"), len(messages))
+    stored = range(first) if rules.stored_turns else range(0)
+    return all(k in answered or k in stored for k, message in enumerate(messages) if _leading(message))
 
 
 def _leading(message: Message) -> list[str]:

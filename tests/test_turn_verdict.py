@@ -1,11 +1,12 @@
 """The turn rules' one verdict (``keeps_rules``) against the repair it spares: a transcript keeps
 the rules exactly where the repair would change nothing and report nothing. Held on every
-request of the recorded corpora (real and lingua), decoded by its own codec and judged under
-every codec's rules (bedrock-converse's and cohere-chat's too); the generated transcripts are in
-``test_normalize_equiv.py``."""
+request of the recorded corpora (real, lingua and pydantic-ai), decoded by its own codec and judged
+under every codec's rules (bedrock-converse's and cohere-chat's too, and the rules of a stored
+continuation); the generated transcripts are in ``test_normalize_equiv.py``."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 
 import pytest
@@ -14,7 +15,14 @@ import interlingua as il
 from interlingua import Request, WarningSink
 from interlingua._normalize import _Fixer, keeps_rules
 from interlingua.kit import TurnRules, find_handles
-from interlingua.testing import corpus_missing, lingua_fixtures_dir, load_body, real_fixtures, skip_without_corpus
+from interlingua.testing import (
+    corpus_missing,
+    lingua_fixtures_dir,
+    load_body,
+    pydantic_ai_fixtures_dir,
+    real_fixtures,
+    skip_without_corpus,
+)
 
 WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini")
 LINGUA = {"anthropic": "anthropic-messages", "chat-completions": "openai-chat", "responses": "openai-responses"}
@@ -31,7 +39,24 @@ def _corpus() -> tuple[tuple[str, Request], ...]:
             found += [
                 (f"lingua/{p.parent.parent.name}/{p.stem}", wire, p) for p in root.glob(f"*/{provider}/*request.json")
             ]
-    return tuple((name, il.get_codec(wire).decode_request(load_body(path))) for name, wire, path in sorted(found))
+    decoded = [(name, il.get_codec(wire).decode_request(load_body(path))) for name, wire, path in sorted(found)]
+    return (*decoded, *_pydantic_ai())
+
+
+def _pydantic_ai() -> list[tuple[str, Request]]:
+    """Every recorded request of the pydantic-ai corpus, accepted or refused, decoded by the codec
+    of its wire (in its host's dialect; the model from the URL where the body has none)."""
+    if corpus_missing("pydantic-ai") is not None:
+        return []
+    found = []
+    for meta_file in sorted(pydantic_ai_fixtures_dir().glob("*/*/meta.json")):
+        meta = json.loads(meta_file.read_text(encoding="utf-8"))
+        wire, dialect = meta_file.parent.parent.name, meta.get("dialect")
+        codec = il.get_codec(wire, dialect=dialect) if dialect else il.get_codec(wire)
+        body = load_body(meta_file.parent / "request.json")
+        model = {"model": meta["model"]} if wire in ("gemini", "bedrock-converse") else {}
+        found.append((f"pydantic-ai/{wire}/{meta_file.parent.name}", codec.decode_request(body, **model)))
+    return found
 
 
 def _repair_changes_nothing(request: Request, rules: TurnRules) -> bool:
@@ -41,10 +66,12 @@ def _repair_changes_nothing(request: Request, rules: TurnRules) -> bool:
     return same and not out.warnings
 
 
-@pytest.mark.parametrize("target", (*WIRES, "bedrock-converse", "cohere-chat"))
+@pytest.mark.parametrize("target", (*WIRES, "bedrock-converse", "cohere-chat", "stored"))
 def test_the_verdict_is_the_repair_changing_nothing_on_every_recorded_request(target: str) -> None:
-    skip_without_corpus()
-    rules = getattr(il.get_codec(target), "rules", None)  # not in the Codec protocol; every codec here has them
+    for corpus in ("real", "lingua", "pydantic-ai"):  # the counts below are of all three
+        skip_without_corpus(corpus)
+    codec = il.get_codec("openai-responses" if target == "stored" else target)
+    rules = getattr(codec, "stored_rules" if target == "stored" else "rules", None)  # not in the Codec protocol
     assert isinstance(rules, TurnRules)
     verdicts: dict[bool, list[str]] = {True: [], False: []}
     for name, request in _corpus():
@@ -56,12 +83,13 @@ def test_the_verdict_is_the_repair_changing_nothing_on_every_recorded_request(ta
 
 
 KEPT_AND_FIXED = {  # both verdicts are met: foreign reasoning and ids break the rules across vendors
-    "anthropic-messages": (246, 36),
-    "openai-chat": (250, 32),
-    "openai-responses": (277, 5),
-    "gemini": (249, 33),
-    # Bedrock: the three parallel-call transcripts (results in two tool messages) are joined into one
+    "anthropic-messages": (1090, 81),
+    "openai-chat": (1095, 76),
+    "openai-responses": (1147, 24),
+    "gemini": (1089, 82),
+    # Bedrock: the parallel-call transcripts (results in several tool messages) are joined into one
     # user turn, as Converse's alternating turns ask.
-    "bedrock-converse": (247, 35),
-    "cohere-chat": (250, 32),
+    "bedrock-converse": (1086, 85),
+    "cohere-chat": (1099, 72),
+    "stored": (1150, 21),  # openai-responses continuing stored state: leading outputs answer stored calls
 }

@@ -56,6 +56,11 @@ class CodecBase:
 
     # --- the hooks a codec writes --------------------------------------------------------------
 
+    def rules_for(self, request: Request) -> TurnRules:
+        """The turn rules this request is held to: ``rules``, unless a request can change them
+        (a Responses request continuing stored state answers calls the body does not show)."""
+        return self.rules
+
     def write_request(self, ready: Request, strict: bool) -> Encoded:
         raise NotImplementedError(f"{type(self).__qualname__} writes no requests")
 
@@ -97,7 +102,7 @@ class CodecBase:
         cannot take back: dropped (default) or sent as text, reported either way."""
         return encode_with_rules(
             request,
-            self.rules,
+            self.rules_for(request),
             self.write_request,
             codec=self.name,
             strict=strict,

@@ -9,7 +9,9 @@ What is lossless, and so reported by no warning (documented here and in docs/gui
 - a tool id the target rejects is rewritten by :class:`ToolIds`, the same way for the call and
   its result, deterministically (the same id always maps to the same id) and reversibly (the codec
   that rewrote an id maps it back when it decodes);
-- an empty text part with no echo and no cache mark is removed: it carries nothing.
+- where the target refuses blank text, a text part that is empty or only whitespace, with no
+  citation and no cache mark, is removed: it carries nothing (its echoes were for that block;
+  a cache mark or citations on it are reported).
 
 What changes the transcript is reported, each at the path of the part in the request as given:
 a result moved up to follow its call, an error result added for an unanswered call, an orphan
@@ -60,11 +62,18 @@ class TurnRules:
     """What a target API demands of a transcript beyond its types (DESIGN.md invariant 3).
 
     ``tool_ids``: the target's id rule, or None when it takes any id. ``drop_empty_text``: the
-    target rejects empty text blocks. ``one_results_message``: all results of a turn must sit in
-    one message (some APIs count a turn's results against its calls). ``accepts_thinking``: whether a
-    thinking or redacted-thinking part can go back to this target as reasoning; the rest is
-    foreign and follows the :data:`ReasoningPolicy`. Every target gets its tool calls answered right after the assistant
-    turn that made them, results first in their message: all four APIs answer 400 otherwise.
+    target rejects blank text blocks (empty, or only whitespace). ``one_results_message``: all
+    results of a turn must sit in one message (some APIs count a turn's results against its
+    calls). ``accepts_thinking``: whether a thinking or redacted-thinking part can go back to this
+    target as reasoning; the rest is foreign and follows the :data:`ReasoningPolicy`. Every
+    target gets its tool calls answered right after the assistant turn that made them, results
+    first in their message: all four APIs answer 400 otherwise.
+    ``joins_turns``: the target reads consecutive assistant messages as one turn, so the results
+    after the last of them answer the calls of all (an API that combines consecutive same-role
+    turns; one that does not wants each call's results right after its own message).
+    ``stored_turns``: the transcript continues one the server stores (a request that names a
+    stored response or conversation), so the results before its first assistant message answer
+    calls the server holds: they stay where they are. ``with_stored_turns()`` gives these rules so.
     ``tool_names``: the pattern the target holds tool names to (a name outside it is an
     ``EncodeError``, see ``_sendable``); None when it takes any. ``result_names``: whether the target's
     results carry a name of their own: ``True`` (every result), ``False`` (none: they answer a
@@ -78,8 +87,10 @@ class TurnRules:
     __slots__ = (
         "accepts_thinking",
         "drop_empty_text",
+        "joins_turns",
         "one_results_message",
         "result_names",
+        "stored_turns",
         "table",
         "tool_ids",
         "tool_names",
@@ -96,9 +107,13 @@ class TurnRules:
         tool_names: str | None = None,
         result_names: bool | Callable[[ToolResult], bool] = False,
         table: RuleTable = (),
+        joins_turns: bool = False,
+        stored_turns: bool = False,
     ) -> None:
         self.accepts_thinking = accepts_thinking
         self.table = table
+        self.joins_turns = joins_turns
+        self.stored_turns = stored_turns
         self.result_names = result_names
         self.tool_ids = tool_ids
         self.drop_empty_text = drop_empty_text
@@ -106,6 +121,21 @@ class TurnRules:
         self.tool_names = None if tool_names is None else re.compile(tool_names)
         # Each part class's verdict under these rules, found once (see ``_verdict_of``).
         self.verdicts: dict[type, _Verdict] = {}
+
+    def with_stored_turns(self) -> TurnRules:
+        """These rules for a transcript that continues one the server stores (``stored_turns``)."""
+        rules = TurnRules(
+            self.accepts_thinking,
+            tool_ids=self.tool_ids,
+            drop_empty_text=self.drop_empty_text,
+            one_results_message=self.one_results_message,
+            result_names=self.result_names,
+            table=self.table,
+            joins_turns=self.joins_turns,
+            stored_turns=True,
+        )
+        rules.tool_names = self.tool_names
+        return rules
 
 
 class own_thinking:  # used like a function: TurnRules(accepts_thinking=own_thinking("acme"))
@@ -260,6 +290,8 @@ def _walk(
     by its class's verdict (``_verdict_of``, found once per class). The results that lead the
     messages after an assistant turn (the run ``_answer_run_at`` finds) are gathered as the walk
     passes them and compared with its calls where the run ends, as the repair compares them.
+    Under ``joins_turns`` consecutive assistant messages are one turn: their calls are compared
+    with the run after the last of them (``_joined_at``), as the API compares them.
 
     ``checks``: the part checks of ``refuse_unsendable``, made in the same walk (an encode walks
     the transcript once); ``record``: the verdict of each message and part, for the repair.
@@ -272,6 +304,8 @@ def _walk(
     verdicts = rules.verdicts
     accepts = None if rules.tool_ids is None else rules.tool_ids.accepts
     one_message = rules.one_results_message
+    joins = rules.joins_turns
+    stored = rules.stored_turns  # until the first assistant message: results answer stored calls
     stop = checks is None and record is None
     keeps = True
     expected: list[str] | None = None  # the calls of the turn whose results are being read
@@ -341,6 +375,10 @@ def _walk(
         if not keeps:
             continue
         if expected is not None:
+            if joins and role == "assistant" and not answers and not holders:
+                if calls is not None:  # the same turn, to the API: its calls join the turn's
+                    expected = expected + calls
+                continue
             if took and leading:
                 holders += 1
                 continue  # results only: the run goes on
@@ -353,13 +391,15 @@ def _walk(
             expected = None
             if role == "tool" or role == "user":
                 continue
-        elif took:
+        elif took and not stored:
             if stop:
                 return False
             keeps = False  # results after no calls: orphans
             continue
-        if calls is not None and role == "assistant":
-            expected, answers, holders = calls, [], 0
+        if role == "assistant":
+            stored = False
+            if calls is not None:
+                expected, answers, holders = calls, [], 0
     return keeps and (expected is None or _answers_calls(expected, answers, holders, one_message))
 
 
@@ -404,9 +444,10 @@ def _always(part: ContentPart, rules: TurnRules) -> bool:
 
 
 def _text_fits(part: Text, rules: TurnRules) -> bool:
-    """For rules that drop empty text: text fits unless it carries nothing (no characters, no
-    echo, no citation); a cache mark alone does not keep it (the repair reports the mark)."""
-    return bool(part.text) or bool(part.provider_echoes) or bool(part.citations)
+    """For rules that drop empty text: text fits unless it is blank (no characters but
+    whitespace). Nothing on it keeps it, the target refuses the block: its echoes go with it,
+    and the repair reports a cache mark or citations."""
+    return bool(part.text) and not part.text.isspace()
 
 
 def _reasoning_fits(part: Thinking | RedactedThinking, rules: TurnRules) -> bool:
@@ -456,6 +497,7 @@ class _Fixer:
         self.origins: list[tuple[int, list[str] | None]] = []
         self.results: dict[str, list[tuple[int, int]]] | None = None  # see _results_after
         self.calls: dict[str, list[int]] | None = None  # see _next_call
+        self.joined: set[int] = set()  # assistant messages whose calls an earlier one's run answered
 
     def repair(self) -> list[Message]:
         """The fixed messages."""
@@ -466,15 +508,20 @@ class _Fixer:
         origins = self.origins
         record: Record = []
         _walk(messages, self.rules, record=record)
+        if self.rules.stored_turns:  # the results before the first assistant message answer stored calls
+            for i, message in enumerate(messages):
+                if message.role == "assistant":
+                    break
+                kept.update((i, j) for j in range(record[i][1]))
         for i, message in enumerate(messages):
             ids, results, misfits = record[i]
             if ids is not None and all((i, j) in kept for j in range(results)):
                 fixed.append(message)  # as it was: most messages, even in a repair
                 origins.append((i, None))
-                if not ids or message.role != "assistant":
+                if not ids or message.role != "assistant" or i in self.joined:
                     continue
-                run, answers = _answer_run_at(messages, i + 1)
-                if self._answered_by(ids, run, answers):
+                answered, run = self._run_after(i, ids)
+                if answered:
                     kept.update(run)
                     continue
                 calls = [
@@ -486,13 +533,13 @@ class _Fixer:
                 slots = self._fix_message(i, message, misfits or (), taken, kept)
                 if slots:
                     self._emit(fixed, message, slots, i)
-                if message.role != "assistant":
+                if message.role != "assistant" or i in self.joined:
                     continue
                 calls = [slot for slot in slots if type(slot.part) is ToolUse]
                 if not calls:
                     continue
-                run, answers = _answer_run_at(messages, i + 1)
-                if self._answered_by([_original_id(slot) for slot in calls], run, answers):
+                answered, run = self._run_after(i, [_original_id(slot) for slot in calls])
+                if answered:
                     kept.update(run)
                     continue
             role, slots = self._answer(i, calls, taken | kept, taken, set(run))
@@ -526,10 +573,23 @@ class _Fixer:
                 slots.append(fixed if placed else self._orphan(fixed))
         return slots
 
-    def _answered_by(self, calls: list[str], run: list[tuple[int, int]], answers: list[str]) -> bool:
-        """Whether the results of ``run`` (their ids ``answers``) answer exactly ``calls``."""
+    def _run_after(self, i: int, calls: list[str]) -> tuple[bool, list[tuple[int, int]]]:
+        """Whether the results after the turn assistant message ``i`` (making ``calls``) opens
+        answer it, as the walk judges it, and where they sit: the run right after it, or under
+        ``joins_turns`` after the assistant messages that follow it, whose calls join the turn's
+        (they are then ``joined``). Not answered: the run right after message ``i``."""
+        messages = self.messages
+        end = i + 1
+        if self.rules.joins_turns:
+            while end < len(messages) and messages[end].role == "assistant":
+                calls = calls + [part.id for part in messages[end].parts if type(part) is ToolUse]
+                end += 1
+        run, answers = _answer_run_at(messages, end)
         holders = len({m for m, _ in run})
-        return _answers_calls(calls, answers, holders, self.rules.one_results_message)
+        if not _answers_calls(calls, answers, holders, self.rules.one_results_message):
+            return False, run if end == i + 1 else _answer_run_at(messages, i + 1)[0]
+        self.joined.update(range(i + 1, end))
+        return True, run
 
     # -- fixes, one per concern -----------------------------------------------------------
 
@@ -544,6 +604,8 @@ class _Fixer:
             case Text():
                 if part.cache_control is not None:
                     self._lossy(slot.origin, "cache_control", "an empty text block cannot be sent, nor its cache mark")
+                if part.citations:
+                    self._lossy(slot.origin, "citations", "a blank text block cannot be sent, nor its citations")
                 return None
             case ToolUse():
                 if ids is not None:

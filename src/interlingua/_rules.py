@@ -23,7 +23,7 @@ BodyCheck = Callable[[Mapping[str, Any]], list[str]]
 """A wire request body in, what in it breaks the rule out (``"messages[3]: ..."``), ``[]`` when none."""
 
 CORPUS = "corpus:"
-"""The prefix of a source that is a recorded refusal: ``corpus:real/openai-responses/error/x.json``."""
+"""The prefix of a source that is a recorded refusal: ``corpus:real/acme-chat/error/x.json``."""
 
 
 class Rule(NamedTuple):

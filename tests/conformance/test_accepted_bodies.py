@@ -8,7 +8,7 @@ from pathlib import Path
 
 import interlingua as il
 from interlingua import Request, ToolResult
-from interlingua.testing import check_rules, load_body, validate_wire
+from interlingua.testing import assert_request_round_trip, check_rules, load_body, validate_wire
 
 GEMINI = Path(__file__).resolve().parents[2] / "fixtures" / "gemini" / "request"
 MODELS = {"anthropic-messages": "claude-sonnet-4-5", "openai-chat": "gpt-4.1", "openai-responses": "gpt-5"}
@@ -48,3 +48,30 @@ def test_a_result_paired_by_name_answers_its_call_on_every_wire() -> None:
     assert chat[1]["tool_calls"][0]["id"] == chat[2]["tool_call_id"] == "wx-1"
     anthropic = _encode("anthropic-messages", request).body["messages"]
     assert anthropic[1]["content"][0]["id"] == anthropic[2]["content"][0]["tool_use_id"] == "wx-1"
+
+
+EMPTY_TOOLS = {  # "tools": [] as a body sent it (Hugging Face's router took it on Chat: pydantic-ai corpus)
+    "openai-chat": {"model": "gpt-4.1", "messages": [{"role": "user", "content": "hi"}], "tools": []},
+    "openai-responses": {"model": "gpt-5", "input": "hi", "tools": []},
+    "anthropic-messages": {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": "hi"}],
+        "tools": [],
+    },
+    "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": []},
+}
+
+
+def test_an_empty_tools_list_round_trips_and_crosses_as_no_tools_without_a_word() -> None:
+    """The IR holds ``"tools": []`` as no tools: each wire's record writes it back as it was, and
+    no other wire hears of it (nothing was lost)."""
+    for wire, body in EMPTY_TOOLS.items():
+        assert_request_round_trip(il.get_codec(wire), body)
+        request = il.get_codec(wire).decode_request(body)
+        for other in MODELS:
+            if other != wire:
+                encoded = _encode(other, request)
+                # no tools either way (the two OpenAI wires share one options record until class 3's
+                # per-wire namespaces: Chat's "tools": [] spelling reaches Responses, which takes it)
+                assert encoded.body.get("tools", []) == [] and encoded.warnings == [], (wire, other)

@@ -56,3 +56,16 @@ def test_anthropic_tool_ids_must_be_plain() -> None:
     assert check_rules("anthropic-messages", _anthropic({"role": "user", "content": "q"}, call)) == [
         "messages[1].content[0].id: must match [a-zA-Z0-9_-]+"
     ]
+
+
+def test_text_blocks_hold_some_non_whitespace_text() -> None:
+    """Anthropic answers 400 to "text content blocks must contain non-whitespace text" (reported
+    in anthropics/claude-code#23440); the encoder drops such blocks from any source."""
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 8,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": "q"}, {"type": "text", "text": "\n"}]}],
+    }
+    assert check_rules("anthropic-messages", body) == [
+        "messages[0].content[1].text: a text block must hold non-whitespace text"
+    ]

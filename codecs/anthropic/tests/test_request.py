@@ -27,7 +27,7 @@ from interlingua import (
     ToolUse,
     UnsupportedSetting,
 )
-from interlingua.testing import assert_request_round_trip, load_body, real_fixture, real_fixtures
+from interlingua.testing import assert_request_round_trip, check_rules, load_body, real_fixture, real_fixtures
 from interlingua_anthropic import AnthropicMessagesCodec
 
 CODEC = AnthropicMessagesCodec()
@@ -352,3 +352,53 @@ def test_consecutive_assistant_messages_stay_apart_and_a_tool_message_joins_the_
         ("user", ["tool_result", "text"]),
     ]
     assert encoded.warnings == []
+
+
+def test_a_system_turn_keeps_its_tool_changes_and_two_in_a_row_stay_apart() -> None:
+    """A mid-conversation system turn holds text, ``tool_addition`` and ``tool_removal`` blocks
+    (the SDK's BetaSystemMessageParam); two of them in a row were accepted as sent (pydantic-ai
+    corpus, test_native_tool_availability_delta, test_anthropic_live_delta_preserves_...)."""
+    addition = {"type": "tool_addition", "tool": {"type": "tool_reference", "name": "lookup"}}
+    body = {
+        "model": "claude-opus-4-8",
+        "max_tokens": 64,
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "hello"}]},
+            {"role": "system", "content": [addition]},
+            {"role": "system", "content": [{"type": "text", "text": "now be terse"}]},
+            {"role": "user", "content": [{"type": "text", "text": "go"}]},
+        ],
+    }
+    assert_request_round_trip(CODEC, body)
+    request = CODEC.decode_request(body)
+    image = Image(MediaSource.from_base64("image/png", "AAAA"))
+    turn = request.messages[3].model_copy(update={"parts": [*request.messages[3].parts, image]})
+    encoded = CODEC.encode_request(request.model_copy(update={"messages": [*request.messages[:3], turn]}))
+    assert encoded.body["messages"][3] == {"role": "system", "content": [{"type": "text", "text": "now be terse"}]}
+    assert [(w.path, w.message) for w in encoded.warnings] == [
+        ("messages[3].parts[1]", "a system turn holds only text and tool changes")
+    ]
+
+
+def test_thinking_opens_each_step_of_a_turn_after_a_server_tools_result() -> None:
+    """Recorded and accepted: thinking between code-execution blocks of one assistant turn
+    (pydantic-ai corpus, test_anthropic_code_execution_files_cache_prefix_stable_*-sonnet-5__2);
+    thinking after the turn's text is still moved out, with a warning."""
+    thinking = {"type": "thinking", "thinking": "", "signature": "c2ln"}
+    use = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "bash_code_execution", "input": {"command": "ls"}}
+    result = {"type": "bash_code_execution_tool_result", "tool_use_id": "srvtoolu_1", "content": {"type": "x"}}
+    turn = [thinking, use, result, thinking, {"type": "text", "text": "done"}]
+    body = {
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": turn}],
+    }
+    assert_request_round_trip(CODEC, body)
+    assert check_rules("anthropic-messages", body) == []
+    late = {**body, "messages": [body["messages"][0], {"role": "assistant", "content": [*turn, thinking]}]}
+    encoded = CODEC.encode_request(CODEC.decode_request(late))
+    assert encoded.body["messages"][1]["content"] == turn
+    assert [w.path for w in encoded.warnings] == ["messages[1].parts[5]"]
+    problems = ["messages[1]: thinking blocks must come first in the assistant turn"]
+    assert check_rules("anthropic-messages", late) == problems

@@ -367,3 +367,30 @@ def test_a_stream_ends_at_its_exception_and_says_the_stop_reason_after_it_is_los
     written = CODEC.encode_stream(_foreign_stream(failure, stop="error"))
     assert [e.event for e in written] == ["messageStart", "exception"]
     assert [(w.path, w.part_type) for w in written.warnings] == [("events[2].stop_reason", "stop_reason")]
+
+
+def test_a_block_skipped_at_its_start_ends_without_ending_the_stream() -> None:
+    """Nova's code interpreter streams its result as a ``toolResult`` block (shape from
+    https://docs.aws.amazon.com/nova/latest/userguide/tool-built-in.html): it has no IR form in a
+    stream, so its start and delta are skipped with a warning each, and its ``contentBlockStop``
+    ends no part; the answer around it accumulates."""
+    call = {"toolUseId": "tooluse_1", "name": "nova_code_interpreter", "type": "server_tool_use"}
+    result = {"toolUseId": "tooluse_1", "type": "nova_code_interpreter_result", "status": "success"}
+    wire = [
+        ("messageStart", {"role": "assistant"}),
+        ("contentBlockStart", {"start": {"toolUse": call}, "contentBlockIndex": 0}),
+        ("contentBlockDelta", {"delta": {"toolUse": {"input": '{"code": "1+1"}'}}, "contentBlockIndex": 0}),
+        ("contentBlockStop", {"contentBlockIndex": 0}),
+        ("contentBlockStart", {"start": {"toolResult": result}, "contentBlockIndex": 1}),
+        ("contentBlockDelta", {"delta": {"toolResult": [{"text": '{"stdOut": "2"}'}]}, "contentBlockIndex": 1}),
+        ("contentBlockStop", {"contentBlockIndex": 1}),
+        ("contentBlockDelta", {"delta": {"text": "It is 2."}, "contentBlockIndex": 2}),
+        ("contentBlockStop", {"contentBlockIndex": 2}),
+        ("messageStop", {"stopReason": "end_turn"}),
+        ("metadata", {"usage": {"inputTokens": 3, "outputTokens": 5, "totalTokens": 8}, "metrics": {"latencyMs": 1}}),
+    ]
+    decoded = CODEC.decode_stream([il.ServerSentEvent(data=json.dumps(data), event=name) for name, data in wire])
+    response = il.accumulate(decoded)
+    assert [part.type for part in response.message.parts] == ["tool_use", "text"]
+    assert response.message.parts[1] == il.Text("It is 2.")
+    assert [w.path for w in decoded.warnings] == ["events[4].start", "events[5].delta"]

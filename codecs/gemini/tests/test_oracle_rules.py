@@ -31,3 +31,17 @@ def test_gemini_function_responses_match_calls_and_gemini_3_needs_signatures() -
     assert check_rules("gemini", body, model="gemini-3-pro-image-preview") == [  # takes unsigned calls
         "contents[2]: 1 functionResponse parts answer 2 functionCall parts"
     ]
+
+
+def test_consecutive_model_contents_are_one_turn_whose_calls_one_content_answers() -> None:
+    """Recorded: two model contents of one functionCall each, then both functionResponses in one
+    user content, answered 200 (pydantic-ai corpus, test_cross_provider_capability_replay_...)."""
+    first = {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]}
+    second = {"role": "model", "parts": [{"functionCall": {"name": "g", "args": {}}}]}
+    one = {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}}}]}
+    both = {"role": "user", "parts": [*one["parts"], {"functionResponse": {"name": "g", "response": {}}}]}
+    question = {"role": "user", "parts": [{"text": "q"}]}
+    assert check_rules("gemini", {"contents": [question, first, second, both]}, model="gemini-2.5-flash") == []
+    assert check_rules("gemini", {"contents": [question, first, second, one]}, model="gemini-2.5-flash") == [
+        "contents[3]: 1 functionResponse parts answer 2 functionCall parts"
+    ]

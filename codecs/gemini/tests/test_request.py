@@ -443,3 +443,15 @@ def test_a_numeric_string_as_proto_json_allows_stays_an_option() -> None:
     config = {"maxOutputTokens": "10"}
     request = CODEC.decode_request({"contents": [], "generationConfig": config})
     assert (request.max_tokens, request.provider_options) == (None, {"gemini": {"generationConfig": config}})
+
+
+def test_tools_as_one_object_are_read_as_a_list_of_it_and_written_back_so() -> None:
+    """An old request's ``tools`` was one Tool object, in snake case, and was answered 200
+    (pydantic-ai corpus, test_multiple_agent_tool_calls__0)."""
+    declaration = {"name": "get_capital", "description": "d", "parameters": {"type": "object", "properties": {}}}
+    body = {"contents": [{"role": "user", "parts": [{"text": "q"}]}], "tools": {"function_declarations": [declaration]}}
+    request = CODEC.decode_request(body)
+    assert [tool.name for tool in request.tools if isinstance(tool, Tool)] == ["get_capital"]
+    assert_request_round_trip(CODEC, body)
+    listed = {**body, "tools": [{"functionDeclarations": [declaration]}]}
+    assert CODEC.encode_request(CODEC.decode_request(listed)).body["tools"] == listed["tools"]

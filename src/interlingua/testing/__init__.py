@@ -10,7 +10,8 @@
 - ``sdk_paths`` / ``coverage_problems``: the field-coverage walk of a vendor SDK's types against a
   codec's ``Declaration`` (every SDK key declared, no stale row); ``probe_outcome`` /
   ``response_outcome``: a key carried, warned about, or dropped silently by another codec.
-- The recorded corpora read in place (``real_fixtures``, ``real_fixture``, ``lingua_fixtures_dir``):
+- The recorded corpora read in place (``real_fixtures``, ``real_fixture``, ``lingua_fixtures_dir``,
+  ``pydantic_ai_fixtures_dir``):
   absent, their tests skip with one reason (``corpus_missing``, ``skip_without_corpus``);
   ``INTERLINGUA_REQUIRE_CORPUS=1`` makes the absence fail instead.
 - ``assert_decodes_alike``: a codec's fast path against its general one (``declining`` turns the
@@ -52,6 +53,7 @@ from ._fixtures import (
     lingua_fixtures_dir,
     load_body,
     load_script,
+    pydantic_ai_fixtures_dir,
     read_stream_file,
     real_fixture,
     real_fixtures,
@@ -106,6 +108,7 @@ __all__ = [
     "first_difference",
     "load_body",
     "lingua_fixtures_dir",
+    "pydantic_ai_fixtures_dir",
     "load_script",
     "probe_outcome",
     "mutations",

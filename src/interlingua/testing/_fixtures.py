@@ -19,7 +19,14 @@ from .._stream import accumulate
 REQUIRE_CORPUS = "INTERLINGUA_REQUIRE_CORPUS"
 """Set to ``1`` (CI does) and a missing corpus fails the run instead of skipping its tests."""
 
-_VARIABLES = {"real": "INTERLINGUA_REAL_FIXTURES", "lingua": "INTERLINGUA_LINGUA_FIXTURES"}
+Corpus = Literal["real", "lingua", "pydantic-ai"]
+"""The recorded corpora under ``shared/fixtures/``, by folder name."""
+
+_VARIABLES = {
+    "real": "INTERLINGUA_REAL_FIXTURES",
+    "lingua": "INTERLINGUA_LINGUA_FIXTURES",
+    "pydantic-ai": "INTERLINGUA_PYDANTIC_AI_FIXTURES",
+}
 
 
 def real_fixtures_dir() -> Path:
@@ -41,7 +48,18 @@ def lingua_fixtures_dir() -> Path:
     return _corpus_dir("lingua")
 
 
-def corpus_missing(corpus: Literal["real", "lingua"] = "real") -> str | None:
+def pydantic_ai_fixtures_dir() -> Path:
+    """``shared/fixtures/pydantic-ai``: pydantic-ai's recorded API calls (VCR cassettes) cut per
+    wire, as ``<wire>/<case>/{request,response,error,meta}.json`` with ``response.sse`` or
+    ``response.eventstream`` for streams (its README gives the layout), requests the vendors
+    accepted and refused.
+
+    ``INTERLINGUA_PYDANTIC_AI_FIXTURES`` overrides; otherwise ``pydantic-ai`` beside the real corpus.
+    """
+    return _corpus_dir("pydantic-ai")
+
+
+def corpus_missing(corpus: Corpus = "real") -> str | None:
     """Why ``shared/fixtures/<corpus>`` cannot be read, in one line, or None when it can.
 
     A clone without ``shared/`` beside it skips the tests that read a corpus, all with this one
@@ -59,7 +77,7 @@ def corpus_required() -> bool:
     return os.environ.get(REQUIRE_CORPUS, "") not in ("", "0")
 
 
-def skip_without_corpus(corpus: Literal["real", "lingua"] = "real") -> None:
+def skip_without_corpus(corpus: Corpus = "real") -> None:
     """Skip the calling test, with :func:`corpus_missing`'s reason, when the corpus is absent; fail
     it instead under ``INTERLINGUA_REQUIRE_CORPUS=1``. For a test that reads the corpus inside its
     body (a loop over :func:`real_fixtures`, a directory walk), which would otherwise pass on
@@ -74,7 +92,7 @@ def skip_without_corpus(corpus: Literal["real", "lingua"] = "real") -> None:
     pytest.skip(reason)
 
 
-def _corpus_dir(name: Literal["real", "lingua"]) -> Path:
+def _corpus_dir(name: Corpus) -> Path:
     variable = _VARIABLES[name]
     override = os.environ.get(variable)
     if not override and name != "real" and os.environ.get(_VARIABLES["real"]):

@@ -172,7 +172,7 @@ def check_rules(
     (a rule the oracle keeps for some models only applies when the model is unknown or one of
     them), and the model catalog's rules for ``model`` (default: the body's own) apply
     (``check_model_rules``). ``table``: the rule table of the host the body goes to, where it is
-    not the wire's default (a codec's ``rules.table``: an OpenAI-compatible host keeps its own id
+    not the wire's default (a codec's ``rules.table``: a host of a shared wire keeps its own id
     rule); by default the oracle's."""
     oracle = oracle_for(wire)
     from ._model_rules import check_model_rules

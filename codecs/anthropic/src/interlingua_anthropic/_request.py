@@ -2,10 +2,11 @@
 
 Choices where the wire and the IR differ (see also docs/codecs/anthropic-messages.md):
 
-- Leading system (and developer) messages become ``system``; later ones become the wire's
-  ``{"role": "system"}`` messages. Anthropic has no developer role: it is sent as system, with
-  a warning. ``tool`` messages join the user turn beside them; consecutive user (or assistant)
-  messages stay apart, as the API takes them.
+- Leading system (and developer) messages become ``system``, which holds only text; later ones
+  become the wire's ``{"role": "system"}`` messages, which take other blocks too (a
+  ``tool_addition``), and stay apart as consecutive user and assistant messages do. Anthropic has
+  no developer role: it is sent as system, with a warning. ``tool`` messages join the user turn
+  beside them; consecutive user (or assistant) messages stay apart, as the API takes them.
 - Thinking: ``budget_tokens`` is sent as is; a ``level`` alone maps through BUDGETS (or the
   caller's ThinkingBudgets, where a level it lacks goes to its nearest level, with a warning);
   neither is ``{"type": "adaptive"}``; ``off`` is ``disabled``; ``summary`` is ``display``
@@ -36,6 +37,7 @@ from interlingua import (
     ContentPart,
     Encoded,
     Message,
+    Native,
     NativeTool,
     ProviderEcho,
     RedactedThinking,
@@ -114,6 +116,8 @@ def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Reque
     }
     if "stop_sequences" in body and fields["stop"] is None:  # an empty list: a private spelling record
         options[WIRE] = {"stop_sequences": body["stop_sequences"]}
+    if body.get("tools") == []:  # the IR's no tools; the record (never sent, never reported) keeps the form
+        options[EMPTY_TOOLS] = True
     fields.update(_decode_tool_choice(body, options))
     fields["thinking"] = _decode_thinking(body, options)
     fields["response_format"] = _decode_output_config(body, options)
@@ -295,6 +299,8 @@ def encode_request(
     body["max_tokens"] = request.max_tokens
     if tools:
         body["tools"] = tools
+    elif not request.tools and request.options(PROVIDER).get(EMPTY_TOOLS) is True:
+        body["tools"] = []
     mode = _thinking_mode(request, default_max_tokens, budgets)  # rules that differ by mode read the one sent
     _encode_tool_choice(request, body, mode, out)
     _encode_sampling(request, body, mode, out)
@@ -389,7 +395,16 @@ class _Turns:
         return turn
 
 
-_OWN_TURNS = frozenset({"user", "assistant"})
+# Roles whose consecutive messages stay apart. A mid-conversation system turn is one of them: two
+# in a row were accepted as sent (pydantic-ai corpus, test_anthropic_mid_conversation_system).
+_OWN_TURNS = frozenset({"user", "assistant", "system"})
+# The blocks of a system turn besides text (the SDK's BetaSystemMessageParam content).
+_SYSTEM_BLOCKS = frozenset({"tool_addition", "tool_removal"})
+
+
+def _system_block(part: ContentPart) -> bool:
+    """Whether ``part`` is one of this wire's tool changes, which a system turn also holds."""
+    return isinstance(part, Native) and part.provider == PROVIDER and part.data.get("type") in _SYSTEM_BLOCKS
 
 
 _WIRE_ROLES = {"tool": "user", "developer": "system"}
@@ -413,10 +428,12 @@ def _encode_messages(messages: list[Message], encoder: Encoder) -> tuple[Any, li
         blocks: list[Block] = []
         taken: list[int] = []
         thinking = False
+        prompt = role == "system" and not turns.wire  # the system prompt, else a system turn
         for j, part in enumerate(message.parts):
             thinking = thinking or type(part) in _REASONING  # written or not: see ``_Turns``
-            if role == "system" and not isinstance(part, Text):
-                out.lossy(f"{listed}[{j}]", part.type, "a system prompt holds only text")
+            if role == "system" and not isinstance(part, Text) and (prompt or not _system_block(part)):
+                why = "a system prompt holds only text" if prompt else "a system turn holds only text and tool changes"
+                out.lossy(f"{listed}[{j}]", part.type, why)
                 continue
             block = encode_part(part, listed, j)
             if block is None:
@@ -458,13 +475,16 @@ def _wire_message(turn: _Turn, out: WarningSink) -> Block:
 
 
 def _thinking_first(turn: _Turn, out: WarningSink) -> None:
-    """The API wants an assistant turn's thinking blocks before everything else."""
+    """The API wants the thinking blocks of each step of an assistant turn before the step's other
+    blocks. A server tool's result ends a step: the model thinks again before its next one
+    (recorded requests with thinking between code-execution blocks were accepted: pydantic-ai
+    corpus, test_anthropic_code_execution_files_cache_prefix_stable_*-sonnet-5__2)."""
     seen_other = False
     for block in turn.blocks:
         thinking = block["type"] in _THINKING_TYPES
         if thinking and seen_other:
             break
-        seen_other = seen_other or not thinking
+        seen_other = not _ends_step(block["type"]) and (seen_other or not thinking)
     else:
         return  # already in order: the common case, nothing to rebuild
     seen_other = False
@@ -473,7 +493,7 @@ def _thinking_first(turn: _Turn, out: WarningSink) -> None:
         if block["type"] in _THINKING_TYPES and seen_other:
             out.lossy(at, block["type"], "thinking after other blocks of a turn is refused by the API")
             continue
-        seen_other = seen_other or block["type"] not in _THINKING_TYPES
+        seen_other = not _ends_step(block["type"]) and (seen_other or block["type"] not in _THINKING_TYPES)
         blocks.append(block)
     turn.blocks = blocks  # its paths are not read again
 
@@ -492,6 +512,12 @@ def _thinking_mode(request: Request, default_max_tokens: int, budgets: ThinkingB
     block = scratch.get("thinking")
     kind = block.get("type") if isinstance(block, dict) else None
     return kind if isinstance(kind, str) and kind != "disabled" else None
+
+
+def _ends_step(kind: str) -> bool:
+    """A server tool's result block (``web_search_tool_result``, ``bash_code_execution_tool_result``,
+    ...: the SDK's ``*_tool_result`` block params), not a client ``tool_result``."""
+    return kind.endswith("_tool_result")
 
 
 def _encode_tool_choice(request: Request, body: dict[str, Any], mode: str | None, out: WarningSink) -> None:
@@ -688,6 +714,10 @@ def _encode_response_format(request: Request, body: dict[str, Any], out: Warning
         out.unsupported("response_format.strict", "response_format", "Anthropic always enforces the schema")
 
 
+EMPTY_TOOLS = "_empty_tools"
+"""The options record of a body's ``"tools": []``, which the IR holds as no tools: written back so."""
+
+
 def _merge_options(options: Mapping[str, Any], body: dict[str, Any]) -> None:
     """Options fill fields the IR left empty; an ``output_config`` is merged key by key; the
     private ``_wire`` record gives back how the decoded body spelled what the IR holds."""
@@ -695,6 +725,8 @@ def _merge_options(options: Mapping[str, Any], body: dict[str, Any]) -> None:
         if key == WIRE:
             if isinstance(value, Mapping) and "stop_sequences" in value and "stop_sequences" not in body:
                 body["stop_sequences"] = value["stop_sequences"]
+        elif key[:1] == "_":
+            continue  # a record of this wire's spelling, read where it applies
         elif key == "output_config" and isinstance(value, Mapping) and "output_config" in body:
             body["output_config"] = {**value, **body["output_config"]}
         elif key not in body:

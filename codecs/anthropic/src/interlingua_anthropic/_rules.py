@@ -34,29 +34,45 @@ def _tool_use_ids(body: Mapping[str, Any]) -> list[str]:
     ]
 
 
-def _results_follow_calls(body: Mapping[str, Any]) -> list[str]:
-    """Every tool_use is answered by tool_result blocks at the start of the next message, and
-    every tool_result answers a tool_use of the assistant message just before it."""
-    problems = []
-    messages = _messages(body)
+_Placed = tuple[int, int, Mapping[str, Any]]  # a block, with its message and its place there
+
+
+def _turns(messages: list[Mapping[str, Any]]) -> list[tuple[Any, list[_Placed]]]:
+    """The turns the API reads: consecutive messages of one role combined ("Consecutive user or
+    assistant turns in your request will be combined into a single turn",
+    https://docs.claude.com/en/api/messages), each block with its message and place."""
+    turns: list[tuple[Any, list[_Placed]]] = []
     for index, message in enumerate(messages):
-        found = blocks(message)
-        if message.get("role") == "assistant":
-            calls = [b.get("id") for b in found if b.get("type") == "tool_use"]
-            if not calls or index + 1 == len(messages):
+        role = message.get("role")
+        if not turns or turns[-1][0] != role:
+            turns.append((role, []))
+        turns[-1][1].extend((index, position, block) for position, block in enumerate(blocks(message)))
+    return turns
+
+
+def _results_follow_calls(body: Mapping[str, Any]) -> list[str]:
+    """Every tool_use is answered by tool_result blocks at the start of the next user turn, and
+    every tool_result answers a tool_use of the assistant turn just before it (turns combined)."""
+    problems = []
+    turns = _turns(_messages(body))
+    for t, (role, placed) in enumerate(turns):
+        if role == "assistant":
+            calls = [b.get("id") for _, _, b in placed if b.get("type") == "tool_use"]
+            if not calls or t + 1 == len(turns):
                 continue  # none, or the last turn: the caller is about to run the tools
             leading = []
-            for block in blocks(messages[index + 1]):
+            for _, _, block in turns[t + 1][1]:
                 if block.get("type") != "tool_result":
                     break
                 leading.append(block.get("tool_use_id"))
             missing = [call for call in calls if call not in leading]
-            if missing:
-                problems.append(f"messages[{index + 1}]: tool_use ids {missing} not answered by leading tool_results")
+            if missing and turns[t + 1][1]:
+                first = turns[t + 1][1][0][0]
+                problems.append(f"messages[{first}]: tool_use ids {missing} not answered by leading tool_results")
             continue
-        before = messages[index - 1] if index > 0 and messages[index - 1].get("role") == "assistant" else {}
-        asked = {b.get("id") for b in blocks(before) if b.get("type") == "tool_use"}
-        for position, block in enumerate(found):
+        previous = turns[t - 1][1] if t > 0 and turns[t - 1][0] == "assistant" else []
+        asked = {b.get("id") for _, _, b in previous if b.get("type") == "tool_use"}
+        for index, position, block in placed:
             if block.get("type") == "tool_result" and block.get("tool_use_id") not in asked:
                 why = "tool_result answers no tool_use of the turn before"
                 problems.append(f"messages[{index}].content[{position}]: {why}")
@@ -120,13 +136,24 @@ def _cache_breakpoints(body: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def _text_not_empty(body: Mapping[str, Any]) -> list[str]:
-    return [
-        f"messages[{index}].content[{position}]: an empty text block"
-        for index, message in enumerate(_messages(body))
-        for position, block in enumerate(blocks(message))
-        if block.get("type") == "text" and block.get("text") == ""
+def _text_not_blank(body: Mapping[str, Any]) -> list[str]:
+    """Text holds some non-whitespace text: in system blocks, content blocks and string contents."""
+    system = body.get("system")
+    places = [("system", system if isinstance(system, list) else [])]
+    places += [(f"messages[{i}].content", blocks(message)) for i, message in enumerate(_messages(body))]
+    problems = [
+        f"{at}[{j}].text: a text block must hold non-whitespace text"
+        for at, found in places
+        for j, block in enumerate(found)
+        if isinstance(block, Mapping)
+        and block.get("type") == "text"
+        and isinstance(text := block.get("text"), str)
+        and not text.strip()
     ]
+    for i, message in enumerate(_messages(body)):
+        if isinstance(content := message.get("content"), str) and not content.strip():
+            problems.append(f"messages[{i}].content: a text content must hold non-whitespace text")
+    return problems
 
 
 _TOOL_USE = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use"
@@ -139,8 +166,9 @@ _THINKING_PAGE = "https://platform.claude.com/docs/en/build-with-claude/extended
 RULES: RuleTable = (
     Rule(
         "results-follow-calls",
-        "every tool_use is answered by tool_result blocks first in the next user message, and every tool_result "
-        "answers a tool_use of the assistant message before it",
+        "every tool_use is answered by tool_result blocks first in the next user turn, and every tool_result "
+        "answers a tool_use of the assistant turn before it; consecutive messages of one role are one turn "
+        "(https://docs.claude.com/en/api/messages)",
         _TOOL_USE,
         _results_follow_calls,
     ),
@@ -153,9 +181,10 @@ RULES: RuleTable = (
     Rule("tool-names", "tool names match [a-zA-Z0-9_-]{1,64}", _TOOL_USE),
     Rule(
         "text-not-empty",
-        "text content blocks must be non-empty (400); an empty one carries nothing and is left out",
+        "text blocks must hold non-whitespace text (400 'text content blocks must be non-empty' and "
+        "'... must contain non-whitespace text', anthropics/claude-code#23440); a blank one is left out",
         "https://github.com/anthropics/claude-code/issues/59812",
-        _text_not_empty,
+        _text_not_blank,
     ),
     Rule("budget-below-max-tokens", "budget_tokens stays below max_tokens", _THINKING_PAGE, _budget_below_max_tokens),
     Rule(
@@ -194,5 +223,9 @@ def turn_rules() -> TurnRules:
         drop_empty_text=True,
         tool_names=r"[a-zA-Z0-9_-]{1,64}",
         result_names=False,
+        # "Consecutive user or assistant turns in your request will be combined into a single
+        # turn" (https://docs.claude.com/en/api/messages): results after two assistant messages
+        # answer the calls of both.
+        joins_turns=True,
         table=RULES,
     )

@@ -249,7 +249,11 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
             if messages:
                 why = "Converse takes system blocks only before the conversation; sent as a user turn"
                 out.unsupported(at, "mid_conversation_system", why)
-                messages.append({"role": "user", "content": encode_parts(message.parts, f"{at}.parts", out)})
+                content = encode_parts(message.parts, f"{at}.parts", out)
+                if messages[-1]["role"] == "user" and len(messages[-1]) == 2:  # turns alternate (``_rules``)
+                    messages[-1]["content"] = messages[-1]["content"] + content
+                else:
+                    messages.append({"role": "user", "content": content})
                 continue
             if role == "developer":
                 out.unsupported(f"{at}.role", "developer", "Converse has no developer role; sent as system blocks")

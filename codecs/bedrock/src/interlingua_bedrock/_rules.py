@@ -36,13 +36,14 @@ RULES: RuleTable = (
     ),
     Rule(
         "tool-use-ids",
-        "toolUseId is 1 to 64 characters of [a-zA-Z0-9_.:-] (botocore's ToolUseId shape); other ids are mapped",
+        "toolUseId is 1 to 64 characters (the API reference's pattern [a-zA-Z0-9_-]+; botocore's newer ToolUseId "
+        "shape adds dots and colons, which the encoder follows); other ids are mapped",
         "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolResultBlock.html",
     ),
     Rule(
         "tool-names",
         "a toolSpec name is 1 to 64 characters of [a-zA-Z0-9_-] (botocore's ToolName shape)",
-        "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Tool.html",
+        "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html",
     ),
     Rule(
         "own-reasoning",

@@ -10,6 +10,8 @@ as data, and an exception frame as the ``exception`` event. This module reads an
   ``signature`` delta arrives as an echo for that part.
 - ``messageStop`` carries the stop reason and ``metadata`` (after it) the usage and metrics:
   ``message_end`` is sent once both are known (or when the stream ends after ``messageStop``).
+- A block whose start has no IR form (Nova's code-interpreter result) is skipped with a
+  LossyDecode, its deltas too, and its ``contentBlockStop`` ends no part: the stream goes on.
 - Every event's ``p`` field is padding AWS adds against length side channels; it carries
   nothing and is not kept.
 """
@@ -71,8 +73,8 @@ def decode_stream(events: Iterable[SSEEvent], out: WarningSink) -> Iterator[Stre
                 yield from _delta(data, at, opened, out)
             case "contentBlockStop":
                 index = require(data, "contentBlockIndex", int, at)
-                opened.pop(index, None)
-                yield PartEnd(index)
+                if opened.pop(index, None) is not None:  # a block skipped at its start ends unseen too
+                    yield PartEnd(index)
             case "messageStop":
                 stop = require(data, "stopReason", str, at)
                 if extra := {k: v for k, v in data.items() if k != "stopReason"}:

@@ -333,7 +333,7 @@ def encode_turn(
         if type(part) is ToolResult:
             break
     else:  # the common case: no tool result, one wire message
-        wire.append(encode_message(message, at, out, rest))
+        _append(wire, encode_message(message, at, out, rest), message, at, out)
         return
     rest = rest if len(parts) == 1 else {}
     others: list[tuple[int, ContentPart]] = []
@@ -347,7 +347,20 @@ def encode_turn(
             out.unsent_message_fields(message, path(at))
     else:
         role = "user" if message.role == "tool" else message.role
-        wire.append(encode_message(message, at, out, {}, indexed=others, role=role))
+        _append(wire, encode_message(message, at, out, {}, indexed=others, role=role), message, at, out)
+
+
+def _append(
+    wire: list[dict[str, Any]], block: dict[str, Any], message: Message, at: str | int, out: WarningSink
+) -> None:
+    """``block`` appended, unless it is a user or system message left with no content: the SDK's
+    ``UserChatMessageV2`` and ``SystemChatMessageV2`` require ``content``. Its parts were each
+    dropped with a warning; a message that had none is reported here."""
+    if "content" in block or block["role"] not in ("user", "system"):
+        wire.append(block)
+        return
+    if not message.parts:
+        out.unsupported(path(at), "empty_turn", "Cohere refuses a user or system message with no content")
 
 
 def path(at: str | int) -> str:

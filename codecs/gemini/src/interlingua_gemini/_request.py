@@ -146,7 +146,9 @@ def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets |
     if system is not None and system.get("parts"):
         body["systemInstruction"] = system
     if tools := _encode_tools(request, out, wire):
-        body["tools"] = tools
+        body["tools"] = tools[0] if len(tools) == 1 and wire.get("toolsObject") is True else tools
+    elif not request.tools and wire.get("emptyTools") is True:
+        body["tools"] = []
     tool_config = _encode_tool_choice(request, options.pop("toolConfig", None))
     if tool_config is not None:
         body["toolConfig"] = tool_config
@@ -518,7 +520,16 @@ def _decode_content(content: Any, ctx: Decoding, system: bool) -> Message:
 
 
 def _decode_tools(obj: dict[str, Any], wire: dict[str, Any]) -> list[Tool | NativeTool]:
+    """``tools`` is a list of Tool objects; one object in its place is read as a list of it and
+    written back so (``toolsObject``). The API reads it so: a recorded request of
+    gemini-2.0-flash-exp with ``"tools": {"function_declarations": [...]}`` was answered 200
+    with a call of that function (pydantic-ai corpus, test_multiple_agent_tool_calls__0)."""
     tools: list[Tool | NativeTool] = []
+    if isinstance(obj.get("tools"), dict):
+        wire["toolsObject"] = True
+        obj = {"tools": [obj["tools"]]}
+    elif obj.get("tools") == []:  # the IR's no tools: the spelling record keeps the form
+        wire["emptyTools"] = True
     for at, entry in each(obj, "tools", ""):
         entry = expect(entry, dict, at)
         for where, declaration in each(entry, "functionDeclarations", at):

@@ -110,5 +110,9 @@ def turn_rules() -> TurnRules:
         one_results_message=True,
         tool_names=r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}",
         result_names=True,
+        # Consecutive model contents are one turn: a recorded request with two model contents of
+        # one functionCall each, then one user content of both functionResponses, was answered
+        # 200 (pydantic-ai corpus, test_cross_provider_capability_replay_..._gemini-3-flash-preview__3).
+        joins_turns=True,
         table=RULES,
     )

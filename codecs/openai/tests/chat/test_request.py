@@ -83,6 +83,22 @@ def test_non_json_arguments_are_kept_raw_not_crashed_on() -> None:
     assert (call.input, call.raw_input) == ({}, '{"cmd": "ls')
 
 
+def test_a_call_without_arguments_is_a_call_with_no_input_and_stays_without() -> None:
+    """OpenRouter answers a call of a tool whose parameters are all optional with no
+    ``arguments`` key (pydantic-ai corpus, test_openrouter_tool_optional_parameters)."""
+    call = {"id": "toolu_1", "type": "function", "function": {"name": "find"}}
+    answer = {"role": "tool", "tool_call_id": "toolu_1", "content": "found"}
+    body = {"model": "m", "messages": [{"role": "assistant", "content": None, "tool_calls": [call]}, answer]}
+    request = CODEC.decode_request(body)
+    [part] = request.messages[0].parts
+    assert isinstance(part, ToolUse)
+    assert (part.id, part.name, part.input, part.raw_input) == ("toolu_1", "find", {}, None)
+    assert_request_round_trip(CODEC, body)
+    changed = part.model_copy(update={"input": {"q": "x"}})  # an input given later is written, echo or not
+    request = request.model_copy(update={"messages": [Message.assistant(changed), *request.messages[1:]]})
+    assert CODEC.encode_request(request).body["messages"][0]["tool_calls"][0]["function"]["arguments"] == '{"q":"x"}'
+
+
 def test_tool_result_images_move_to_a_user_message_after_the_tool_messages() -> None:
     png = MediaSource.from_base64("image/png", "iVBORw0KGgo=")
     request = Request(
@@ -173,7 +189,11 @@ def test_a_single_stop_string_round_trips_and_reads_as_a_list() -> None:
         ({"model": "x"}, "messages"),
         ({"messages": [{"content": "hi"}]}, "messages[0].role"),
         (
-            {"messages": [{"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f"}}]}]},
+            {
+                "messages": [
+                    {"role": "assistant", "tool_calls": [{"id": "c", "function": {"name": "f", "arguments": 1}}]}
+                ]
+            },
             "messages[0].tool_calls[0].function.arguments",
         ),
         (

@@ -395,3 +395,29 @@ def test_a_chat_file_kept_verbatim_becomes_an_input_file_or_is_left_out_with_a_w
     assert content[1:] == ([expected] if expected else [])
     assert [w.path for w in encoded.warnings] == ([] if expected else ["messages[0].parts[1]"])
     assert validate_wire("openai-responses", "request", encoded.body) == []
+
+
+def test_an_output_that_leads_a_stored_continuation_answers_a_stored_call_and_stays() -> None:
+    """With ``previous_response_id`` or ``conversation`` the input continues state the server
+    holds: an output leading it answers a call made there (pydantic-ai corpus,
+    test_openai_conversation_id_tool_call_continuation__2, answered 200). Without them it is an
+    orphan, sent as text with a warning."""
+    output = {"type": "function_call_output", "call_id": "call_1", "output": "42"}
+    for key, value in (("conversation", "conv_1"), ("previous_response_id", "resp_1")):
+        body = {"model": "gpt-4.1", key: value, "input": [output]}
+        assert_request_round_trip(CODEC, body)
+    orphan = CODEC.encode_request(CODEC.decode_request({"model": "gpt-4.1", "input": [output]}))
+    assert orphan.body["input"][0].get("role") == "user"
+    assert [w.part_type for w in orphan.warnings] == ["tool_result"]
+
+
+def test_the_output_of_a_client_tool_search_stays_beside_its_call() -> None:
+    """A ``tool_search_call`` the client runs is answered by a ``function_call_output`` (pydantic-ai
+    corpus, test_tool_availability_portability_matrix_R5-T3-native-search, answered 200): both
+    are kept as they were, not read as an orphan result."""
+    call = {"type": "tool_search_call", "call_id": "search_1", "execution": "client", "status": "completed",
+            "arguments": {"queries": ["rates"]}}  # fmt: skip
+    output = {"type": "function_call_output", "call_id": "search_1", "output": "Found one matching tool."}
+    body = {"model": "gpt-5", "input": [{"role": "user", "content": "find it"}, call, output]}
+    assert_request_round_trip(CODEC, body)
+    assert [part.type for part in CODEC.decode_request(body).messages[2].parts] == ["native"]

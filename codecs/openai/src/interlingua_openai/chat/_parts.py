@@ -218,7 +218,10 @@ def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> 
         where = join(at, "function")
         wire_id = require(call, "id", str, at)
         name = require(function, "name", str, where)
-        text = require(function, "arguments", str, where)
+        text = optional(function, "arguments", str, where)
+    bare = text is None  # no arguments at all: a call with no input (OpenRouter answers so)
+    if text is None:
+        text = ""
     value, raw = tool_arguments(text)
     kept = raw is None and text != "" and respelled(value, text)  # the server's own spacing: {"path": ".env"}
     ctx.names[wire_id] = name
@@ -228,6 +231,8 @@ def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> 
     data = extras(call, _CALL)
     if kept:
         data["_arguments"] = text
+    if bare:
+        data[NO_ARGUMENTS] = True
     if "type" not in call:
         data["_omit"] = ["type"]
     if len(function) != 2 and (more := extras(function, _FUNCTION)) != {}:
@@ -373,6 +378,9 @@ def encode_user_part(part: ContentPart, at: str, j: int, ctx: Ctx, field: str = 
 
 
 _KEPT_ARGUMENTS = frozenset({"_arguments"})
+NO_ARGUMENTS = "_no_arguments"
+"""The echo flag of a call whose ``function`` had no ``arguments`` (recorded: pydantic-ai corpus,
+test_openrouter_tool_optional_parameters), read as a call with no input."""
 _NONE: dict[str, Any] = {}  # no echo of ours (read, never written to)
 
 
@@ -385,6 +393,8 @@ def encode_tool_call(part: ToolUse, ctx: Ctx) -> Block:
         if len(echoes) != 1 or echo.provider != ctx.provider or data.keys() != _KEPT_ARGUMENTS:
             data = own(echoes, ctx.provider)  # more kept than the arguments' own text (servers space them)
             function = {"name": part.name, "arguments": call_arguments(part, data)}
+            if data.get(NO_ARGUMENTS) is True and function["arguments"] == "{}":
+                del function["arguments"]  # as the server left it out, while the input is still none
             function.update(part_of(data, "_function"))
             return merge_into({"id": ctx.ids.encode(part.id), "type": "function", "function": function}, data)
     function = {"name": part.name, "arguments": call_arguments(part, data)}

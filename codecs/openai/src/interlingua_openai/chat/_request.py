@@ -153,6 +153,8 @@ def decode_request(body: Mapping[str, Any], ctx: Ctx) -> Request:
     fields: dict[str, Any] = {"model": optional(body, "model", str, "")}
     fields["messages"] = decode_messages(require(body, "messages", list, ""), ctx)
     fields["tools"] = [_decode_tool(expect(t, dict, at), at, ctx) for at, t in each(body, "tools", "")]
+    if body.get("tools") == []:  # an empty list the IR holds as no tools: the spelling record keeps it
+        options[WIRE] = {**options.get(WIRE, {}), "empty_tools": True}
     for key in _NUMBERS:
         fields[key] = optional(body, key, float, "")
     fields["seed"] = optional(body, "seed", int, "")
@@ -364,6 +366,8 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
         body.pop("model")
     if request.tools:
         body["tools"] = _encode_tools(request, ctx)
+    elif _spelling(request, ctx).get("empty_tools") is True:  # sent so (accepted: Hugging Face's router)
+        body["tools"] = []
     choice = request.tool_choice
     if choice is not None:
         body["tool_choice"] = (

@@ -10,7 +10,7 @@ ids itself and takes them back. So each dialect's table holds the id row its hos
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from interlingua.kit import Rule, RuleTable, TurnRules
@@ -49,18 +49,22 @@ def _tool_messages_follow_calls(body: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def _ids_within(pattern: str) -> Callable[[Mapping[str, Any]], list[str]]:
-    compiled = re.compile(pattern)
+class _IdsWithin:
+    """The check of a host's id rule: every call id matches ``pattern``. A class, not a closure, so
+    codecs holding it still pickle (for process pools)."""
 
-    def check(body: Mapping[str, Any]) -> list[str]:
+    __slots__ = ("pattern",)
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = re.compile(pattern)
+
+    def __call__(self, body: Mapping[str, Any]) -> list[str]:
         return [
-            f"messages[{index}].tool_calls[{position}].id: does not match {pattern}"
+            f"messages[{index}].tool_calls[{position}].id: does not match {self.pattern.pattern}"
             for index, message in enumerate(_messages(body))
             for position, call in enumerate(_calls(message))
-            if isinstance(call.get("id"), str) and compiled.fullmatch(call["id"]) is None
+            if isinstance(call.get("id"), str) and self.pattern.fullmatch(call["id"]) is None
         ]
-
-    return check
 
 
 _ORDER = Rule(
@@ -92,7 +96,7 @@ def rules_for(dialect: Dialect) -> RuleTable:
     if dialect.tool_id_pattern is not None:
         says = f"tool call ids match {dialect.tool_id_pattern} on {dialect.name}; other ids are mapped"
         source = _ID_SOURCES.get(dialect.name, "")
-        table.append(Rule("tool-call-ids", says, source, _ids_within(dialect.tool_id_pattern)))
+        table.append(Rule("tool-call-ids", says, source, _IdsWithin(dialect.tool_id_pattern)))
     table.append(_ORDER)
     if dialect.tool_names is not None:
         table.append(_NAMES)

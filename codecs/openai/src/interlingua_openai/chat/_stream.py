@@ -3,7 +3,8 @@
 The wire has no part boundaries: parts open at their first delta (reasoning, text, refusal, each
 tool call by its ``index``) and all close at ``finish_reason``. Usage comes in a last chunk with
 empty ``choices`` (``stream_options.include_usage``); the stream ends at ``[DONE]`` or when the
-events run out. ``obfuscation`` (random padding) and per-chunk content filter results are noise
+events run out (``[DONE]`` ends the answer even where no chunk gave a finish_reason: its stop
+reason is then None). ``obfuscation`` (random padding) and per-chunk content filter results are noise
 and are not kept. A reported cost in the usage chunk (OpenRouter's ``usage.cost``) is MessageEnd's
 ``cost``, as decode_response makes it the Response's.
 """
@@ -86,6 +87,10 @@ class StreamDecoder:
         for i, event in enumerate(events):
             data = event.data
             if data == DONE:
+                # The server's own end: an answer whose chunks never gave a finish_reason ends here,
+                # its stop reason unknown (recorded: Snowflake Cortex, pydantic-ai corpus,
+                # test_snowflake_thinking_streaming), as a body's null finish_reason decodes.
+                self.finished = self.started
                 break
             try:
                 chunk = loads(data)
@@ -128,7 +133,8 @@ class StreamDecoder:
                 self.delta(delta if type(delta) is dict else expect(delta, dict, _at(i, "delta")), out, i)
             if (logprobs := choice.get("logprobs")) is not None:
                 for key, items in logprobs.items():
-                    self.logprobs.setdefault(key, []).extend(items or [])
+                    if items:  # a null list adds nothing (Snowflake Cortex sends nulls in every chunk)
+                        self.logprobs.setdefault(key, []).extend(items)
             if (raw := choice.get("finish_reason")) is not None:
                 self.finish, self.finished = raw, True
                 self._spacing(out)
@@ -462,9 +468,11 @@ class StreamEncoder:
     def _end(self, event: MessageEnd) -> Iterator[Any]:
         for index in list(self.bare):  # calls the events never closed
             yield from self._arguments(index)
-        finish = encode_finish_reason(event.stop_reason, event.raw_stop_reason)
-        finish = report_finish_reason(event.stop_reason, finish, self.ctx.out, f"events[{self.at}].stop_reason")
-        yield self._chunk({}, finish)
+        if event.stop_reason is not None or event.raw_stop_reason is not None:
+            finish = encode_finish_reason(event.stop_reason, event.raw_stop_reason)
+            finish = report_finish_reason(event.stop_reason, finish, self.ctx.out, f"events[{self.at}].stop_reason")
+            yield self._chunk({}, finish)
+        # else: an answer whose stream gave no finish_reason (see StreamDecoder.run) gives none
         usage = event.usage or self.usage
         if usage is not None:
             found = WarningSink(self.ctx.out.codec)

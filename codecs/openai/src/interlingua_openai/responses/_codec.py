@@ -20,6 +20,7 @@ from interlingua.kit import (
     BatchLine,
     CodecBase,
     Serving,
+    TurnRules,
 )
 
 from .. import _azure
@@ -29,6 +30,10 @@ from ._capabilities import CAPABILITIES
 from ._sdk import plain
 
 NAME = "openai-responses"
+
+
+_STORED = ("previous_response_id", "conversation")
+"""The request fields that name stored state: https://platform.openai.com/docs/api-reference/responses/create"""
 
 
 class OpenAIResponsesCodec(CodecBase):
@@ -51,10 +56,21 @@ class OpenAIResponsesCodec(CodecBase):
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = _request.BUDGETS if budgets is None else budgets
         self.rules = _rules.turn_rules()
+        # A request naming a stored response or conversation continues it: an output that leads
+        # the input answers a call the server holds (recorded: pydantic-ai corpus,
+        # test_openai_conversation_id_tool_call_continuation__2, answered 200).
+        self.stored_rules = self.rules.with_stored_turns()
 
     # The hooks CodecBase wires into the protocol. encode_request first makes the transcript keep
     # the API's rules (every call answered by its output right after); another vendor's thinking
     # follows ``reasoning``.
+    def rules_for(self, request: Request) -> TurnRules:
+        """A request naming stored state (``previous_response_id``, ``conversation``) continues a
+        conversation the server holds: outputs leading its input answer calls made there."""
+        options = request.provider_options.get(PROVIDER)
+        stored = options is not None and any(options.get(key) is not None for key in _STORED)
+        return self.stored_rules if stored else self.rules
+
     def write_request(self, ready: Request, strict: bool) -> Encoded:
         """The ``POST /v1/responses`` body."""
         return _request.encode_request(ready, strict=strict, budgets=self.budgets)

@@ -236,11 +236,18 @@ def _is_output_side(kind: str) -> bool:
 
 class _Messages:
     """Collects messages while items are read: an assistant or tool run grows until a different
-    kind of item arrives."""
+    kind of item arrives.
 
-    __slots__ = ("done", "parts", "role")
+    ``native_calls``: the call ids of calls kept native (a ``tool_search_call`` the client runs,
+    ``execution: "client"``). The client answers one with a ``function_call_output`` (recorded:
+    pydantic-ai corpus, test_tool_availability_portability_matrix_R5-T3-native-search, answered
+    200), which is kept native beside its call: it answers no function call of the IR, and read
+    as a tool result it would be an orphan that every encoder turns into text."""
+
+    __slots__ = ("done", "native_calls", "parts", "role")
 
     def __init__(self) -> None:
+        self.native_calls: set[str] = set()
         self.done: list[Message] = []
         self.role: str | None = None
         self.parts: list[ContentPart] = []
@@ -302,6 +309,9 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
         if kind == "function_call":
             part, role = _function_call(item, at, i), "assistant"
             names[item["call_id"]] = item["name"]  # checked strings now; cheaper than the part's fields
+        elif kind == "function_call_output" and out.native_calls and _answers_native(item, out.native_calls):
+            out.run("tool").append(decode_native_item(item, f"{at}[{i}]"))  # see _Messages.native_calls
+            continue
         elif kind == "function_call_output":
             part, role = decode_function_call_output(item, at, names, i), "tool"
         elif kind == "message" and item.get("role") in _OWN_ROLES:
@@ -327,6 +337,11 @@ def decode_input(items: list[Any], at: str, model: str | None) -> list[Message]:
     return out.done
 
 
+def _answers_native(item: Item, calls: set[str]) -> bool:
+    call_id = item.get("call_id")
+    return type(call_id) is str and call_id in calls
+
+
 def _decode_other(item: Item, kind: Any, at: str, model: str | None, out: _Messages, names: dict[str, str]) -> None:
     """An item of another type: an output the caller sends back, or assistant-side parts."""
     if isinstance(kind, str) and _is_output_side(kind):
@@ -336,6 +351,8 @@ def _decode_other(item: Item, kind: Any, at: str, model: str | None, out: _Messa
     for part in parts:
         if isinstance(part, ToolUse):
             names[part.id] = part.name
+        elif isinstance(part, Native) and isinstance(call_id := part.data.get("call_id"), str):
+            out.native_calls.add(call_id)
     out.run("assistant").extend(parts)
 
 

@@ -84,6 +84,12 @@ _SETTINGS = (  # Request field -> body key, each sent as it is
 # --- encode ------------------------------------------------------------------------------------
 
 
+def _spelled(request: Request, flag: str) -> bool:
+    """Whether the decoded body's spelling record (``_wire``) holds ``flag``."""
+    wire = request.options(PROVIDER).get(WIRE)
+    return isinstance(wire, Mapping) and wire.get(flag) is True
+
+
 def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingBudgets = BUDGETS) -> Encoded:
     """IR -> a ``POST /responses`` body (the turn rules already kept: ``encode_with_rules``)."""
     out = WarningSink(NAME)
@@ -96,6 +102,8 @@ def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingB
     body["input"] = _bare_input(request.messages, items)
     if request.tools:
         body["tools"] = [t for i, tool in enumerate(request.tools) if (t := _encode_tool(tool, i, out)) is not None]
+    elif _spelled(request, "empty_tools"):
+        body["tools"] = []
     if request.tool_choice is not None:
         body["tool_choice"] = _encode_tool_choice(request.tool_choice)
     _encode_settings(request, body, out, budgets)
@@ -251,6 +259,8 @@ def decode_request(body: Mapping[str, Any]) -> Request:
         messages.extend(decode_input(expect(given, list, "input"), "input", model))
     fields["messages"] = messages
     fields["tools"] = [_decode_tool(tool, i) for i, tool in enumerate(_list(body, "tools"))]
+    if body.get("tools") == []:  # the IR's no tools: the spelling record keeps the form
+        options.setdefault(WIRE, {})["empty_tools"] = True
     _decode_tool_choice(body.get("tool_choice"), fields, options)
     _decode_settings(body, fields, options)
     for key, value in body.items():

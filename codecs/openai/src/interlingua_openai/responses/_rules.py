@@ -73,7 +73,8 @@ def _stored_reasoning_followed(body: Mapping[str, Any]) -> list[str]:
 RULES: RuleTable = (
     Rule(
         "call-id-length",
-        "call_id is at most 64 characters (400 string_above_max_length); longer ids are mapped",
+        "call_id is at most 64 characters (400 \"Invalid 'input[95].call_id': string too long. Expected a string "
+        "with maximum length 64\"); longer ids are mapped",
         "https://github.com/AnswerDotAI/fastllm/issues/45",
         _call_ids,
     ),
@@ -81,7 +82,8 @@ RULES: RuleTable = (
         "outputs-follow-calls",
         "a function_call_output (and every *_call_output) comes after the item that made its call, "
         "unless that call is in stored state",
-        "https://platform.openai.com/docs/guides/function-calling",
+        # "No tool call found for function call output with call_id call_..." (400)
+        "https://github.com/continuedev/continue/issues/10092",
         _outputs_follow_calls,
     ),
     Rule(
@@ -94,7 +96,9 @@ RULES: RuleTable = (
     Rule(
         "function-names",
         "function names match [a-zA-Z0-9_-]{1,64}",
-        "https://platform.openai.com/docs/api-reference/responses/create",
+        # OpenAI's API spec, FunctionObject.name: "Must be a-z, A-Z, 0-9, or contain underscores and
+        # dashes, with a maximum length of 64."
+        "https://docs.rs/crate/openai-client-base/0.12.0/source/docs/ChatCompletionFunctions.md",
     ),
     Rule(
         "own-reasoning",
