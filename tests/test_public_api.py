@@ -200,6 +200,9 @@ PUBLIC = {
     },
     "interlingua.testing": {
         "Check",
+        "Exchange",
+        "FakeVendor",
+        "Reply",
         "Kind",
         "Oracle",
         "RuleView",
