@@ -212,6 +212,9 @@ PUBLIC = {
     },
     "interlingua.testing": {
         "Check",
+        "Exchange",
+        "FakeVendor",
+        "Reply",
         "Kind",
         "Oracle",
         "RuleView",

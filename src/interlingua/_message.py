@@ -25,9 +25,13 @@ class Message(_Echoing):
     """
 
     role: Role
+    """``system``, ``developer``, ``user``, ``assistant`` or ``tool``."""
     parts: list[ContentPart] = Field(default_factory=empty_list)
+    """The content, in order: text, media, thinking, tool calls and results."""
     id: str | None = None
+    """The wire's id of the message, where it has one."""
     name: str | None = None
+    """The participant's name, where the wire has one."""
 
     @classmethod
     def system(cls, *content: str | ContentPart, **kw: Any) -> Message:

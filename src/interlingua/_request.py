@@ -79,21 +79,38 @@ class Request(Hosted):
     """
 
     model: str | None = None
+    """The vendor's model name, as the vendor spells it; None where the wire puts it in the URL."""
     messages: list[Message] = Field(default_factory=empty_list)
+    """The conversation so far, in order; the system prompt is a ``system`` message in it."""
     tools: list[AnyTool] = Field(default_factory=empty_list)
+    """Function tools (``Tool``) and vendors' built-in tools (``NativeTool``) the model may call."""
     tool_choice: ToolChoiceMode | ToolChoice | None = None
+    """``"auto"``, ``"none"``, ``"required"``, or one tool by name (``ToolChoice``); None: the vendor's default."""
     parallel_tool_calls: bool | None = None
+    """Whether the model may call several tools in one turn; None: the vendor's default."""
     max_tokens: int | None = None
+    """The most tokens to generate (reasoning included where the vendor counts it so)."""
     temperature: float | None = None
+    """Sampling temperature, on the vendor's own scale."""
     top_p: float | None = None
+    """Nucleus sampling: the probability mass to sample from."""
     top_k: int | None = None
+    """Sample from the ``top_k`` most likely tokens only (a wire without it warns)."""
     stop: list[str] | None = None
+    """Sequences that end the answer when generated."""
     seed: int | None = None
+    """A seed for reproducible sampling, where the vendor takes one."""
     presence_penalty: float | None = None
+    """Penalty for tokens already present, on the vendor's scale."""
     frequency_penalty: float | None = None
+    """Penalty growing with how often a token has appeared, on the vendor's scale."""
     thinking: ThinkingConfig | None = None
+    """How much the model should reason (a level, a budget or both); None: the vendor's default."""
     response_format: ResponseFormat | None = None
+    """Plain text, any JSON object, or JSON matching a schema."""
     provider_options: dict[str, JsonObject] = Field(default_factory=empty_dict)
+    """Request fields with no IR home, by provider (``{"openai": {"service_tier": "flex"}}``): only
+    that provider's codec sends them; any other reports each as a ``ForeignOption``."""
 
     def options(self, provider: str) -> JsonObject:
         """``provider``'s options, empty when there are none."""

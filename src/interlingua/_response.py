@@ -58,11 +58,17 @@ class Usage(IRModel):
     """
 
     input_tokens: int = 0
+    """Every prompt token, cache reads and writes included."""
     output_tokens: int = 0
+    """Every generated token, reasoning included."""
     cache_read_tokens: int | None = None
+    """Of ``input_tokens``, those read from the prompt cache; None: not reported."""
     cache_write_tokens: int | None = None
+    """Of ``input_tokens``, those written to the prompt cache; None: not reported."""
     reasoning_tokens: int | None = None
+    """Of ``output_tokens``, those spent reasoning; None: not reported."""
     extra: dict[str, int] = Field(default_factory=empty_dict)
+    """Other integer counters, by their wire name."""
 
     @property
     def total_tokens(self) -> int:
@@ -100,10 +106,18 @@ class Response(_Echoing):
     """
 
     id: str | None = None
+    """The vendor's id of the answer."""
     model: str | None = None
+    """The model that answered, as the vendor names it (often a dated snapshot)."""
     message: Message = Field(default_factory=stated(lambda: Message(role="assistant")))
+    """The answer: an ``assistant`` message of text, thinking and tool-call parts."""
     stop_reason: StopReason | None = None
+    """Why generation stopped, in the IR's words (``"end_turn"``, ``"tool_use"``, ``"max_tokens"``, ...)."""
     raw_stop_reason: str | None = None
+    """The vendor's own stop string, so that encoding back to that vendor is exact."""
     usage: Usage = Field(default_factory=stated(lambda: Usage()))
+    """Token counts, in the one convention ``Usage`` describes."""
     cost: Cost | None = None
+    """What the vendor reported the answer cost, where it does; None otherwise."""
     warnings: list[AnyWarning] = Field(default_factory=empty_list)
+    """What the decode could keep only in part (``LossyDecode``); empty when nothing was lost."""
