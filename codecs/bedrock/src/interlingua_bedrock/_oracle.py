@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from interlingua.testing import Oracle, RuleView, Sendable, dig
 
-from ._schema_dialects import schemas_in
+from ._schema_dialects import DIALECTS, schemas_in
 
 Kind = Literal["request", "response"]
 
@@ -196,6 +196,7 @@ def _features(body: Mapping[str, Any]) -> list[str]:
 
 ORACLE = Oracle(
     schemas=schemas_in,
+    dialects=DIALECTS,
     checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
     rules=_no_rules,
     sendable=Sendable(

@@ -10,7 +10,7 @@ from typing import Any
 
 from interlingua.testing import Oracle, RuleView, Sendable, sdk_problems
 
-from ._schema_dialects import schemas_in
+from ._schema_dialects import DIALECTS, schemas_in
 
 
 def _request_types() -> dict[str, Any]:
@@ -100,6 +100,7 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
 
 ORACLE = Oracle(
     schemas=schemas_in,
+    dialects=DIALECTS,
     checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
     rules=_no_rules,
     sendable=Sendable(

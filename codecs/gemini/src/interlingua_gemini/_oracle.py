@@ -14,7 +14,7 @@ from typing import Any
 
 from interlingua.testing import Oracle, RuleView, Sendable, objects, sdk_problems
 
-from ._schema_dialects import schemas_in
+from ._schema_dialects import DIALECTS, schemas_in
 
 _REQUEST_KEYS = {
     "contents": ("list", "Content"),
@@ -161,6 +161,7 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
 
 ORACLE = Oracle(
     schemas=schemas_in,
+    dialects=DIALECTS,
     checks={"request": _request, "response": _response, "stream_event": _response, "error": _error},
     rules=_rules,
     sendable=Sendable(

@@ -52,7 +52,17 @@ STRICT = SchemaDialect(
     notes="applies where strict is true; a non-strict schema passes as written",
 )
 
-DIALECTS = {"strict tool input": STRICT, "strict structured output": STRICT}
+LOOSE = SchemaDialect(
+    name="OpenAI non-strict",
+    sources={"keywords": f"{_PAGE} (a schema without strict is not compiled; no refused keyword is listed)"},
+)
+
+DIALECTS = {
+    "tool input": LOOSE,
+    "strict tool input": STRICT,
+    "structured output": LOOSE,
+    "strict structured output": STRICT,
+}
 """Each place a schema goes on these wires, and its dialect (for docs/schemas.md)."""
 
 
