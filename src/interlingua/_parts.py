@@ -318,6 +318,22 @@ class ToolResult(_InputPart):
                 data[key] = value
         super().__init__(**data)
 
+    @classmethod
+    def from_mcp(cls, result: Any, tool_use_id: str, name: str) -> ToolResult:
+        """An MCP ``tools/call`` result (``mcp.types.CallToolResult`` or its JSON) as the answer to
+        the call ``tool_use_id`` of tool ``name``: text, image, audio, embedded resources, resource
+        links, ``structuredContent`` and ``isError`` (see ``interlingua._mcp``)."""
+        from ._mcp import result_from_mcp
+
+        return result_from_mcp(result, tool_use_id, name)
+
+    def to_mcp(self) -> Any:
+        """This result as an ``mcp.types.CallToolResult``, for a host serving MCP (needs the ``mcp``
+        extra); a part with no MCP content block raises ``ValueError``."""
+        from ._mcp import result_to_mcp
+
+        return result_to_mcp(self)
+
 
 class ImageOutput(_Part):
     """An image the model produced."""

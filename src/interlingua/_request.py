@@ -21,6 +21,19 @@ class Tool(_Tagged):
     strict: bool | None = None
     cache_control: CacheControl | None = None
 
+    @classmethod
+    def from_mcp(cls, tool: Any) -> Tool:
+        """An MCP server's tool (``mcp.types.Tool`` or its JSON) as the IR's (see ``interlingua._mcp``)."""
+        from ._mcp import tool_from_mcp
+
+        return tool_from_mcp(tool)
+
+    def to_mcp(self) -> Any:
+        """This tool as an ``mcp.types.Tool`` (needs the ``mcp`` extra)."""
+        from ._mcp import tool_to_mcp
+
+        return tool_to_mcp(self)
+
 
 class NativeTool(_Tagged):
     """A vendor's own tool (web search, code execution, ...), carried verbatim for that vendor."""

@@ -199,7 +199,7 @@ def _node_problems(
         problems.append((at, "keywords beside a $ref"))
     if "$ref" in node and dialect.refs and _resolve_any(node["$ref"]) is None:
         problems.append((_join(at, "$ref"), f"unresolvable $ref {node['$ref']!r}"))
-    is_object = node.get("type") == "object" or "properties" in node
+    is_object = _is_object(node)
     raw = node.get("properties")
     properties: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     if is_object and dialect.closed_objects and node.get("additionalProperties") is not False:
@@ -228,6 +228,11 @@ def _node_problems(
     for rel, each in subschemas(node):
         inner = 0 if rel.startswith(_DEFS) else level
         _node_problems(each, _join(at, rel), inner, dialect, problems, totals)
+
+
+def _is_object(node: Mapping[str, Any]) -> bool:
+    kind = node.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in node
 
 
 def _resolve_any(ref: Any) -> str | None:
@@ -292,8 +297,10 @@ class _Fitter:
             merged = {**copy.deepcopy(target), **{k: v for k, v in node.items() if k != "$ref"}}
             self._note_clash(target, node, rel)
             return self._inline_all(merged, root, rel, (*stack, ref), recursive)
+        # every ref is resolved against the root, so no definition is needed (or walked) below
+        bare = {key: value for key, value in node.items() if key not in _DEFS}
         return self._map_children(
-            node, lambda each, sub: self._inline_all(each, root, _join(rel, sub), stack, recursive)
+            bare, lambda each, sub: self._inline_all(each, root, _join(rel, sub), stack, recursive)
         )
 
     def _inline_beside(self, node: Any, root: dict[str, Any]) -> Any:
@@ -351,7 +358,7 @@ class _Fitter:
         if most is not None and isinstance(min_items, int) and min_items > most:
             del node["minItems"]
             self.warn(_join(rel, "minItems"), f"minItems above {most} is not taken; dropped")
-        is_object = node.get("type") == "object" or "properties" in node
+        is_object = _is_object(node)
         level = depth + 1 if is_object else depth
         if dialect.max_depth is not None and is_object and level > dialect.max_depth:
             self.warn(rel, f"object nesting beyond {dialect.max_depth} levels is not taken; any value taken here")

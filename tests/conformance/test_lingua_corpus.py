@@ -94,6 +94,12 @@ def test_the_corpus_is_there() -> None:
 
 @pytest.mark.parametrize("path", REQUESTS, ids=_id)
 def test_request_round_trips_exactly_without_warnings(path: Path) -> None:
+    if (path.parent / "error.json").exists():
+        # The vendor refused this one (its error beside it): an encoder may repair it, never silently.
+        codec, body = _codec(_wire(path)), _load(path)
+        encoded = codec.encode_request(codec.decode_request(body))
+        assert encoded.body == body or encoded.warnings
+        return
     assert_request_round_trip(_codec(_wire(path)), _load(path))
 
 

@@ -17,7 +17,7 @@ import importlib
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .._model_check import RuleView
@@ -135,7 +135,8 @@ class Oracle:
     body type-checks, each rule with its source; ``sendable``: the wire's words for what no
     vendor takes; ``rule_view``: the body's model-ruled settings, held to the model catalog by
     :func:`~interlingua.testing.check_model_rules`; ``schemas``: where the body holds JSON Schemas
-    and the dialect of each place (see :class:`interlingua.kit.SchemaDialect`), each held to it.
+    and the dialect of each place (see :class:`interlingua.kit.SchemaDialect`), each held to it;
+    ``dialects``: each place's name and dialect, with its sources, for docs/schemas.md.
     """
 
     checks: Mapping[Kind, Check]
@@ -143,6 +144,7 @@ class Oracle:
     sendable: Sendable
     rule_view: Callable[[Mapping[str, Any]], RuleView]
     schemas: SchemaSites = _no_schemas
+    dialects: Mapping[str, SchemaDialect] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         missing = [kind for kind in KINDS if kind not in self.checks]

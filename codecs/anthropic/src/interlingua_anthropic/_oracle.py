@@ -20,7 +20,7 @@ from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, either, objects, request_check, sdk_type
 
 from ._rules import RULES, blocks
-from ._schema_dialects import schemas_in
+from ._schema_dialects import DIALECTS, schemas_in
 
 # anthropic 2.12 dropped the sampling fields from its params (Opus 4.7 and later refuse them);
 # the API still takes them for earlier models, and the recorded requests carry them.
@@ -99,6 +99,7 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
 
 ORACLE = Oracle(
     schemas=schemas_in,
+    dialects=DIALECTS,
     checks={
         "request": request_check(
             ("anthropic.types.message_create_params", *_PARAMS),

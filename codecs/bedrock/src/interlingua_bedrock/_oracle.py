@@ -17,7 +17,7 @@ from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, dig
 
 from ._rules import RULES
-from ._schema_dialects import schemas_in
+from ._schema_dialects import DIALECTS, schemas_in
 
 Kind = Literal["request", "response"]
 
@@ -193,6 +193,7 @@ def _features(body: Mapping[str, Any]) -> list[str]:
 
 ORACLE = Oracle(
     schemas=schemas_in,
+    dialects=DIALECTS,
     checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
     rules=table_check(RULES),  # the rows of _rules.py, each with its source
     sendable=Sendable(

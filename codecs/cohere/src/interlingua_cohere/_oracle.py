@@ -12,7 +12,7 @@ from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, sdk_problems
 
 from ._rules import RULES
-from ._schema_dialects import schemas_in
+from ._schema_dialects import DIALECTS, schemas_in
 
 
 def _request_types() -> dict[str, Any]:
@@ -97,6 +97,7 @@ def _rule_view(body: Mapping[str, Any]) -> RuleView:
 
 ORACLE = Oracle(
     schemas=schemas_in,
+    dialects=DIALECTS,
     checks={"request": _request, "response": _response, "stream_event": _stream_event, "error": _error},
     rules=table_check(RULES),  # the rows of _rules.py, each with its source
     sendable=Sendable(

@@ -51,7 +51,8 @@ OPENAPI = SchemaDialect(
     refs=False,
     sources={
         "keywords": "google/genai/types.py (class Schema: a select subset of an OpenAPI 3.0 schema object; "
-        "its fields); https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Schema",
+        "its fields); https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/Schema; "
+        "recorded 400 'Unknown name \"exclusiveMinimum\"' (lingua corpus exclusiveMinimumToolParam/google)",
     },
     notes="parameters and responseSchema: only a request decoded from them is written back so",
 )

@@ -43,7 +43,9 @@ STRICT = SchemaDialect(
         "ref_siblings": "openai/lib/_pydantic.py (the SDK's to_strict_json_schema: \"we can't use $ref "
         "with other properties\", so it inlines such a $ref)",
         "closed_objects": f"{_PAGE} (additionalProperties: false must always be set in objects)",
-        "all_required": f"{_PAGE} (all fields must be required; an optional one is a union with null)",
+        "all_required": f"{_PAGE} (all fields must be required; an optional one is a union with null); "
+        "recorded 400 \"'required' is required to be supplied and to be an array including every key in "
+        "properties\" (lingua corpus textFormatJsonSchemaMissingRequiredPropertyParam/chat-completions)",
         "root_object": f"{_PAGE} (the root level object must be an object, not anyOf)",
         "limits": f"{_PAGE} (at most 5000 object properties, 10 levels of nesting, 1000 enum values), "
         "as quoted with that address in https://docs.rs/crate/artifactize-core/latest/source/src/agent/"
@@ -52,7 +54,17 @@ STRICT = SchemaDialect(
     notes="applies where strict is true; a non-strict schema passes as written",
 )
 
-DIALECTS = {"strict tool input": STRICT, "strict structured output": STRICT}
+LOOSE = SchemaDialect(
+    name="OpenAI non-strict",
+    sources={"keywords": f"{_PAGE} (a schema without strict is not compiled; no refused keyword is listed)"},
+)
+
+DIALECTS = {
+    "tool input": LOOSE,
+    "strict tool input": STRICT,
+    "structured output": LOOSE,
+    "strict structured output": STRICT,
+}
 """Each place a schema goes on these wires, and its dialect (for docs/schemas.md)."""
 
 

@@ -40,6 +40,7 @@ from interlingua.kit import (
     tool_arguments,
 )
 
+from .._media_types import refused_image
 from ._echo import Ctx, build, echo_list, extras, merge_into, own, part_of
 
 Block = dict[str, Any]
@@ -286,6 +287,10 @@ def _encode_image(part: Image, at: str, j: int, ctx: Ctx, field: str) -> Block |
     if part.cache_control is not None:
         _warn_cache(part, part_path(at, j, field), ctx)
     url = _media_url(part.source)
+    refused = refused_image(part.source.media_type) if isinstance(part.source, Base64Source) else None
+    if refused is not None:
+        ctx.out.lossy(part_path(at, j, field), "image", refused)
+        return None
     if url is None:
         why = f"image_url takes a URL or base64, not a {part.source.type} source"
         ctx.out.lossy(part_path(at, j, field), "image", why)

@@ -17,6 +17,7 @@ from typing import Any
 from interlingua import Base64Source, ContentPart, Image, Message, Text, ToolResult, ToolUse, UrlSource
 from interlingua.kit import data_url
 
+from .._media_types import refused_image
 from .._shared import PROVIDER
 from ._parts import encode_function_call
 
@@ -37,6 +38,8 @@ def _encode_image(part: Image) -> Item | None:
     """An image from a data or web URL, with no echo or only the ``detail`` decode kept."""
     source = part.source
     if type(source) is Base64Source:
+        if refused_image(source.media_type) is not None:
+            return None  # the general writer warns and leaves it out
         url = data_url(source.media_type, source.data)
     elif type(source) is UrlSource:
         url = source.url

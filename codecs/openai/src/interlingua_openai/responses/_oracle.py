@@ -13,7 +13,7 @@ from typing import Any
 from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, either, objects, request_check, sdk_type
 
-from .._schema_dialects import responses_schemas
+from .._schema_dialects import DIALECTS, responses_schemas
 from .._shared_oracle import TOOL_NAME, check_error, read_effort
 from ._rules import RULES
 
@@ -50,6 +50,7 @@ _PARAMS = ("ResponseCreateParamsNonStreaming", "ResponseCreateParamsStreaming")
 
 ORACLE = Oracle(
     schemas=responses_schemas,
+    dialects=DIALECTS,
     checks={
         "request": request_check(("openai.types.responses.response_create_params", *_PARAMS)),
         "response": either(sdk_type("openai.types.responses", "Response")),

@@ -44,6 +44,7 @@ from interlingua.kit import (
     unresolved_handle,
 )
 
+from .._media_types import refused_image
 from .._shared import PROVIDER
 from . import _echo
 
@@ -346,6 +347,9 @@ def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
     block: Block = {"type": "input_image", "detail": part.detail or "auto"}  # auto: the default, no echo
     match source:
         case Base64Source():
+            if (refused := refused_image(source.media_type)) is not None:
+                out.lossy(at, "image", refused)
+                return None
             block["image_url"] = data_url(source.media_type, source.data)
         case UrlSource():
             block["image_url"] = source.url
