@@ -13,7 +13,8 @@ from typing import Any
 from interlingua.kit import table_check
 from interlingua.testing import Oracle, RuleView, Sendable, dig, either, objects, request_check, sdk_type
 
-from .._schema_dialects import DIALECTS, chat_schemas
+from .._schema_dialects import DIALECTS as SCHEMA_DIALECTS
+from .._schema_dialects import chat_schemas
 from .._shared_oracle import TOOL_NAME, check_error, read_effort
 from ._dialect import DIALECTS
 from ._rules import rules_for
@@ -49,7 +50,7 @@ _PARAMS = ("CompletionCreateParamsNonStreaming", "CompletionCreateParamsStreamin
 
 ORACLE = Oracle(
     schemas=chat_schemas,
-    dialects=DIALECTS,
+    dialects=SCHEMA_DIALECTS,
     checks={
         "request": request_check(("openai.types.chat.completion_create_params", *_PARAMS)),
         "response": either(sdk_type("openai.types.chat", "ChatCompletion")),
