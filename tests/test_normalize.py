@@ -219,6 +219,8 @@ def test_empty_text_is_removed_where_the_target_rejects_it() -> None:
     # blocks must contain non-whitespace text" (reported in anthropics/claude-code#23440)
     assert _shape(request) == [("user", ["text 'q'"]), ("assistant", ["text ' a '"])]
     assert warnings == ["messages[2].parts[0]: an empty text block cannot be sent, nor its cache mark"]
+    moved, warnings = _normalize([Message.user(Text(text="q"), Text(text="\n").with_cache_control("1h"))], rules)
+    assert moved.messages[0].parts == [Text(text="q").with_cache_control("1h")] and warnings == []
     unchanged, _ = _normalize([Message.user(Text(text=""), Text(text="q"))])
     assert _shape(unchanged) == [("user", ["text ''", "text 'q'"])]
 

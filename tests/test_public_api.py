@@ -250,6 +250,7 @@ PUBLIC = {
         "exact_dump",
         "first_difference",
         "lingua_fixtures_dir",
+        "pydantic_ai_fixtures_dir",
         "load_body",
         "load_script",
         "mutations",

@@ -9,9 +9,10 @@ What is lossless, and so reported by no warning (documented here and in docs/gui
 - a tool id the target rejects is rewritten by :class:`ToolIds`, the same way for the call and
   its result, deterministically (the same id always maps to the same id) and reversibly (the codec
   that rewrote an id maps it back when it decodes);
-- where the target refuses blank text, a text part that is empty or only whitespace, with no
-  citation and no cache mark, is removed: it carries nothing (its echoes were for that block;
-  a cache mark or citations on it are reported).
+- where the target refuses blank text, a text part that is empty or only whitespace is removed:
+  it carries nothing (its echoes were for that block). A cache mark on it moves to the part
+  before it, which ends the same cached prefix; with no such part the mark is reported, as
+  citations on it are.
 
 What changes the transcript is reported, each at the path of the part in the request as given:
 a result moved up to follow its call, an error result added for an unanswered call, an orphan
@@ -568,6 +569,12 @@ class _Fixer:
             if placed and j not in misfits:
                 slots.append(slot)
                 continue
+            if type(part) is Text and part.cache_control is not None and _takes_mark(slots):
+                # a blank text's mark moves to the part before it: the cached prefix is the same
+                # (the recorded Bedrock cache-point-read: a cachePoint after a "\n" text block)
+                slots[-1].part = replace(slots[-1].part, cache_control=part.cache_control)
+                part = replace(part, cache_control=None)
+                slot.part = part
             fixed = self._fix_part(slot)
             if fixed is not None:
                 slots.append(fixed if placed else self._orphan(fixed))
@@ -740,6 +747,14 @@ class _Fixer:
             fixed.append(replace(message, parts=parts, role="user"))  # a tool message must hold results
         else:
             fixed.append(replace(message, parts=parts))
+
+
+def _takes_mark(slots: list[_Slot]) -> bool:
+    """Whether the last part of ``slots`` can take a cache mark and has none."""
+    if not slots:
+        return False
+    part = slots[-1].part
+    return "cache_control" in type(part).model_fields and getattr(part, "cache_control", None) is None
 
 
 def _answer_run_at(messages: Sequence[Message], start: int) -> tuple[list[tuple[int, int]], list[str]]:

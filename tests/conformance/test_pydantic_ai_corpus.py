@@ -56,7 +56,10 @@ _C2 = "class 2 (rules): Opus 4.6 with adaptive thinking takes tool_choice any; t
 _C3_CHAT = "class 3 (options): a host's Chat key crosses to Responses verbatim and unwarned"
 _C3_RESPONSES = "class 3 (options): OpenRouter's Responses key (provider) crosses to Chat verbatim and unwarned"
 _C3_SNOWFLAKE = "class 3 (options): Snowflake Cortex's Chat takes `reasoning`, which Chat drops as a Responses key"
-_REASONING_ITEMS = "rules (issue 36 item 5): id-less reasoning items of a stateless client stand alone"
+_REASONING_ITEMS = (
+    "rules (issue 36 item 5, issue 37 class 5): DeepSeek's Responses host took a reasoning item followed by"
+    " another; the rule checker's reasoning-item rule comes from an OpenAI error and is applied to every host"
+)
 _OPUS_46 = _ids("""
 anthropic-messages/models__test_anthropic__test_anthropic_opus_46_adaptive_thinking_accepts_tool_output_provider_specific
 """)[0]

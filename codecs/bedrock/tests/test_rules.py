@@ -66,3 +66,14 @@ def test_every_row_of_the_table_names_its_source() -> None:
     table = BEDROCK.rules.table  # type: ignore[attr-defined]  # every codec here has its turn rules
     assert [rule.name for rule in table] == ["roles-alternate", "tool-use-ids", "tool-names", "own-reasoning"]
     assert all(rule.source.startswith("https://") for rule in table)
+
+
+def test_a_system_turn_mid_conversation_sent_as_user_joins_the_user_turn_before_it() -> None:
+    """Converse takes system blocks only before the conversation: a later one goes as a user turn
+    (reported), and after a user turn it joins that one, so the turns still alternate."""
+    turns = [il.Message.user("hi"), il.Message.assistant("hello"), il.Message.user("go"), il.Message.system("be brief")]
+    request = il.Request(model="anthropic.claude-sonnet-4-5", messages=turns)
+    encoded = BEDROCK.encode_request(request)
+    assert encoded.body["messages"][2] == {"role": "user", "content": [{"text": "go"}, {"text": "be brief"}]}
+    assert [w.path for w in encoded.warnings] == ["messages[3]"]
+    assert check_rules("bedrock-converse", encoded.body) == []

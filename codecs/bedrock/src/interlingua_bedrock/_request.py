@@ -228,6 +228,16 @@ def _decode_thinking(extra: dict[str, Any]) -> ThinkingConfig | None:
 # --- encoding ----------------------------------------------------------------------------------
 
 
+def _add_turn(messages: list[dict[str, Any]], wire: dict[str, Any]) -> None:
+    """``wire`` after ``messages``: Converse turns alternate (``_rules``: roles-alternate), so a
+    second turn of one role joins the first (one with keys of its own besides role and content
+    stays apart: a recorded request's, which alternates already)."""
+    if messages and messages[-1]["role"] == wire["role"] and len(messages[-1]) == 2 and len(wire) == 2:
+        messages[-1]["content"] = messages[-1]["content"] + wire["content"]
+    else:
+        messages.append(wire)
+
+
 def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     options = dict(request.provider_options.get(PROVIDER, {}))
     out.foreign_options(request.provider_options, own=PROVIDER)
@@ -249,11 +259,7 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
             if messages:
                 why = "Converse takes system blocks only before the conversation; sent as a user turn"
                 out.unsupported(at, "mid_conversation_system", why)
-                content = encode_parts(message.parts, f"{at}.parts", out)
-                if messages[-1]["role"] == "user" and len(messages[-1]) == 2:  # turns alternate (``_rules``)
-                    messages[-1]["content"] = messages[-1]["content"] + content
-                else:
-                    messages.append({"role": "user", "content": content})
+                _add_turn(messages, {"role": "user", "content": encode_parts(message.parts, f"{at}.parts", out)})
                 continue
             if role == "developer":
                 out.unsupported(f"{at}.role", "developer", "Converse has no developer role; sent as system blocks")
@@ -265,12 +271,9 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
         }
         if message_extras:
             wire.update(message_extras.get(str(len(messages)), {}))
-        elif messages and messages[-1]["role"] == wire["role"] and len(messages[-1]) == 2:
-            # Converse turns alternate (``_rules``: roles-alternate): a second turn of one role
-            # joins the first, as the API would read them.
-            messages[-1]["content"] = messages[-1]["content"] + wire["content"]
-            continue
-        messages.append(wire)
+            messages.append(wire)
+        else:
+            _add_turn(messages, wire)
     if system and spec is not None and _models.refuses(spec, "system_prompts"):
         _models.move_system(spec, system, messages, request, out)
         system = []
