@@ -46,7 +46,9 @@ def test_the_core_has_no_vendor_names() -> None:
         # detection is the codecs' (their sniff hooks); the gateway's routes and error bodies
         # and the CLI's batch lines and logged paths are theirs too (``Codec.serving``).
         # _gcp_auth.py names its credential library's import path, as _sigv4.py names botocore.
-        if path.name != "_gcp_auth.py"
+        # cli/demo.py shows one concrete run (issue 40: recorded requests converted to one wire,
+        # then an official SDK through the gateway to a fake vendor): it names that wire and SDK.
+        if path.name != "_gcp_auth.py" and path.relative_to(root).as_posix() != "cli/demo.py"
         for word in vendors
         if word in path.read_text(encoding="utf-8").lower()
     ]

@@ -122,7 +122,7 @@ class Request(Hosted):
     response_format: ResponseFormat | None = None
     """Plain text, any JSON object, or JSON matching a schema."""
     provider_options: dict[str, JsonObject] = Field(default_factory=empty_dict)
-    """Request fields with no IR home, by provider (``{"openai": {"service_tier": "flex"}}``): only
+    """Request fields with no IR home, by provider (``{"acme": {"service_tier": "flex"}}``): only
     that provider's codec sends them; any other reports each as a ``ForeignOption``."""
 
     def options(self, provider: str) -> JsonObject:

@@ -20,7 +20,7 @@ import sys
 import time
 from collections import Counter, deque
 from collections.abc import Generator, Iterable, Iterator
-from contextlib import ExitStack, closing
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult
 from typing import IO, Any
@@ -130,11 +130,16 @@ def _chunks(lines: Iterable[tuple[int, bytes]]) -> Iterator[list[tuple[int, byte
 _JOB: LineJob | None = None
 
 
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
 def _init_worker(job: LineJob) -> None:
     # Ctrl-C reaches the whole process group: the parent alone decides what an interrupt ends (it
-    # terminates the workers); a worker taking SIGTERM dies at once, as terminate() expects.
+    # terminates the workers); a worker taking SIGTERM dies at once, as terminate() expects. The
+    # worker was forked with both signals blocked (see results): its handlers are set first.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
     global _JOB
     _JOB = job
 
@@ -154,7 +159,11 @@ def results(job: LineJob, lines: Iterable[tuple[int, bytes]], jobs: int) -> Gene
         for number, raw in lines:
             yield job(number, raw)
         return
-    pool = multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(job,))
+    # An interrupt may not land while the pool is being made (its workers would be left running,
+    # with the output's pipes) nor while it is being ended: SIGINT and SIGTERM wait, blocked, and
+    # arrive as soon as the pool is whole or gone.
+    with _signals_held():
+        pool = multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(job,))
     try:
         pending: deque[AsyncResult[list[LineResult]]] = deque()
         for chunk in _chunks(lines):
@@ -164,8 +173,18 @@ def results(job: LineJob, lines: Iterable[tuple[int, bytes]], jobs: int) -> Gene
         while pending:
             yield from pending.popleft().get()
     finally:
-        pool.terminate()
-        pool.join()
+        with _signals_held():
+            pool.terminate()
+            pool.join()
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def engine_results(

@@ -1,4 +1,4 @@
-"""``interlingua fake --wire anthropic-messages``: a fake vendor on loopback
+"""``interlingua fake --wire WIRE``: a fake vendor on loopback
 (:class:`interlingua.testing.FakeVendor`) until Ctrl-C, for trying a client, an SDK or the gateway
 without a key. It prints where it listens, then one line per request it receives."""
 

@@ -1,6 +1,6 @@
 """A fake vendor on loopback: any installed wire served with scripted answers, no key, no network.
 
-``FakeVendor("anthropic-messages")`` listens on 127.0.0.1 (a free port) and answers each request
+``FakeVendor(wire)`` listens on 127.0.0.1 (a free port) and answers each request
 at the wire's own path (the path the codec's ``http_request`` sends to) with the next scripted
 :class:`Reply`, written by the codec: a JSON answer, or a stream when the request asks for one
 (in the wire's own framing), or the wire's error body with a status. What it received is kept,
@@ -144,7 +144,7 @@ class Exchange:
 
 class _Route:
     """Where one wire's requests land and how a stream is asked for, read from two probe
-    ``http_request`` calls: the URL (the model in it found again, as on Converse or Gemini), the
+    ``http_request`` calls: the URL (the model found again in it, where a wire puts it there), the
     body keys only a stream request sets, the base URL a client of this wire is given."""
 
     def __init__(self, codec: Codec) -> None:
