@@ -4,6 +4,11 @@ with a warning at the path."""
 
 from __future__ import annotations
 
+import copy
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from interlingua.kit import SchemaDialect, WarningSink, fit_schema, schema_problems
 
 NO_REFS = SchemaDialect("acme no refs", refs=False)
@@ -87,3 +92,28 @@ def test_strict_objects_are_closed_and_optional_properties_made_required_and_nul
         ("tools[0].input_schema.additionalProperties", "converted"),
         ("tools[0].input_schema.properties.b", "converted"),
     ]
+
+
+_KEYS = ["type", "properties", "items", "$ref", "$defs", "anyOf", "oneOf", "required", "additionalProperties"]
+_KEYS += ["const", "enum", "exclusiveMinimum", "minimum", "format", "minItems", "propertyNames", "definitions"]
+_LEAVES = st.sampled_from([None, 1, "x", True, [], {}, ["a"], "#/$defs/A", "#", "#/properties/a", "object", -1.5])
+_SCHEMAS = st.recursive(
+    st.dictionaries(st.sampled_from(_KEYS), _LEAVES, max_size=3),
+    lambda inner: st.dictionaries(
+        st.sampled_from(_KEYS),
+        st.one_of(
+            _LEAVES, inner, st.lists(inner, max_size=2), st.dictionaries(st.sampled_from("aAb"), inner, max_size=2)
+        ),
+        max_size=4,
+    ),
+    max_leaves=12,
+)
+_DIALECTS = [NO_REFS, NO_SIBLINGS, NO_RECURSION, SMALL, STRICT]
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SCHEMAS, st.sampled_from(_DIALECTS))
+def test_any_schema_fits_and_the_callers_schema_is_never_changed(schema: dict, dialect: SchemaDialect) -> None:
+    before = copy.deepcopy(schema)
+    fitted = fit_schema(schema, dialect, "tools[0].input_schema", WarningSink("acme"))
+    assert isinstance(fitted, dict) and schema == before

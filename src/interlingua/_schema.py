@@ -303,17 +303,19 @@ class _Fitter:
             bare, lambda each, sub: self._inline_all(each, root, _join(rel, sub), stack, recursive)
         )
 
-    def _inline_beside(self, node: Any, root: dict[str, Any]) -> Any:
-        """Only a ``$ref`` with keywords beside it is inlined (the definitions stay)."""
+    def _inline_beside(self, node: Any, root: dict[str, Any], stack: tuple[str, ...] = ()) -> Any:
+        """Only a ``$ref`` with keywords beside it is inlined (the definitions stay); a ref met
+        again inside its own inlining is left as a ref, so a recursion stays one."""
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
-        if isinstance(ref, str) and any(not key.startswith("$") for key in node):
+        if isinstance(ref, str) and ref not in stack and any(not key.startswith("$") for key in node):
             resolved = _resolve(root, ref)
             if resolved is not None and ref != "#":
                 self._note_clash(resolved[1], node, "")
                 node = {**copy.deepcopy(resolved[1]), **{k: v for k, v in node.items() if k != "$ref"}}
-        return self._map_children(node, lambda each, sub: self._inline_beside(each, root))
+                stack = (*stack, ref)
+        return self._map_children(node, lambda each, sub: self._inline_beside(each, root, stack))
 
     def _note_clash(self, target: Mapping[str, Any], beside: Mapping[str, Any], rel: str) -> None:
         for key in sorted(beside.keys() & target.keys() - _ANNOTATIONS - {"$ref"}):
