@@ -33,9 +33,10 @@ def test_demo_runs_the_main_job_offline() -> None:
     done = run_cli("demo")
     assert done.code == 0, done.stderr
     out = done.stdout
-    assert "21 recorded requests of 6 wires" in out
-    assert "21 of 21 unchanged" in out
-    assert "converted 21 of 21 lines to anthropic-messages" in out
-    assert "report.jsonl holds 17 lines' warnings" in out and "line 4: unsupported_setting at tools[1]" in out
+    assert "22 recorded requests of 6 wires" in out
+    assert "22 of 22 unchanged" in out
+    assert "converted 22 of 22 lines to anthropic-messages" in out
+    assert "report.jsonl holds 18 lines' warnings" in out
+    assert "line 4: lossy_encode at tools[0].input_schema.additionalProperties" in out
     assert "<- the SDK got: 'Paris. (Written by the fake vendor" in out and "finish_reason='stop'" in out
     assert done.stderr == ""

@@ -2,7 +2,7 @@
 
 Everything is rendered here, so the page reads without JavaScript; a few lines of script only
 filter what is shown, by warning kind and target (also from the address: ``#kind=lossy_encode``
-or ``#target=gemini``). Every value from the data (paths, messages, errors: a caller's model
+or ``#target=acme-chat``). Every value from the data (paths, messages, errors: a caller's model
 name may be among them) is escaped. The report's JSON rides along in a ``<script
 type="application/json" id="loss-report">`` element, for tools.
 """

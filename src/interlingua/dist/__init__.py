@@ -8,7 +8,7 @@ same input, counts included. The engines are optional extras, imported only when
 
     from interlingua.dist import Conversion, dask
 
-    conversion = Conversion(target="anthropic-messages")
+    conversion = Conversion(target="acme-chat")
     rows = dask.convert_bag(dask.numbered(dask_bag.read_text("chats.jsonl")), conversion)
     report = dask.report(rows, conversion)
 
