@@ -15,6 +15,10 @@ from .grammar import WIRES, decoded, grammar, kinds, recorded_streams
 
 _CORPUS = "corpus: no recording of this wire has it; the wire's streaming reference allows it"
 _AFTER_ERROR = "encoder: events after the error event (the IR stream goes on to its MessageEnd)"
+_NO_STOP = (
+    "encoder: an answer whose stop reason is unknown (a chat stream ended by [DONE] with no finish_reason)"
+    " gets no finishReason, as encode_response writes it, rather than an invented one"
+)
 KNOWN: dict[str, dict[str, str]] = {
     "anthropic-messages": {
         "content_block_start:server_tool_use -> content_block_stop": "encoder: a server tool's input is not streamed",
@@ -31,6 +35,10 @@ KNOWN: dict[str, dict[str, str]] = {
     "openai-chat": {
         "content -> call": _CORPUS + " (text, then a call)",
         "error -> finish": _AFTER_ERROR,
+        "content -> usage": (
+            "corpus: an answer with no stop reason ends with no finish_reason, as the recorded Snowflake"
+            " stream (pydantic-ai) does; its chunks repeat the role, so its own kinds are role+content"
+        ),
     },
     "openai-responses": {
         "response.content_part.done -> response.content_part.added": (
@@ -43,6 +51,8 @@ KNOWN: dict[str, dict[str, str]] = {
         "ends with finish": "encoder: finishReason in a chunk of its own, not with the last part",
         "text -> functionCall": _CORPUS + " (text, then a call)",
         "error -> finish": _AFTER_ERROR,
+        "text -> metadata": _NO_STOP,
+        "ends with metadata": _NO_STOP,
     },
     "bedrock-converse": {
         "messageStart -> contentBlockStart:toolUse": _CORPUS + " (4 recordings)",

@@ -42,7 +42,8 @@ def _message_signs(message: Mapping[str, Any]) -> list[str]:
     content = message.get("content")
     if not isinstance(content, list):
         return []
-    types = {str(block.get("type")) for block in content if isinstance(block, Mapping)}
+    # Only a string type is a sign: str() of a deeply nested value (a mutated body) would recurse past the stack.
+    types = {t for block in content if isinstance(block, Mapping) and isinstance(t := block.get("type"), str)}
     signs = [f"{t!r} blocks" for t in sorted(types & _BLOCKS)]
     if any(isinstance(block, Mapping) and isinstance(block.get("source"), Mapping) for block in content):
         signs.append("blocks with 'source'")

@@ -55,7 +55,8 @@ def _message_signs(message: Mapping[str, Any]) -> list[str]:
     signs.extend(key for key in ("tool_calls", "tool_call_id", "function_call") if key in message)
     content = message.get("content")
     if isinstance(content, list):
-        types = {str(part.get("type")) for part in content if isinstance(part, Mapping)}
+        # only a string type is a sign: str() of a deeply nested value would recurse past the stack
+        types = {t for part in content if isinstance(part, Mapping) and isinstance(t := part.get("type"), str)}
         signs.extend(f"{t!r} parts" for t in sorted(types & _PARTS))
     return signs
 

@@ -90,7 +90,14 @@ class StreamDecoder:
                 # The server's own end: an answer whose chunks never gave a finish_reason ends here,
                 # its stop reason unknown (recorded: Snowflake Cortex, pydantic-ai corpus,
                 # test_snowflake_thinking_streaming), as a body's null finish_reason decodes.
-                self.finished = self.started
+                # Its open parts close here, as finish_reason closes them: every part_start has its part_end.
+                if self.started and not self.finished:
+                    self.finished = True
+                    out: list[StreamEvent] = []
+                    self._spacing(out)
+                    out.extend(PartEnd(index) for index in self.open)
+                    self.open = []
+                    yield from out
                 break
             try:
                 chunk = loads(data)

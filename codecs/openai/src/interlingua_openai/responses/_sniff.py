@@ -24,7 +24,7 @@ def sniff(body: Mapping[str, Any]) -> Sniffed | None:
 def sniff_stream(first_events: Sequence[tuple[str, Any]]) -> Sniffed | None:
     """Responses events are named (and typed) ``response.*``."""
     for index, (name, data) in enumerate(first_events):
-        typed = isinstance(data, Mapping) and str(data.get("type", "")).startswith("response.")
+        typed = isinstance(data, Mapping) and isinstance(kind := data.get("type"), str) and kind.startswith("response.")
         if name.startswith("response.") or typed:
             return Sniffed("stream", stream_score(index), f"event {name!r}")
     return None
