@@ -31,23 +31,28 @@ def test_a_tool_without_a_description_takes_its_title_and_goes_back_to_mcp() -> 
     assert isinstance(back, types.Tool) and back.name == "t" and back.description == "Look up"
 
 
+def _wire(value: object) -> object:
+    """An mcp object as MCP's JSON (camelCase): the same whichever mcp release (1.x spells its
+    Python fields in camelCase, 2.x in snake_case with camelCase aliases)."""
+    return value.model_dump(by_alias=True, exclude_none=True, mode="json")  # type: ignore[attr-defined]
+
+
 def test_text_image_audio_resources_and_links_become_parts() -> None:
-    result = types.CallToolResult(
-        content=[
-            types.TextContent(type="text", text="found"),
-            types.ImageContent(type="image", data=PNG, mime_type="image/png"),
-            types.AudioContent(type="audio", data="UklGRg==", mime_type="audio/wav"),
-            types.EmbeddedResource(
-                type="resource",
-                resource=types.TextResourceContents(uri="file:///a.md", mime_type="text/markdown", text="# A"),
-            ),
-            types.EmbeddedResource(
-                type="resource",
-                resource=types.BlobResourceContents(uri="file:///b.pdf", mime_type="application/pdf", blob="JVBERg=="),
-            ),
-            types.ResourceLink(type="resource_link", uri="https://example.com/c.txt", name="c", mime_type="text/plain"),
-        ],
-        is_error=False,
+    result = types.CallToolResult.model_validate(
+        {
+            "content": [
+                {"type": "text", "text": "found"},
+                {"type": "image", "data": PNG, "mimeType": "image/png"},
+                {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+                {"type": "resource", "resource": {"uri": "file:///a.md", "mimeType": "text/markdown", "text": "# A"}},
+                {
+                    "type": "resource",
+                    "resource": {"uri": "file:///b.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="},
+                },
+                {"type": "resource_link", "uri": "https://example.com/c.txt", "name": "c", "mimeType": "text/plain"},
+            ],
+            "isError": False,
+        }
     )
     part = il.ToolResult.from_mcp(result, "call_1", "search")
     assert part.tool_use_id == "call_1" and part.name == "search" and part.is_error is False
@@ -61,25 +66,27 @@ def test_text_image_audio_resources_and_links_become_parts() -> None:
     ]
     back = part.to_mcp()
     assert isinstance(back, types.CallToolResult)
-    assert back.model_dump(exclude_none=True) == result.model_dump(exclude_none=True)
+    assert _wire(back) == _wire(result)
 
 
 def test_structured_content_is_the_results_object_and_its_repeating_text_is_not_kept_twice() -> None:
     data = {"temperature": 7, "sky": "rain"}
-    result = types.CallToolResult(
-        content=[types.TextContent(type="text", text=json.dumps(data))], structured_content=data
+    result = types.CallToolResult.model_validate(
+        {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data}
     )
     part = il.ToolResult.from_mcp(result, "c1", "weather")
     assert part.content == data
-    back = part.to_mcp()
-    assert back.structured_content == data and back.content == result.content
+    back = _wire(part.to_mcp())
+    assert isinstance(back, dict) and back["structuredContent"] == data
+    assert back["content"] == _wire(result)["content"]  # type: ignore[index]
 
 
 def test_an_error_result_stays_an_error_both_ways() -> None:
     result = {"content": [{"type": "text", "text": "no such repo"}], "isError": True}
     part = il.ToolResult.from_mcp(result, "c1", "git_status")
     assert (part.content, part.is_error) == ("no such repo", True)
-    assert part.to_mcp().is_error is True
+    back = _wire(part.to_mcp())
+    assert isinstance(back, dict) and back["isError"] is True
 
 
 def test_an_unknown_block_is_a_decode_error_with_its_path() -> None:
