@@ -88,3 +88,17 @@ def assert_same_as_cli(rows: list[dict[str, Any]], report: LossReport, baseline:
     assert report.to_json_dict() == baseline.report.to_json_dict()
     assert report.failed == sum(1 for row in rows if row["error"]) >= len(BAD)
     assert report.blank == sum(1 for row in rows if row["blank"]) > 0
+
+
+def assert_cli_on_engine_writes_as_alone(baseline: Baseline, tmp_path: Path, *engine: str) -> None:
+    """``interlingua convert --engine ...`` (in this process, so it joins the engine the test
+    started) writes the CLI's own output, ``--report`` JSONL and HTML report."""
+    from interlingua.cli import main
+
+    out, report, page = tmp_path / "out.jsonl", tmp_path / "report.jsonl", tmp_path / "report.html"
+    for kept in (report, page):
+        args = ["convert", str(baseline.path), "--to", TARGET, "-o", str(out), "--report", str(kept)]
+        assert main([*args, *engine]) == 1  # the bad lines fail, as alone
+    assert out.read_text() == (baseline.path.parent / "cli.jsonl").read_text()
+    assert report.read_text() == (baseline.path.parent / "cli-report.jsonl").read_text()
+    assert read_html_report(page.read_text()) == [baseline.report.to_json_dict()]

@@ -13,9 +13,9 @@ import pytest
 
 from interlingua.dist import Conversion, dask
 
-from .conftest import TARGET, Baseline, assert_same_as_cli, read_html_report
+from .conftest import TARGET, Baseline, assert_cli_on_engine_writes_as_alone, assert_same_as_cli
 
-distributed = pytest.importorskip("distributed", reason="Dask's distributed is missing: pip install 'interlingua[dask]'")
+distributed = pytest.importorskip("distributed", reason="no Dask distributed: pip install 'interlingua[dask]'")
 
 
 @pytest.fixture(scope="module")
@@ -36,17 +36,8 @@ def test_a_bag_converted_on_worker_processes_matches_the_cli(cluster: str, basel
 
 
 def test_the_cli_on_a_dask_cluster_writes_as_alone(cluster: str, baseline: Baseline, tmp_path: Path) -> None:
-    from interlingua.cli import main
+    assert_cli_on_engine_writes_as_alone(baseline, tmp_path, "--engine", "dask", "--address", cluster)
 
-    out, report, page = tmp_path / "out.jsonl", tmp_path / "report.jsonl", tmp_path / "report.html"
-    for kept in (report, page):
-        args = ["convert", str(baseline.path), "--to", TARGET, "-o", str(out), "--report", str(kept)]
-        assert main([*args, "--engine", "dask", "--address", cluster]) == 1  # the bad lines fail, as alone
-    assert [line for line in out.read_text().splitlines()] == [
-        line for line in (baseline.path.parent / "cli.jsonl").read_text().splitlines()
-    ]
-    assert report.read_text() == (baseline.path.parent / "cli-report.jsonl").read_text()
-    assert read_html_report(page.read_text()) == [baseline.report.to_json_dict()]
 
 
 SCRIPT = """

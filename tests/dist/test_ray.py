@@ -12,7 +12,7 @@ import pytest
 
 from interlingua.dist import Conversion, ray
 
-from .conftest import TARGET, Baseline, assert_same_as_cli, read_html_report
+from .conftest import TARGET, Baseline, assert_cli_on_engine_writes_as_alone, assert_same_as_cli
 
 ray_module = pytest.importorskip("ray", reason="Ray is not installed: pip install 'interlingua[ray]'")
 
@@ -42,12 +42,4 @@ def test_map_batches_by_task_and_by_actor_match_the_cli(local_ray: None, baselin
 
 
 def test_the_cli_on_ray_writes_what_it_writes_alone(local_ray: None, baseline: Baseline, tmp_path: Path) -> None:
-    from interlingua.cli import main
-
-    out, report, page = tmp_path / "out.jsonl", tmp_path / "report.jsonl", tmp_path / "report.html"
-    for kept in (report, page):
-        args = ["convert", str(baseline.path), "--to", TARGET, "-o", str(out), "--report", str(kept)]
-        assert main([*args, "--engine", "ray"]) == 1  # joins the running Ray; the bad lines fail, as alone
-    assert out.read_text() == (baseline.path.parent / "cli.jsonl").read_text()
-    assert report.read_text() == (baseline.path.parent / "cli-report.jsonl").read_text()
-    assert read_html_report(page.read_text()) == [baseline.report.to_json_dict()]
+    assert_cli_on_engine_writes_as_alone(baseline, tmp_path, "--engine", "ray")

@@ -12,7 +12,7 @@ import pytest
 
 from interlingua.dist import Conversion, spark
 
-from .conftest import TARGET, Baseline, assert_same_as_cli, read_html_report
+from .conftest import TARGET, Baseline, assert_cli_on_engine_writes_as_alone, assert_same_as_cli
 
 pytest.importorskip("pyspark", reason="PySpark is not installed: pip install 'interlingua[spark]'")
 if shutil.which("java") is None:
@@ -36,12 +36,4 @@ def test_map_in_arrow_matches_the_cli(session: Any, baseline: Baseline) -> None:
 
 
 def test_the_cli_on_spark_writes_what_it_writes_alone(session: Any, baseline: Baseline, tmp_path: Path) -> None:
-    from interlingua.cli import main
-
-    out, report, page = tmp_path / "out.jsonl", tmp_path / "report.jsonl", tmp_path / "report.html"
-    for kept in (report, page):
-        args = ["convert", str(baseline.path), "--to", TARGET, "-o", str(out), "--report", str(kept)]
-        assert main([*args, "--engine", "spark"]) == 1  # joins the running session; the bad lines fail, as alone
-    assert out.read_text() == (baseline.path.parent / "cli.jsonl").read_text()
-    assert report.read_text() == (baseline.path.parent / "cli-report.jsonl").read_text()
-    assert read_html_report(page.read_text()) == [baseline.report.to_json_dict()]
+    assert_cli_on_engine_writes_as_alone(baseline, tmp_path, "--engine", "spark")
