@@ -52,15 +52,11 @@ def _ids(listing: str) -> list[str]:
     return listing.split()
 
 
-_C3_CHAT = "class 3 (options): a host's Chat key crosses to Responses verbatim and unwarned"
 _C3_SNOWFLAKE = "class 3 (options): Snowflake Cortex's Chat takes `reasoning`, which Chat drops as a Responses key"
 _SNOWFLAKE = _ids("""
 openai-chat/models__test_snowflake__test_snowflake_thinking__0
 openai-chat/models__test_snowflake__test_snowflake_thinking__1
 openai-chat/models__test_snowflake__test_snowflake_thinking_streaming
-""")
-_HOST_CHAT_KEYS = _ids("""
-openai-chat/test_thinking_wire_contract__test_reasoning_wire_contract_groq-qwen3-enable-level-sends-no-effort->openai-responses
 """)
 _OWNED_ELSEWHERE: dict[str, dict[str, str]] = {
     "request": dict.fromkeys(_SNOWFLAKE, _C3_SNOWFLAKE),
@@ -70,7 +66,7 @@ _OWNED_ELSEWHERE: dict[str, dict[str, str]] = {
     "stream": {},
     "re-encode": {},
     "error": {},
-    "cross": dict.fromkeys(_HOST_CHAT_KEYS, _C3_CHAT),
+    "cross": {},
 }
 """Per test, the cases that fail only for a class another branch fixes (issue 37): test id -> the
 class. Each is an xfail(strict=True), so the fix turns it red here until its entry goes."""
