@@ -513,7 +513,8 @@ class _Fixer:
             for i, message in enumerate(messages):
                 if message.role == "assistant":
                     break
-                kept.update((i, j) for j in range(record[i][1]))
+                if message.role == "tool" or message.role == "user":  # elsewhere a result leads nothing (_walk)
+                    kept.update((i, j) for j in range(record[i][1]))
         for i, message in enumerate(messages):
             ids, results, misfits = record[i]
             if ids is not None and all((i, j) in kept for j in range(results)):

@@ -52,63 +52,21 @@ def _ids(listing: str) -> list[str]:
     return listing.split()
 
 
-_C2 = "class 2 (rules): Opus 4.6 with adaptive thinking takes tool_choice any; the rule came from manual thinking"
-_C3_CHAT = "class 3 (options): a host's Chat key crosses to Responses verbatim and unwarned"
-_C3_RESPONSES = "class 3 (options): OpenRouter's Responses key (provider) crosses to Chat verbatim and unwarned"
 _C3_SNOWFLAKE = "class 3 (options): Snowflake Cortex's Chat takes `reasoning`, which Chat drops as a Responses key"
-_REASONING_ITEMS = (
-    "rules (issue 36 item 5, issue 37 class 5): DeepSeek's Responses host took a reasoning item followed by"
-    " another; the rule checker's reasoning-item rule comes from an OpenAI error and is applied to every host"
-)
-_OPUS_46 = _ids("""
-anthropic-messages/models__test_anthropic__test_anthropic_opus_46_adaptive_thinking_accepts_tool_output_provider_specific
-""")[0]
 _SNOWFLAKE = _ids("""
 openai-chat/models__test_snowflake__test_snowflake_thinking__0
 openai-chat/models__test_snowflake__test_snowflake_thinking__1
 openai-chat/models__test_snowflake__test_snowflake_thinking_streaming
 """)
-_DEEPSEEK_REPLAYS = _ids("""
-openai-responses/models__test_deepseek_responses__test_deepseek_responses_replay_own_reasoning_history__0
-openai-responses/models__test_deepseek_responses__test_deepseek_responses_replay_own_reasoning_history__1
-""")
-_HOST_CHAT_KEYS = _ids("""
-openai-chat/models__test_cerebras__test_cerebras_disable_reasoning_setting->openai-responses
-openai-chat/models__test_groq__test_groq_model_thinking_part__0->openai-responses
-openai-chat/models__test_groq__test_groq_model_thinking_part__1->openai-responses
-openai-chat/models__test_groq__test_groq_model_thinking_part_iter__0->openai-responses
-openai-chat/models__test_groq__test_groq_model_thinking_part_iter__1->openai-responses
-openai-chat/models__test_groq__test_groq_web_search_tool_domain_filters->openai-responses
-openai-chat/models__test_zai__test_zai_glm_5_3_reasoning_effort__0->openai-responses
-openai-chat/models__test_zai__test_zai_glm_5_3_reasoning_effort__1->openai-responses
-openai-chat/models__test_zai__test_zai_model_simple->openai-responses
-openai-chat/models__test_zai__test_zai_preserved_thinking_round_trip__0->openai-responses
-openai-chat/models__test_zai__test_zai_preserved_thinking_round_trip__1->openai-responses
-openai-chat/models__test_zai__test_zai_reasoning_effort->openai-responses
-openai-chat/models__test_zai__test_zai_thinking_stream->openai-responses
-openai-chat/models__test_zai__test_zai_vision_thinking->openai-responses
-openai-chat/test_thinking_wire_contract__test_reasoning_wire_contract_groq-gpt-oss-thinking-high->openai-responses
-openai-chat/test_thinking_wire_contract__test_reasoning_wire_contract_groq-gpt-oss-thinking-merges-user-extra-body->openai-responses
-openai-chat/test_thinking_wire_contract__test_reasoning_wire_contract_groq-gpt-oss-thinking-minimal-folds-to-low->openai-responses
-openai-chat/test_thinking_wire_contract__test_reasoning_wire_contract_groq-qwen3-disable-merges-user-extra-body->openai-responses
-openai-chat/test_thinking_wire_contract__test_reasoning_wire_contract_groq-qwen3-enable-level-sends-no-effort->openai-responses
-""")
-_OPENROUTER_RESPONSES_KEYS = _ids("""
-openai-responses/models__test_openai_prompt_cache__test_openrouter_responses_prompt_cache_e2e__0->openai-chat
-openai-responses/models__test_openai_prompt_cache__test_openrouter_responses_prompt_cache_e2e__1->openai-chat
-""")
 _OWNED_ELSEWHERE: dict[str, dict[str, str]] = {
-    "request": {_OPUS_46: _C2, **dict.fromkeys(_SNOWFLAKE, _C3_SNOWFLAKE)},
-    "rules": {_OPUS_46: _C2, **dict.fromkeys(_DEEPSEEK_REPLAYS, _REASONING_ITEMS)},
+    "request": dict.fromkeys(_SNOWFLAKE, _C3_SNOWFLAKE),
+    "rules": {},
     "refused": {},
     "answer": {},
     "stream": {},
     "re-encode": {},
     "error": {},
-    "cross": {
-        **dict.fromkeys(_HOST_CHAT_KEYS, _C3_CHAT),
-        **dict.fromkeys(_OPENROUTER_RESPONSES_KEYS, _C3_RESPONSES),
-    },
+    "cross": {},
 }
 """Per test, the cases that fail only for a class another branch fixes (issue 37): test id -> the
 class. Each is an xfail(strict=True), so the fix turns it red here until its entry goes."""

@@ -34,10 +34,19 @@ def test_anthropic_thinking_rules() -> None:
         "messages[1]: with thinking on, the assistant turn before the latest tool results must start with a "
         "signed thinking block",
     ]
-    # Thinking later in an earlier turn is no rule: recorded requests with thinking after a server
-    # tool's result, or a turn opening on server_tool_use, were answered 200 (pydantic-ai corpus).
-    late = {"role": "assistant", "content": [{"type": "text", "text": "a"}, {"type": "thinking", "thinking": "t"}]}
-    assert check_rules("anthropic-messages", _anthropic({"role": "user", "content": "q"}, late)) == []
+    # Thinking opens each step of a turn: recorded requests with thinking after a server tool's
+    # result, or a turn opening on server_tool_use whose thinking follows its result, were answered
+    # 200 (pydantic-ai corpus); thinking after text in the same step is still a problem (the merged
+    # rules and corpus branches disagreed here; the encoder moves such thinking out with a warning).
+    thinking = {"type": "thinking", "thinking": "t", "signature": "c2ln"}
+    late = {"role": "assistant", "content": [{"type": "text", "text": "a"}, thinking]}
+    assert check_rules("anthropic-messages", _anthropic({"role": "user", "content": "q"}, late)) == [
+        "messages[1]: thinking blocks must come first in the assistant turn"
+    ]
+    use = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "bash_code_execution", "input": {}}
+    result = {"type": "bash_code_execution_tool_result", "tool_use_id": "srvtoolu_1", "content": {"type": "x"}}
+    steps = {"role": "assistant", "content": [use, result, thinking, {"type": "text", "text": "a"}]}
+    assert check_rules("anthropic-messages", _anthropic({"role": "user", "content": "q"}, steps)) == []
 
 
 def test_anthropic_cache_breakpoints_at_most_four_and_1h_first() -> None:

@@ -92,7 +92,10 @@ FUNCTION = {"type": "function", "function": {"name": "f", "parameters": SCHEMA}}
 
 
 def test_a_responses_allowed_tools_choice_is_not_written_onto_chat() -> None:
-    tool = {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}, "strict": True}
+    # A strict tool's schema closes its objects (additionalProperties: false): strict mode refuses
+    # one without it, and since the tools branch the encoder fits it so (with a warning).
+    closed = {"type": "object", "properties": {}, "additionalProperties": False}
+    tool = {"type": "function", "name": "f", "parameters": closed, "strict": True}
     body = {"model": "gpt-5", "input": "hi", "tools": [tool], "tool_choice": RESPONSES_ALLOWED}
     assert_request_round_trip(RESPONSES, body)
     chat = CHAT.encode_request(RESPONSES.decode_request(body))

@@ -159,10 +159,29 @@ def _text_not_blank(body: Mapping[str, Any]) -> list[str]:
 _TOOL_USE = "https://platform.claude.com/docs/en/agents-and-tools/tool-use/implement-tool-use"
 _THINKING_PAGE = "https://platform.claude.com/docs/en/build-with-claude/extended-thinking"
 
-# Not a rule: "thinking blocks come first in an assistant turn". Recorded requests with thinking
-# after a server tool's result, and with a turn opening on server_tool_use before its thinking,
-# were answered 200 (pydantic-ai's code-execution cache-prefix calls); what the API holds is the
-# signed-thinking-before-results row, for the turn being continued.
+# Thinking blocks come first in each step of an assistant turn, not only in the turn: recorded
+# requests with thinking after a server tool's result, and with a turn opening on server_tool_use
+# whose thinking follows its result, were answered 200 (pydantic-ai's code-execution cache-prefix
+# calls). A step ends with a server tool's result block; the encoder moves thinking that comes
+# later in a step out, with a warning (``_request._thinking_first``), and this row judges the same.
+
+
+def _thinking_opens_steps(body: Mapping[str, Any]) -> list[str]:
+    problems = []
+    kinds = ("thinking", "redacted_thinking")
+    for index, message in enumerate(_messages(body)):
+        if message.get("role") != "assistant":
+            continue
+        seen_other = False
+        for block in blocks(message):
+            kind = str(block.get("type"))
+            if kind in kinds and seen_other:
+                problems.append(f"messages[{index}]: thinking blocks must come first in the assistant turn")
+                break
+            seen_other = not kind.endswith("_tool_result") and (seen_other or kind not in kinds)
+    return problems
+
+
 RULES: RuleTable = (
     Rule(
         "results-follow-calls",
@@ -185,6 +204,14 @@ RULES: RuleTable = (
         "'... must contain non-whitespace text', anthropics/claude-code#23440); a blank one is left out",
         "https://github.com/anthropics/claude-code/issues/59812",
         _text_not_blank,
+    ),
+    Rule(
+        "thinking-opens-steps",
+        "thinking blocks come first in an assistant turn, or in a step of it after a server tool's result "
+        "(accepted with thinking between code-execution blocks: pydantic-ai corpus, "
+        "test_anthropic_code_execution_files_cache_prefix_stable_*-sonnet-5__2)",
+        _THINKING_PAGE,
+        _thinking_opens_steps,
     ),
     Rule("budget-below-max-tokens", "budget_tokens stays below max_tokens", _THINKING_PAGE, _budget_below_max_tokens),
     Rule(

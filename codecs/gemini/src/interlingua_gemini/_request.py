@@ -97,6 +97,9 @@ TEXT_ONLY = "textModalities"
 """``_wire`` entry: ``generationConfig.responseModalities`` was ``["TEXT"]``: a text answer, what a
 request without the field gets (the recorded corpus's bodies without it are answered in text) and
 what every other wire gives, so nothing is lost when it is not sent elsewhere."""
+FLOAT_INTEGERS = "floatIntegers"
+"""``_wire`` entry: the integer fields of ``generationConfig`` (``topK``: 40.0) that came as a
+float with no fraction, which proto3's JSON mapping reads as the integer; written back so."""
 PARAMETER_SPELLING = "parameterSpelling"
 """``_wire`` entry: tool name -> how its ``parameters`` Schema was spelled (see ``_schema``)."""
 _PACKAGE = __name__.rsplit(".", 1)[0]  # where models.toml lives
@@ -358,6 +361,8 @@ def _encode_generation(
         value = getattr(request, ir_key)
         if value is not None:
             fields[wire_key] = cap_max_tokens(spec, value, out) if ir_key == "max_tokens" else value
+            if wire_key in wire.get(FLOAT_INTEGERS, ()) and type(fields[wire_key]) is int:
+                fields[wire_key] = float(fields[wire_key])
     if request.stop is not None:
         fields["stopSequences"] = list(request.stop)
     if request.response_format is not None:
@@ -603,6 +608,10 @@ def _decode_generation(
         value = rest.get(wire_key)
         if type(value) is int or (typ is float and type(value) is float):
             fields[ir_key] = rest.pop(wire_key)
+        elif typ is int and type(value) is float and value.is_integer():
+            # proto3's JSON mapping reads 40.0 as the int32 40 (the API took ``"topK": 40.0``)
+            fields[ir_key] = int(rest.pop(wire_key))
+            wire.setdefault(FLOAT_INTEGERS, []).append(wire_key)
         elif value is not None and not _proto_number(value, typ):
             raise DecodeError(NAME, f"generationConfig.{wire_key}", f"expected a number, got {describe(value)}")
     stop = rest.get("stopSequences")

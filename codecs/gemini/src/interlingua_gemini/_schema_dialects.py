@@ -23,16 +23,20 @@ JSON_SCHEMA = SchemaDialect(
     keywords=frozenset(
         {"$id", "$anchor", "type", "format", "title", "description", "enum", "items", "prefixItems"}
         | {"minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf", "properties"}
-        | {"additionalProperties", "required", "propertyOrdering"}
+        | {"additionalProperties", "required", "propertyOrdering", "default"}
     ),
     refs=True,
-    ref_siblings=False,
+    ref_siblings=True,
     recursion=True,
     sources={
         "keywords": f"{_SDK}: only $id, $defs, $ref, $anchor, type, format, title, description, enum, items, "
         f"prefixItems, minItems, maxItems, minimum, maximum, anyOf, oneOf (as anyOf), properties, "
-        f"additionalProperties, required, and propertyOrdering are supported; {_PAGE}",
-        "ref_siblings": f"{_SDK}: beside a $ref no other property may be set except those starting with $",
+        f"additionalProperties, required, and propertyOrdering are supported; {_PAGE}; default too: recorded "
+        f"accepted requests (pydantic-ai corpus test_google_recursive_schema_native_output, "
+        f"test_google_discriminated_union_native_output) carry it, and an accepted request outranks the list",
+        "ref_siblings": f"{_SDK} says beside a $ref no other property may be set except those starting with $, "
+        "but a recorded accepted request (pydantic-ai corpus test_google_recursive_schema_native_output) has "
+        "a title beside its root $ref, and an accepted request outranks the docstring",
         "recursion": f"{_SDK}: cyclic references are unrolled to a limited degree and only within "
         "non-required properties (not checked here)",
         "tools": "parametersJsonSchema: the SDK's FunctionDeclaration docstring lists no subset of its own; "
