@@ -24,6 +24,17 @@ _OPTIONAL = ("ray", "pyspark", "distributed")
 main run) and is skipped elsewhere (the matrix run, a plain clone)."""
 
 
+_ADAPTERS = {"dask": "distributed", "ray": "ray", "spark": "pyspark"}
+"""``from interlingua.dist import spark`` needs PySpark though the block never imports it."""
+
+
+def _needs(block: str) -> set[str]:
+    needed = {name for name in _OPTIONAL if re.search(rf"^(import|from) {name}\b", block, re.M)}
+    for found in re.finditer(r"^from interlingua\.dist import (.+)$", block, re.M):
+        needed |= {_ADAPTERS[name.strip()] for name in found.group(1).split(",") if name.strip() in _ADAPTERS}
+    return needed
+
+
 def _installed() -> set[str]:
     return {name for name in _OPTIONAL if importlib.util.find_spec(name) is not None}
 
@@ -43,7 +54,7 @@ def test_the_docs_pages_have_python_blocks() -> None:
     ("page", "line", "block"), BLOCKS, ids=[f"{page.relative_to(ROOT)}:{line}" for page, line, _ in BLOCKS]
 )
 def test_doc_python_block_runs_alone(page: Path, line: int, block: str) -> None:
-    missing = sorted({name for name in _OPTIONAL if re.search(rf"^(import|from) {name}\b", block, re.M)} - _installed())
+    missing = sorted(_needs(block) - _installed())
     if missing:
         pytest.skip(f"this block needs {', '.join(missing)}, an optional engine not installed here")
     exec(compile("\n" * (line - 1) + block, str(page), "exec"), {"__name__": "readme"})

@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from interlingua import DecodedStream, SSEEvent, StreamEvent, get_codec
-from interlingua.testing import read_stream_file, real_fixtures, real_fixtures_dir
+from interlingua.testing import pydantic_ai_fixtures_dir, read_stream_file, real_fixtures
 
 WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "bedrock-converse", "cohere-chat")
 FOLDERS = {"cohere-chat": "cohere"}
-PYDANTIC_AI = real_fixtures_dir().parent / "pydantic-ai"
 
 
 def _data(event: SSEEvent) -> Any:
@@ -154,7 +153,7 @@ def recorded_streams(wire: str) -> list[tuple[Path, list[SSEEvent]]]:
             found.append((path, read_stream_file(path)))
         elif path.name.endswith(".eventstream.jsonl"):
             found.append((path, _frames(path)))
-    for path in sorted(PYDANTIC_AI.glob(f"{wire}/*/response.sse")):
+    for path in sorted(pydantic_ai_fixtures_dir().glob(f"{wire}/*/response.sse")):
         found.append((path, read_stream_file(path)))
     return found
 
