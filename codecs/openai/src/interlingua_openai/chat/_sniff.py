@@ -30,7 +30,8 @@ def sniff(body: Mapping[str, Any]) -> Sniffed | None:
     OpenAI's fine-tuning files."""
     obj = body.get("object")
     if obj == "chat.completion" or ("choices" in body and "messages" not in body):
-        return Sniffed("response", DISTINCTIVE, "has 'choices'" if obj is None else f"'object' is {obj!r}")
+        why = f"'object' is {obj!r}" if isinstance(obj, str) else "has 'choices'"  # never the repr of a deep value
+        return Sniffed("response", DISTINCTIVE, why)
     if "messages" not in body:
         return None
     messages = body["messages"]
