@@ -75,3 +75,19 @@ def test_interrupts_at_random_moments_never_hang_nor_leave_files(tmp_path: Path)
     print(f"\n{tries} interrupts, 0 hangs; exit after the signal: max {max(latencies):.2f} s, "
           f"median {sorted(latencies)[len(latencies) // 2]:.2f} s")
     assert tries >= 20
+
+
+def test_an_interrupt_turned_into_a_lock_error_still_counts_as_the_interrupt() -> None:
+    """A signal landing inside ``threading.Condition.wait`` (a pool's ``get``) once came out as
+    ``RuntimeError: release unlocked lock`` with the KeyboardInterrupt as its context: exit 1,
+    "internal error". The CLI reads the context and reports the interrupt."""
+    from interlingua.cli.signals import stopped
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise RuntimeError("release unlocked lock")  # noqa: B904  # the shape the runtime gives
+    except RuntimeError as err:
+        assert stopped(err)
+    assert not stopped(RuntimeError("release unlocked lock"))

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from .exits import FAILED, INTERRUPTED, LOSSY, USAGE, CliError
-from .signals import interrupts_as_keyboard
+from .signals import interrupts_as_keyboard, stopped
 
 _EPILOG = f"""\
 exit codes: 0 done (warnings may have been printed); {FAILED} the input could not be converted
@@ -90,6 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except Exception as err:  # a bug of ours: one line, the traceback only under --debug
+        if stopped(err):  # the interrupt, turned into another error inside a lock (see .signals)
+            print("interrupted", file=sys.stderr)
+            return INTERRUPTED
         if args.debug:
             raise
         where = f"interlingua {args.command}: internal error"

@@ -36,6 +36,7 @@ from .loss import LossReport
 from .loss_html import is_html, render_html
 from .output import atomic_output
 from .render import Progress, say, warning_label
+from .signals import stopped
 
 CHUNK_LINES = 256
 CHUNK_BYTES = 4 << 20
@@ -251,7 +252,9 @@ def run(args: argparse.Namespace, converter: Converter) -> int:
                 if result.output is None and args.fail_fast:
                     summary.stopped_at = result.number
                     break
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Exception) as err:
+            if not stopped(err):
+                raise
             progress.clear()
             kept = "" if args.output in (None, "-") else f"; {args.output} was left as it was"
             done = summary.report.total
