@@ -35,16 +35,8 @@ import interlingua as il
 from interlingua import Codec, Encoded, LossyEncode, Request
 from interlingua.testing import corpus_missing, lingua_fixtures_dir, load_body, real_fixtures_dir
 
-from .conftest import BY_ID, REAL, REAL_SOURCES, TARGETS, Target, decode_recorded, decode_with
+from .conftest import BY_ID, LINGUA_WIRES, REAL, REAL_SOURCES, TARGETS, Target, decode_recorded, decode_with
 
-LINGUA_WIRES = {  # lingua provider folder -> wire (as test_lingua_corpus reads them)
-    "anthropic": "anthropic-messages",
-    "chat-completions": "openai-chat",
-    "responses": "openai-responses",
-    "google": "gemini",
-    "bedrock-anthropic": "anthropic-messages",
-    "vertex-anthropic": "anthropic-messages",
-}
 _MODEL_IN_URL = ("gemini", "bedrock-converse")
 
 

@@ -84,6 +84,18 @@ def transcript_request(stem: str, model: str | None) -> Request:
 
 # --- the recorded corpus -----------------------------------------------------------------------
 
+LINGUA_WIRES = {  # lingua corpus provider folder -> wire
+    "anthropic": "anthropic-messages",
+    "chat-completions": "openai-chat",
+    "responses": "openai-responses",
+    "google": "gemini",
+    # Anthropic Messages through a cloud: the body has no model and carries ``anthropic_version``
+    # (kept in provider_options), and it decodes, round-trips and streams as Anthropic's own.
+    "bedrock-anthropic": "anthropic-messages",
+    "vertex-anthropic": "anthropic-messages",
+}
+
+
 REAL_SOURCES = {  # recorded wire folder -> the target that decodes it
     "anthropic-messages": "anthropic-messages",
     "openai-chat": "openai-chat",

@@ -24,21 +24,14 @@ from interlingua.testing import (
     validate_wire,
 )
 
+from .conftest import LINGUA_WIRES
+
 _MISSING = corpus_missing("lingua")  # the one reason every corpus skip shares (the root conftest counts them)
 if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 ROOT: Path = lingua_fixtures_dir()
 
-WIRES = {  # corpus provider folder -> wire
-    "anthropic": "anthropic-messages",
-    "chat-completions": "openai-chat",
-    "responses": "openai-responses",
-    "google": "gemini",
-    # Anthropic Messages through a cloud: the body has no model and carries ``anthropic_version``
-    # (kept in provider_options), and it decodes, round-trips and streams as Anthropic's own.
-    "bedrock-anthropic": "anthropic-messages",
-    "vertex-anthropic": "anthropic-messages",
-}
+WIRES = LINGUA_WIRES
 MODELS = {  # the model a cross-converted request addresses (Gemini bodies carry none)
     "anthropic-messages": "claude-sonnet-4-5",
     "openai-chat": "gpt-4.1",
