@@ -67,7 +67,8 @@ def test_the_readme_first_commands_work_in_a_fresh_environment(tmp_path: Path) -
     assert done.returncode == 0, done.stderr[-3000:]
     where = sh("python -c 'import interlingua as a, interlingua_openai as b; print(a.__file__, b.__file__)'")
     assert where.stdout.count(str(clone)) == 2, where.stdout  # the copy's packages, not the borrowed ones
-    assert "21 of 21 unchanged" in done.stdout and "converted 21 of 21 lines" in done.stdout
+    n = len((ROOT / "src/interlingua/cli/demo_requests.jsonl").read_text().splitlines())  # the bundled dataset
+    assert f"{n} of {n} unchanged" in done.stdout and f"converted {n} of {n} lines" in done.stdout
     assert "<- the SDK got: 'Paris." in done.stdout
     tested = sh(f"{test} -q -p no:cacheprovider tests/test_readme.py")
     assert tested.returncode == 0, tested.stdout[-3000:]
