@@ -38,8 +38,6 @@ from .output import atomic_output
 from .render import Progress, say, warning_label
 from .signals import stopped
 
-CHUNK_LINES = 256
-CHUNK_BYTES = 4 << 20
 SHOWN_FAILURES = 20
 
 
@@ -115,15 +113,24 @@ def numbered_lines(
             blank["blank"] += 1
 
 
-def _chunks(lines: Iterable[tuple[int, bytes]]) -> Iterator[list[tuple[int, bytes]]]:
-    chunk: list[tuple[int, bytes]] = []
-    size = 0
+Chunk = list[tuple[int, bytes]]
+CHUNK_LINES = 256
+CHUNK_BYTES = 4 << 20
+
+
+def chunks(
+    lines: Iterable[tuple[int, bytes]], size: int = CHUNK_LINES, max_bytes: int = CHUNK_BYTES
+) -> Iterator[Chunk]:
+    """Numbered lines in chunks of at most ``size`` lines, cut early at ``max_bytes`` so a few huge
+    lines do not make one chunk (and one worker's memory) huge; ``--jobs`` and the engines share it."""
+    chunk: Chunk = []
+    total = 0
     for item in lines:
         chunk.append(item)
-        size += len(item[1])
-        if len(chunk) >= CHUNK_LINES or size >= CHUNK_BYTES:
+        total += len(item[1])
+        if len(chunk) >= size or total >= max_bytes:
             yield chunk
-            chunk, size = [], 0
+            chunk, total = [], 0
     if chunk:
         yield chunk
 
@@ -167,7 +174,7 @@ def results(job: LineJob, lines: Iterable[tuple[int, bytes]], jobs: int) -> Gene
         pool = multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(job,))
     try:
         pending: deque[AsyncResult[list[LineResult]]] = deque()
-        for chunk in _chunks(lines):
+        for chunk in chunks(lines):
             pending.append(pool.apply_async(_run_chunk, (chunk,)))
             if len(pending) >= 4 * jobs:
                 yield from pending.popleft().get()

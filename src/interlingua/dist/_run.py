@@ -10,21 +10,11 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from ..cli.datasets import Chunk, chunks
+
+__all__ = ["Chunk", "Rows", "chunks", "ordered"]
+
 Rows = list[dict[str, Any]]
-Chunk = list[tuple[int, bytes]]
-
-CHUNK_LINES = 256
-
-
-def chunks(lines: Iterable[tuple[int, bytes]], size: int = CHUNK_LINES) -> Iterator[Chunk]:
-    chunk: Chunk = []
-    for item in lines:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 def ordered(parts: Iterable[Chunk], submit: Callable[[Chunk], Callable[[], Rows]], window: int) -> Iterator[Rows]:
