@@ -1,5 +1,5 @@
-"""Ctrl-C and SIGTERM end ``convert --jobs 2`` at once, every time: as many interrupts as fit in
-about a minute, each at a random moment of a run under way (two worker processes busy), Ctrl-C
+"""Ctrl-C and SIGTERM end ``convert --jobs 2`` at once, every time: twenty interrupts, each at a
+random moment of a run under way (two worker processes busy), Ctrl-C
 sent to the whole process group as a terminal sends it, SIGTERM to the command alone as ``kill``
 does. Each run must exit 130 within a few seconds (a hang is a failure), say in one line how far
 it got, print no traceback, and leave no output and no hidden ``.part`` file behind.
@@ -20,8 +20,9 @@ from pathlib import Path
 
 from .conftest import CLI_FIXTURES
 
-BUDGET = 55.0
-"""Seconds of interrupts; the count that fits is printed (pytest -s shows it)."""
+TRIES = 20
+"""Interrupts per run: a count, not a time budget, so a loaded machine makes the test slower, never
+failed (the stress run for issue 40 did 118 with no hang)."""
 ARGS = ["--to", "anthropic-messages", "--model", "claude-sonnet-4-6", "--jobs", "2"]
 HANG = 5.0
 """An exit later than this after the signal is a hang (the goal is a second or two; the bound has
@@ -36,10 +37,7 @@ def test_interrupts_at_random_moments_never_hang_nor_leave_files(tmp_path: Path)
     report = str(out) + ".report"
     rng = random.Random(40)
     latencies: list[float] = []
-    started = time.monotonic()
-    tries = 0
-    while time.monotonic() - started < BUDGET:
-        tries += 1
+    for tries in range(1, TRIES + 1):
         by_group = tries % 2 == 1  # Ctrl-C (SIGINT to the group), then SIGTERM to the command alone
         process = subprocess.Popen(
             [sys.executable, "-m", "interlingua.cli", "convert", source, *ARGS, "-o", out, "--report", report],
@@ -74,7 +72,6 @@ def test_interrupts_at_random_moments_never_hang_nor_leave_files(tmp_path: Path)
         assert list(out.parent.iterdir()) == [], (tries, list(out.parent.iterdir()))
     print(f"\n{tries} interrupts, 0 hangs; exit after the signal: max {max(latencies):.2f} s, "
           f"median {sorted(latencies)[len(latencies) // 2]:.2f} s")
-    assert tries >= 20
 
 
 def test_an_interrupt_turned_into_a_lock_error_still_counts_as_the_interrupt() -> None:
