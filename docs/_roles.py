@@ -20,8 +20,9 @@ ROOTS = ("interlingua", "interlingua.kit", "interlingua.testing")
 class SphinxRoles(griffe.Extension):
     def on_package(self, *, pkg: griffe.Module, loader: griffe.GriffeLoader, **kwargs: Any) -> None:
         for obj in _walk(pkg):
-            if obj.docstring is not None and ":" in obj.docstring.value:
-                obj.docstring.value = ROLE.sub(lambda m, at=obj: _reference(m["target"], at, loader), obj.docstring.value)
+            docstring = obj.docstring
+            if docstring is not None and ":" in docstring.value:
+                docstring.value = ROLE.sub(lambda m, at=obj: _reference(m["target"], at, loader), docstring.value)
 
 
 def _walk(obj: griffe.Object) -> list[griffe.Object]:
