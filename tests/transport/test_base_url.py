@@ -97,3 +97,17 @@ def test_a_refused_base_url_is_one_line_from_the_client() -> None:
         il.EncodeError, match=refusal
     ):
         client.send(_request())
+
+
+@pytest.mark.parametrize("wire", ["openai-chat", "openai-responses"])
+def test_a_404_from_a_base_url_without_the_version_asks_about_it(wire: str) -> None:
+    """The OpenAI wires use a base URL as given, so ``http://host`` where the server wants
+    ``http://host/v1`` is a 404: the error's note names the likely fix (the message is the server's)."""
+    with FakeVendor(wire) as fake:
+        for base, note in [(fake.url, f"is it {fake.url}/v1?"), (fake.url + "/api", None)]:
+            with il.Client(wire, api_key="k", base_url=base, max_retries=0) as client, pytest.raises(
+                il.NotFoundError
+            ) as raised:
+                client.send(_request())
+            notes = getattr(raised.value, "__notes__", [])
+            assert notes == ([f"{fake.url} has no path, and {wire}'s own base URL ends in /v1: {note}"] if note else [])
