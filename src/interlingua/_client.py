@@ -312,8 +312,8 @@ class _Base:
 
 
 def _missing_prefix(codec: Codec, endpoint: Endpoint) -> str | None:
-    """A base URL given with no path, for a codec whose own base URL has one (``/v1`` on the OpenAI
-    wires, where hosts differ and the URL is used as given): the likely cause of a 404, said."""
+    """A base URL given with no path, for a codec whose own base URL has one (a ``/v1`` the codec
+    does not add, as hosts differ: the URL is used as given): the likely cause of a 404, said."""
     given = endpoint.base_url
     if given is None or urlsplit(given).path.strip("/"):
         return None
