@@ -209,6 +209,7 @@ PUBLIC = {
         "unsigned_or_own_thinking",
         "host_label",
         "url_segment",
+        "versioned_base",
     },
     "interlingua.testing": {
         "Check",

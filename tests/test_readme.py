@@ -82,22 +82,64 @@ FENCED = [
 ]
 
 
-def test_no_example_uses_a_model_the_catalog_says_is_retired_or_retiring() -> None:
-    """Every fenced block of the README and the docs (code, commands, configs): a model the catalog
-    marks ``retired`` or ``deprecated``, or gives a retirement date, is out of date as an example.
-    A line that says so itself (it shows what happens to such a model) may name one."""
+def _stale(fenced: list[tuple[Path, int, str]]) -> list[str]:
+    """Each line of ``fenced`` naming a model the catalog marks ``retired`` or ``deprecated``, or
+    gives a retirement date: out of date as an example. A line that says so itself (it shows
+    what happens to such a model) may name one."""
     stale = []
-    for page, line, block in FENCED:
+    for page, line, block in fenced:
         for at, text in enumerate(block.splitlines(), line):
             if re.search(r"retir|deprecat", text):
                 continue
             for token, spec in _models_named(text).items():
                 if spec.status in ("retired", "deprecated") or spec.retired is not None:
                     stale.append(f"{page.relative_to(ROOT)}:{at}: {token} ({spec.status}, retired {spec.retired})")
-    assert stale == []
+    return stale
+
+
+def test_no_example_uses_a_model_the_catalog_says_is_retired_or_retiring() -> None:
+    """Every fenced block of the README and the docs (code, commands, configs)."""
+    assert _stale(FENCED) == []
+
+
+def test_the_model_check_fails_on_a_retired_model() -> None:
+    """The check above can fail: a block naming models the catalog retires, one line saying so."""
+    block = 'il.Request(model="gemini-3-pro-preview")\nclient(model="gpt-5")\n# gpt-5-mini retires soon\n'
+    assert _stale([(ROOT / "docs" / "x.md", 10, block)]) == [
+        "docs/x.md:10: gemini-3-pro-preview (retired, retired 2026-03-09)",
+        "docs/x.md:11: gpt-5 (deprecated, retired 2026-12-11)",
+    ]
 
 
 def test_the_model_check_sees_the_examples_models() -> None:
     """The check above finds the catalog's models in the blocks: the current ones named there."""
     named = {spec.id for _, _, block in FENCED for spec in _models_named(block).values()}
     assert {"claude-sonnet-4-6", "gpt-5.1"} <= named
+
+
+_FRAGMENT = "# A fragment"
+"""How a Python block that is not run begins: a ``py`` block, its first line saying why."""
+
+
+def test_python_blocks_run_or_say_they_are_fragments() -> None:
+    """A Python block either runs in this test (```` ```python ````) or is a ```` ```py ```` block
+    whose first line says it is a fragment and why it is not run; nothing looks runnable and is not."""
+    unmarked = [
+        f"{page.relative_to(ROOT)}:{line}"
+        for page in PAGES
+        for text in [page.read_text(encoding="utf-8")]
+        for m in re.finditer(r"```(py|py3|python3|pycon|ipython)\n(.*?)```", text, re.S)
+        for line in [text[: m.start()].count("\n") + 1]
+        if not m.group(2).startswith(_FRAGMENT)
+    ]
+    assert unmarked == []
+    assert [f"{page}:{line}" for page, line, block in BLOCKS if block.startswith(_FRAGMENT)] == []
+
+
+def test_every_page_is_in_the_site_and_in_this_test() -> None:
+    """The docs test reads every page of the site: the README (its home page) and every page under
+    docs/, each of which the site's nav lists."""
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pages = sorted((ROOT / "docs").rglob("*.md"))
+    assert [page for page in pages if f": {page.relative_to(ROOT / 'docs').as_posix()}\n" not in nav] == []
+    assert [ROOT / "README.md", *pages] == PAGES

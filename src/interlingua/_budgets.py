@@ -39,10 +39,15 @@ class ThinkingBudgets(IRModel):
     """
 
     minimal: Tokens | None = None
+    """The token budget for ``minimal``; None: no budget for the level."""
     low: Tokens | None = None
+    """The token budget for ``low``."""
     medium: Tokens | None = None
+    """The token budget for ``medium``."""
     high: Tokens | None = None
+    """The token budget for ``high``."""
     xhigh: Tokens | None = None
+    """The token budget for ``xhigh``."""
 
     @model_validator(mode="before")
     @classmethod

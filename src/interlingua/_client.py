@@ -29,10 +29,11 @@ import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from urllib.parse import urlsplit
 
 from ._codec import _SECRET_HEADERS, Codec, Endpoint, HttpRequest
 from ._errors import (
@@ -45,6 +46,7 @@ from ._errors import (
     TransportError,
 )
 from ._handles import AsyncResolver, Resolver, aresolve_handles, resolve_handles
+from ._message import Message
 from ._request import Request
 from ._response import Response
 from ._sse import MAX_EVENT_SIZE, SSEEvent
@@ -299,10 +301,32 @@ class _Base:
         return request
 
     def _error(self, status: int, content: bytes, headers: Mapping[str, str]) -> ProviderError:
-        """The codec's ProviderError, with every key of this client taken out of it."""
+        """The codec's ProviderError, with every key of this client taken out of it; a 404 from a
+        base URL without the path the codec's own base URL has gets a note asking about it."""
         error = self.codec.decode_error(status, content, headers)
         assert isinstance(error, ProviderError)
-        return error.redacted(self._secrets)
+        error = error.redacted(self._secrets)
+        if status == 404 and (note := _missing_prefix(self.codec, self._endpoint)) is not None:
+            error.add_note(note)
+        return error
+
+
+def _missing_prefix(codec: Codec, endpoint: Endpoint) -> str | None:
+    """A base URL given with no path, for a codec whose own base URL has one (a ``/v1`` the codec
+    does not add, as hosts differ: the URL is used as given): the likely cause of a 404, said."""
+    given = endpoint.base_url
+    if given is None or urlsplit(given).path.strip("/"):
+        return None
+    probe = Request(model="model", max_tokens=1, messages=[Message.user("-")])
+    try:
+        own = urlsplit(codec.http_request(probe, stream=False, endpoint=replace(endpoint, base_url=None)).url).path
+        here = urlsplit(codec.http_request(probe, stream=False, endpoint=endpoint).url).path
+    except Exception:  # a door's settings or credentials: not this note's business
+        return None
+    prefix = own[: len(own) - len(here)] if own.endswith(here) else ""
+    if not prefix:
+        return None
+    return f"{given} has no path, and {codec.name}'s own base URL ends in {prefix}: is it {given.rstrip('/')}{prefix}?"
 
 
 # --- sync ------------------------------------------------------------------------------------

@@ -53,12 +53,19 @@ class Cost(IRModel):
     """
 
     input: Amount | None = None
+    """The uncached input tokens' cost."""
     output: Amount | None = None
+    """The output tokens' cost (reasoning included)."""
     cache_read: Amount | None = None
+    """The cost of input read from the cache."""
     cache_write: Amount | None = None
+    """The cost of input written to the cache."""
     total: Amount = _ZERO
+    """What was charged: the parts' sum for an estimate, the vendor's own figure where it gives one."""
     currency: str = Field(default="USD", pattern=r"^[A-Z]{3}$")
+    """The ISO 4217 code of every amount."""
     extra: dict[str, Amount] = Field(default_factory=empty_dict)
+    """Other charges by name (``"web_search"``, ``"storage"``), counted in ``total`` too."""
 
     def __add__(self, other: Cost) -> Cost:
         if not isinstance(other, Cost):

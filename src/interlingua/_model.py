@@ -128,6 +128,7 @@ class Hosted(IRModel):
     for one codec in ``provider_options``)."""
 
     metadata: JsonObject = Field(default_factory=empty_dict)
+    """The host's own data, namespaced keys (``"myapp.trace_id"``); never sent to a vendor."""
 
     @field_validator("metadata")
     @classmethod

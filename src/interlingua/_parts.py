@@ -14,6 +14,7 @@ class CacheControl(IRModel):
     """A cache breakpoint after the block that carries it; ``ttl`` None means the vendor default."""
 
     ttl: Literal["5m", "1h"] | None = None
+    """How long the vendor keeps the cached prefix; None: the vendor's default."""
 
 
 class ProviderEcho(IRModel):
@@ -25,14 +26,18 @@ class ProviderEcho(IRModel):
     """
 
     provider: str
+    """The provider key of the codec that wrote it and alone reads it (``"acme"``)."""
     data: JsonObject
+    """The vendor's data, verbatim (a signature, an item id, encrypted reasoning, ...)."""
     model: str | None = None
+    """The model that produced the data, where it binds the data to it; None: any."""
 
 
 class _Echoing(Hosted):
     """Anything that can carry provider echoes (and, like every host-facing model, metadata)."""
 
     provider_echoes: list[ProviderEcho] = Field(default_factory=empty_list)
+    """Vendor data this block carries back to its vendor, one entry per provider."""
 
     def echo(self, provider: str) -> ProviderEcho | None:
         """This provider's echo, if the block carries one."""
@@ -106,27 +111,40 @@ class MediaSource(_Tagged):
 
 class Base64Source(MediaSource):
     type: Literal["base64"] = "base64"
+    """The source's tag in IR JSON."""
     media_type: str
+    """The bytes' MIME type (``image/png``)."""
     data: str
+    """The bytes, base64-encoded."""
 
 
 class UrlSource(MediaSource):
     type: Literal["url"] = "url"
+    """The source's tag in IR JSON."""
     url: str
+    """Where the vendor fetches the bytes (``https:``, ``gs:``, a data URL, ...)."""
     media_type: str | None = None
+    """The MIME type where known; None: the vendor finds out."""
 
 
 class FileSource(MediaSource):
     type: Literal["file"] = "file"
+    """The source's tag in IR JSON."""
     file_id: str
+    """The id of a file uploaded to a vendor's files API."""
     provider: str | None = None
+    """The provider the file was uploaded to; None: unknown."""
     media_type: str | None = None
+    """The MIME type where known."""
 
 
 class TextSource(MediaSource):
     type: Literal["text"] = "text"
+    """The source's tag in IR JSON."""
     text: str
+    """The document's text, inline."""
     media_type: str = "text/plain"
+    """Its MIME type, ``text/plain`` unless said."""
 
 
 class HandleSource(MediaSource):
@@ -135,8 +153,11 @@ class HandleSource(MediaSource):
     ``EncodeError`` at its path (no silent drop, no half-built body)."""
 
     type: Literal["handle"] = "handle"
+    """The source's tag in IR JSON."""
     id: str
+    """The name in the host's artifact store."""
     media_type: str
+    """The MIME type of what it names."""
 
 
 Source: TypeAlias = Annotated[
@@ -155,21 +176,32 @@ class CitationSource(IRModel):
     """
 
     type: Literal["url", "document", "search_result"]
+    """What is cited: a web page, a document of the request, or a search result."""
     url: str | None = None
+    """The cited page's URL (``url``)."""
     title: str | None = None
+    """The cited page's or document's title."""
     index: int | None = None
+    """The cited document's or search result's position in the request."""
     start: int | None = None
+    """Where the cited span starts inside the source, in ``unit``."""
     end: int | None = None
+    """Where the cited span ends inside the source, in ``unit``."""
     unit: Literal["char", "page", "block"] | None = None
+    """What ``start`` and ``end`` count: characters, pages or content blocks."""
 
 
 class Citation(_Echoing):
     """A span of the text part that cites ``source``; ``start``/``end`` index into the part's text."""
 
     cited_text: str | None = None
+    """The cited words, where the vendor quotes them."""
     source: CitationSource
+    """What the span cites."""
     start: int | None = None
+    """Where the citing span starts in the part's text (characters)."""
     end: int | None = None
+    """Where the citing span ends in the part's text (characters)."""
 
 
 # --- parts -------------------------------------------------------------------------------------
@@ -183,6 +215,7 @@ class _InputPart(_Part):
     """Parts a prompt can hold, and so can carry a cache breakpoint."""
 
     cache_control: CacheControl | None = None
+    """A cache breakpoint after this part; None: none."""
 
     def with_cache_control(self, ttl: Literal["5m", "1h"] | None = None) -> Self:
         """A copy with a cache breakpoint after this block."""
@@ -191,8 +224,11 @@ class _InputPart(_Part):
 
 class Text(_InputPart):
     type: Literal["text"] = "text"
+    """The part's tag in IR JSON."""
     text: str
+    """The text."""
     citations: list[Citation] = Field(default_factory=empty_list)
+    """The spans of ``text`` that cite a source."""
 
     def __init__(self, text: str | None = None, /, **data: Any) -> None:
         if text is not None:
@@ -207,8 +243,11 @@ class Image(_InputPart):
     without one reports it dropped rather than losing it unseen."""
 
     type: Literal["image"] = "image"
+    """The part's tag in IR JSON."""
     source: Source
+    """Where the image's bytes are."""
     detail: Literal["auto", "low", "high", "original"] | None = None
+    """The resolution asked for (``low``, ``high``, ``original``; ``auto`` or None: the vendor's)."""
 
     def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
         if source is not None:
@@ -218,7 +257,9 @@ class Image(_InputPart):
 
 class Audio(_InputPart):
     type: Literal["audio"] = "audio"
+    """The part's tag in IR JSON."""
     source: Source
+    """Where the audio's bytes are."""
 
     def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
         if source is not None:
@@ -228,7 +269,9 @@ class Audio(_InputPart):
 
 class Video(_InputPart):
     type: Literal["video"] = "video"
+    """The part's tag in IR JSON."""
     source: Source
+    """Where the video's bytes are."""
 
     def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
         if source is not None:
@@ -245,10 +288,15 @@ class Document(_InputPart):
     others report them dropped."""
 
     type: Literal["document"] = "document"
+    """The part's tag in IR JSON."""
     source: Source
+    """Where the document's bytes (or text) are."""
     name: str | None = None
+    """The title a vendor may show or cite."""
     context: str | None = None
+    """Text about the document the model reads but does not cite."""
     citations: bool | None = None
+    """Cite the document (True) or must not (False); None: the vendor's default."""
 
     def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
         if source is not None:
@@ -260,7 +308,9 @@ class Thinking(_InputPart):
     """Reasoning text; a vendor's signature for it rides in ``provider_echoes``."""
 
     type: Literal["thinking"] = "thinking"
+    """The part's tag in IR JSON."""
     text: str
+    """The reasoning text (a summary, where the vendor gives only that)."""
 
     def __init__(self, text: str | None = None, /, **data: Any) -> None:
         if text is not None:
@@ -272,6 +322,7 @@ class RedactedThinking(_Part):
     """Reasoning the vendor encrypted; the opaque data rides in ``provider_echoes``."""
 
     type: Literal["redacted_thinking"] = "redacted_thinking"
+    """The part's tag in IR JSON."""
 
 
 class ToolUse(_Part):
@@ -282,10 +333,15 @@ class ToolUse(_Part):
     """
 
     type: Literal["tool_use"] = "tool_use"
+    """The part's tag in IR JSON."""
     id: str
+    """The call's id, which the ``ToolResult`` answering it names."""
     name: str
+    """The tool called."""
     input: JsonObject = Field(default_factory=empty_dict)
+    """The call's arguments, parsed."""
     raw_input: str | None = None
+    """Arguments that are not a JSON object, verbatim (``input`` is then empty); None: they parsed."""
 
     def __init__(
         self, id: str | None = None, name: str | None = None, input: JsonObject | None = None, /, **data: Any
@@ -300,10 +356,15 @@ class ToolResult(_InputPart):
     """A tool's answer to the call ``tool_use_id``; ``name`` repeats the tool's name (some vendors key by it)."""
 
     type: Literal["tool_result"] = "tool_result"
+    """The part's tag in IR JSON."""
     tool_use_id: str
+    """The id of the ``ToolUse`` this answers."""
     name: str
+    """The tool's name (some vendors key results by it)."""
     content: str | list[ContentPart] | JsonObject = ""
+    """What the tool returned: text, parts (text, images, documents) or a JSON object."""
     is_error: bool = False
+    """The tool failed and ``content`` says how."""
 
     def __init__(
         self,
@@ -339,15 +400,20 @@ class ImageOutput(_Part):
     """An image the model produced."""
 
     type: Literal["image_output"] = "image_output"
+    """The part's tag in IR JSON."""
     source: Source
+    """The image's bytes (or where they are)."""
 
 
 class AudioOutput(_Part):
     """Audio the model produced, with its transcript where the vendor gives one."""
 
     type: Literal["audio_output"] = "audio_output"
+    """The part's tag in IR JSON."""
     source: Source
+    """The audio's bytes (or where they are)."""
     transcript: str | None = None
+    """What the audio says, where the vendor gives it."""
 
 
 class Native(_Part):
@@ -357,8 +423,11 @@ class Native(_Part):
     """
 
     type: Literal["native"] = "native"
+    """The part's tag in IR JSON."""
     provider: str
+    """The provider whose block it is; only its codec sends it."""
     data: JsonObject
+    """The vendor's block, verbatim."""
 
     def __init__(self, provider: str | None = None, data: JsonObject | None = None, /, **kw: Any) -> None:
         if provider is not None:

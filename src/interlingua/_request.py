@@ -15,11 +15,17 @@ class Tool(_Tagged):
     """A function the model may call; ``input_schema`` is a JSON Schema object."""
 
     type: Literal["function"] = "function"
+    """The tool's tag in IR JSON."""
     name: str
+    """The name the model calls it by."""
     description: str | None = None
+    """What the tool does, for the model."""
     input_schema: JsonObject = {"type": "object", "properties": {}}
+    """The arguments' JSON Schema (an object schema)."""
     strict: bool | None = None
+    """Ask the vendor to hold the arguments to the schema exactly; None: the vendor's default."""
     cache_control: CacheControl | None = None
+    """A cache breakpoint: the prompt up to and including this tool is cached."""
 
     @classmethod
     def from_mcp(cls, tool: Any) -> Tool:
@@ -39,8 +45,11 @@ class NativeTool(_Tagged):
     """A vendor's own tool (web search, code execution, ...), carried verbatim for that vendor."""
 
     type: Literal["native"] = "native"
+    """The tool's tag in IR JSON."""
     provider: str
+    """The provider whose tool it is; only its codec sends it."""
     data: JsonObject
+    """The vendor's tool definition, verbatim."""
 
 
 AnyTool: TypeAlias = Annotated[Tool | NativeTool, Field(discriminator="type")]
@@ -50,6 +59,7 @@ class ToolChoice(IRModel):
     """Force a call of the tool ``name``."""
 
     name: str
+    """The tool the model must call."""
 
 
 ToolChoiceMode: TypeAlias = Literal["auto", "none", "required"]
@@ -65,18 +75,26 @@ class ThinkingConfig(IRModel):
     """
 
     level: ThinkingLevel | None = None
+    """A reasoning effort; None: from ``budget_tokens`` or the vendor's default."""
     budget_tokens: int | None = None
+    """A reasoning budget in tokens; None: from ``level`` or the vendor's default."""
     summary: bool | None = None
+    """Ask for reasoning summaries where the vendor gives them."""
 
 
 class ResponseFormat(IRModel):
     """Plain text, any JSON object, or JSON matching ``json_schema`` (named ``name``)."""
 
     type: Literal["text", "json_object", "json_schema"]
+    """Plain text, any JSON object, or JSON matching ``json_schema``."""
     name: str | None = None
+    """The schema's name (some vendors require one)."""
     description: str | None = None
+    """What the answer is, for the model."""
     json_schema: JsonObject | None = None
+    """The JSON Schema the answer must match (``json_schema`` only)."""
     strict: bool | None = None
+    """Ask the vendor to hold the answer to the schema exactly; None: the vendor's default."""
 
 
 class Request(Hosted):

@@ -42,10 +42,15 @@ class HostEntry(_Tagged):
     carry messages only."""
 
     type: Literal["host_entry"] = "host_entry"
+    """The entry's tag in IR JSON."""
     kind: str
+    """What happened, in the host's words (``"user_interrupted"``)."""
     data: JsonObject = Field(default_factory=empty_dict)
+    """The host's data about it."""
     at: datetime | None = None
+    """When it happened, where the host knows."""
     position: int = Field(default=0, ge=0)
+    """How many messages came before it: where it stands in the conversation."""
 
 
 class Transcript(IRModel):
@@ -56,10 +61,15 @@ class Transcript(IRModel):
     """
 
     format: Literal["interlingua.transcript"] = FORMAT
+    """Names the file format: always ``interlingua.transcript``."""
     version: Literal[1] = VERSION
+    """The format's version."""
     metadata: JsonObject = Field(default_factory=empty_dict)
+    """The host's data about the whole conversation."""
     messages: list[Message] = Field(default_factory=empty_list)
+    """The model turns, in order."""
     entries: list[HostEntry] = Field(default_factory=empty_list)
+    """What the host recorded between turns (``HostEntry``), by position."""
 
     @model_validator(mode="after")
     def _entries_in_order(self) -> Transcript:

@@ -21,8 +21,11 @@ class ModelWarning(_Tagged):
     tag_field: ClassVar[str] = "kind"
 
     codec: str
+    """The codec that could not carry it."""
     path: str
+    """Where: a JSON path into the request or response."""
     message: str
+    """What was lost and why, in words."""
     side: Literal["request", "response"] | None = None
     """Which message of an exchange the warning is about, where one list holds both: a Client's
     Response lists the request's encode (``"request"``) and then the answer's decode
@@ -36,15 +39,20 @@ class LossyEncode(ModelWarning):
     """A part the target wire cannot express was ``dropped`` or ``converted`` to something close."""
 
     kind: Literal["lossy_encode"] = "lossy_encode"
+    """The warning's tag in JSON."""
     part_type: str
+    """The kind of part (or field) lost."""
     action: Literal["dropped", "converted"]
+    """``dropped``, or ``converted`` to something close."""
 
 
 class UnsupportedSetting(ModelWarning):
     """A request setting the target wire has no field for; it was not sent."""
 
     kind: Literal["unsupported_setting"] = "unsupported_setting"
+    """The warning's tag in JSON."""
     setting: str
+    """The request setting not sent (``top_k``)."""
 
 
 class ForeignOption(ModelWarning):
@@ -53,14 +61,18 @@ class ForeignOption(ModelWarning):
     purpose can filter these out and keep every other warning."""
 
     kind: Literal["foreign_option"] = "foreign_option"
+    """The warning's tag in JSON."""
     provider: str
+    """The provider whose option it is."""
     key: str
+    """The option's key in ``provider_options[provider]``."""
 
 
 class LossyDecode(ModelWarning):
     """Wire data the IR keeps only in part (e.g. extra candidates a vendor returned)."""
 
     kind: Literal["lossy_decode"] = "lossy_decode"
+    """The warning's tag in JSON."""
 
 
 class UnknownModel(ModelWarning):
@@ -69,7 +81,9 @@ class UnknownModel(ModelWarning):
     ``warnings``), once per encode, and ``strict=True`` does not raise for it."""
 
     kind: Literal["unknown_model"] = "unknown_model"
+    """The warning's tag in JSON."""
     model: str
+    """The model name not in the catalog."""
 
 
 _UNKNOWN: Literal["unknown_model"] = "unknown_model"

@@ -40,7 +40,7 @@ from ._sigv4 import aws_auth, aws_region
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
-from ._url import host_label, url_segment
+from ._url import host_label, url_segment, versioned_base
 from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import WarningSink, article
 from ._wire import arguments_text, data_url, dumps, error_body, loads, parse_data_url, retry_after, tool_arguments
@@ -117,6 +117,7 @@ __all__ = [
     "tool_arguments",
     "host_label",
     "url_segment",
+    "versioned_base",
 ]
 
 

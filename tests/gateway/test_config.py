@@ -71,6 +71,10 @@ def test_a_docs_page_holds_the_same_config() -> None:
         ('[gateway]\nopen = "yes"\n[[route]]\nmatch = "*"\ncodec = "gemini"\n', "no keys_env"),
         ('[gateway]\nopen = true\nbody_timeout = 0\n[[route]]\nmatch = "*"\ncodec = "gemini"\n', "body_timeout"),
         ('[gateway]\nopen = true\n[[route]]\nmatch = "*"\ncodec = "gemini"\ntimeout = "x"\n', "route[0]: timeout"),
+        (
+            '[gateway]\nopen = true\n[[route]]\nmatch = "*"\ncodec = "cohere-chat"\nbase_url = "https://api.cohere.com/v1"\n',
+            "route[0]: base_url: 'https://api.cohere.com/v1' ends in /v1, a version this wire is not served at",
+        ),
     ],
 )
 def test_a_config_the_gateway_cannot_run_is_refused_with_its_reason(tmp_path: Path, text: str, error: str) -> None:

@@ -268,9 +268,9 @@ def test_vertex_claude_body_url_and_sse_stream(vendor: VendorServer, monkeypatch
         got = list(events)
     assert got == list(il.get_codec("anthropic-messages").decode_stream(il.parse_sse([sse])))
     (received,) = vendor.received
-    assert (
+    assert (  # a base URL without Vertex AI's version segment gets v1 (the SDK's default base ends in it)
         received.path
-        == "/projects/proj/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:streamRawPredict"
+        == "/v1/projects/proj/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:streamRawPredict"
     )
     assert received.headers["authorization"] == "Bearer ya29.token"
     assert received.body["anthropic_version"] == "vertex-2023-10-16" and received.body["stream"] is True
@@ -290,7 +290,7 @@ def test_vertex_claude_body_url_and_sse_stream(vendor: VendorServer, monkeypatch
             "anthropic-messages",
             "claude-sonnet-4@20250514",
             "anthropic-messages/response/refusal.json",
-            "/projects/proj/locations/us-central1/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict",
+            "/v1/projects/proj/locations/us-central1/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict",
         ),
     ],
 )

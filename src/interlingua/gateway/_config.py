@@ -132,7 +132,29 @@ def check_route(route: Route, at: str) -> Route:
         raise ConfigError(f"{at}: timeout must be a positive number of seconds, not {route.timeout!r}")
     if not isinstance(route.max_retries, int) or isinstance(route.max_retries, bool) or route.max_retries < 0:
         raise ConfigError(f"{at}: max_retries must be a whole number >= 0, not {route.max_retries!r}")
+    if route.base_url is not None:
+        _check_base_url(route, at)
     return route
+
+
+def _check_base_url(route: Route, at: str) -> None:
+    """A base URL the route's codec refuses (one ending in a version its wire is not served at)
+    fails the start, not every request: the codec builds one request's URL for it, offline."""
+    from .._codec import Endpoint
+    from .._errors import EncodeError
+    from .._message import Message
+    from .._registry import get_codec
+    from .._request import Request
+
+    probe = Request(model=route.model or "model", max_tokens=1, messages=[Message.user("-")])
+    endpoint = Endpoint(base_url=route.base_url, api_key="-", settings=route.settings)
+    try:
+        get_codec(route.codec).http_request(probe, stream=False, endpoint=endpoint)
+    except EncodeError as error:
+        if error.path == "base_url":
+            raise ConfigError(f"{at}: base_url: {error.reason}") from None
+    except Exception:  # the rest (settings, credentials) is for the request to report
+        pass
 
 
 def _number(table: Mapping[str, Any], key: str, kind: type[float], default: float) -> float:

@@ -20,6 +20,7 @@ from interlingua.kit import (
     BatchLine,
     CodecBase,
     Serving,
+    versioned_base,
 )
 
 from . import _doors, _errors, _request, _response, _rules, _sniff, _stream
@@ -103,7 +104,9 @@ class AnthropicMessagesCodec(CodecBase):
             merged = Endpoint(endpoint.base_url, endpoint.api_key, headers, endpoint.settings)
             return _doors.http_request(body, request.model or "", stream=stream, endpoint=merged)
         headers = self.json_headers(endpoint, "x-api-key", fixed=fixed)
-        url = f"{self.base_url(endpoint, DEFAULT_BASE_URL)}/v1/messages"
+        # The SDK's base URL has no /v1 (its path adds it); one given with it is taken too
+        base, version = versioned_base(endpoint.base_url, DEFAULT_BASE_URL, codec=self.name, version="v1")
+        url = f"{base}/{version}/messages"
         return HttpRequest(method="POST", url=url, headers=headers, json=body, stream=stream)
 
 

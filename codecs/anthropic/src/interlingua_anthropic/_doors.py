@@ -32,7 +32,17 @@ from functools import partial
 from typing import Any
 
 from interlingua import EncodeError, Endpoint, HttpRequest, MissingAPIKeyError, ServerSentEvent
-from interlingua.kit import aws_auth, aws_region, dumps, event_frames, gcp_token, host_label, loads, url_segment
+from interlingua.kit import (
+    aws_auth,
+    aws_region,
+    dumps,
+    event_frames,
+    gcp_token,
+    host_label,
+    loads,
+    url_segment,
+    versioned_base,
+)
 
 DOORS = ("bedrock", "vertex")
 BEDROCK_VERSION = "bedrock-2023-05-31"
@@ -77,7 +87,8 @@ def _bedrock(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoi
         body["anthropic_beta"] = [beta.strip() for beta in betas.split(",")]
     who = f"{NAME} on Bedrock"
     region = aws_region(settings, who=who)
-    base = (endpoint.base_url or f"https://bedrock-runtime.{region}.amazonaws.com").rstrip("/")
+    host = f"https://bedrock-runtime.{region}.amazonaws.com"
+    base, _ = versioned_base(endpoint.base_url, host, codec=NAME, version=None)  # no version segment
     action = "invoke-with-response-stream" if stream else "invoke"
     url = f"{base}/model/{url_segment(model, codec=NAME, at='model')}/{action}"
     if stream:
@@ -111,9 +122,9 @@ def bedrock_events(chunks: Iterator[bytes], *, codec: str) -> Iterator[ServerSen
 # --- Google Vertex AI ----------------------------------------------------------------------------
 
 _VERTEX_HOSTS = {
-    "global": "https://aiplatform.googleapis.com/v1",
-    "us": "https://aiplatform.us.rep.googleapis.com/v1",
-    "eu": "https://aiplatform.eu.rep.googleapis.com/v1",
+    "global": "https://aiplatform.googleapis.com",
+    "us": "https://aiplatform.us.rep.googleapis.com",
+    "eu": "https://aiplatform.eu.rep.googleapis.com",
 }
 """Multi-region locations have their own hosts; a region's host is ``{region}-aiplatform``."""
 
@@ -125,13 +136,13 @@ def _vertex(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoin
         raise MissingAPIKeyError(f"{NAME} on Vertex AI: set settings['vertex_project'] and ['vertex_location']")
     body = {"anthropic_version": settings.get("anthropic_version", VERTEX_VERSION), **body}
     region = host_label(region, codec=NAME, at="settings.vertex_location")  # it may name the host
-    base = (endpoint.base_url or _VERTEX_HOSTS.get(region, f"https://{region}-aiplatform.googleapis.com/v1")).rstrip(
-        "/"
-    )
+    host = _VERTEX_HOSTS.get(region, f"https://{region}-aiplatform.googleapis.com")
+    # Vertex AI serves v1 and v1beta1; a base URL with or without one is taken
+    base, version = versioned_base(endpoint.base_url, host, codec=NAME, version="v1", also=("v1beta1",))
     action = "streamRawPredict" if stream else "rawPredict"
     project = url_segment(project, codec=NAME, at="settings.vertex_project")
     model = url_segment(model, codec=NAME, at="model", safe="@")
-    url = f"{base}/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:{action}"
+    url = f"{base}/{version}/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:{action}"
     token = endpoint.api_key or gcp_token(who=NAME)
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}", **endpoint.headers}
     return HttpRequest("POST", url, headers, body, stream=stream)

@@ -25,6 +25,7 @@ from interlingua.kit import (
     aws_region,
     event_frames,
     url_segment,
+    versioned_base,
 )
 
 from . import _errors, _request, _response, _rules, _sniff, _stream
@@ -92,7 +93,9 @@ class BedrockConverseCodec(CodecBase):
         if not request.model:
             raise EncodeError(NAME, "model", "the Converse URL names the model; Request.model is required")
         region = aws_region(endpoint.settings, who=NAME)
-        base = self.base_url(endpoint, f"https://bedrock-runtime.{region}.amazonaws.com")
+        # The Converse URL has no version segment: a base URL ending in one (/v1) is refused
+        host = f"https://bedrock-runtime.{region}.amazonaws.com"
+        base, _ = versioned_base(endpoint.base_url, host, codec=NAME, version=None)
         model = url_segment(request.model, codec=NAME, at="model")
         url = f"{base}/model/{model}/{'converse-stream' if stream else 'converse'}"
         headers = {"content-type": "application/json", **endpoint.headers}

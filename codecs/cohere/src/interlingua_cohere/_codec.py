@@ -15,7 +15,7 @@ from interlingua import (
     StreamEvent,
     WarningSink,
 )
-from interlingua.kit import CodecBase, as_object
+from interlingua.kit import CodecBase, as_object, versioned_base
 
 from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -67,7 +67,9 @@ class CohereChatCodec(CodecBase):
         body["stream"] = stream
         accept = {"accept": "text/event-stream" if stream else "application/json"}
         headers = self.json_headers(endpoint, "authorization", bearer=True, fixed=accept)
-        return HttpRequest("POST", f"{self.base_url(endpoint, DEFAULT_BASE_URL)}/v2/chat", headers, body, stream=stream)
+        # Cohere's v1 chat is another API: a base URL ending in /v1 is refused, /v2 taken
+        base, version = versioned_base(endpoint.base_url, DEFAULT_BASE_URL, codec=NAME, version="v2")
+        return HttpRequest("POST", f"{base}/{version}/chat", headers, body, stream=stream)
 
     def __repr__(self) -> str:
         return "CohereChatCodec()"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from interlingua import Encoded, EncodeError, Endpoint, HttpRequest, MissingAPIKeyError
-from interlingua.kit import gcp_token, host_label, url_segment
+from interlingua.kit import gcp_token, host_label, url_segment, versioned_base
 
 from ._parts import NAME, bare_model
 
@@ -26,6 +26,22 @@ def _vertex_base(location: str) -> str:
     if location == "global":
         return "https://aiplatform.googleapis.com"
     return f"https://{host_label(location, codec=NAME, at='settings.vertex_location')}-aiplatform.googleapis.com"
+
+
+_GEMINI_VERSIONS = ("v1beta", "v1", "v1alpha")
+"""The Gemini API's versions (google-genai's ``HttpOptions.api_version``, its _api_client.py), the
+codec's default first."""
+_VERTEX_VERSIONS = ("v1", "v1beta1")
+"""Vertex AI's, the default first."""
+
+
+def _base(given: str | None, default: str, asked: str | None, versions: tuple[str, ...]) -> tuple[str, str | None]:
+    """The base URL and the version: a base URL ending in one of ``versions`` names the version
+    (google-genai takes them apart, ``base_url`` and ``api_version``; either way is taken here)
+    unless ``settings["api_version"]`` names another, which is refused."""
+    if asked is not None:
+        return versioned_base(given, default, codec=NAME, version=asked)
+    return versioned_base(given, default, codec=NAME, version=versions[0], also=versions[1:])
 
 
 def on_vertex(settings: Mapping[str, str]) -> bool:
@@ -51,8 +67,7 @@ def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint:
         if not project:
             raise MissingAPIKeyError(f"{NAME} on Vertex AI: set settings['vertex_project']")
         location = settings.get("vertex_location", "global")
-        version = settings.get("api_version", "v1")
-        base = (endpoint.base_url or _vertex_base(location)).rstrip("/")
+        base, version = _base(endpoint.base_url, _vertex_base(location), settings.get("api_version"), _VERTEX_VERSIONS)
         names = (
             url_segment(project, codec=NAME, at="settings.vertex_project"),
             url_segment(location, codec=NAME, at="settings.vertex_location"),
@@ -61,14 +76,13 @@ def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint:
         path = "projects/{}/locations/{}/publishers/google/models/{}".format(*names)
         headers["authorization"] = f"Bearer {endpoint.api_key or gcp_token(who=NAME)}"
     else:
-        version = settings.get("api_version", "v1beta")
-        base = (endpoint.base_url or GEMINI_BASE).rstrip("/")
+        base, version = _base(endpoint.base_url, GEMINI_BASE, settings.get("api_version"), _GEMINI_VERSIONS)
         collection, _, name = model.partition("/") if model.startswith(("models/", "tunedModels/")) else ("", "", model)
         path = f"{collection or 'models'}/{url_segment(name, codec=NAME, at='model')}"
         if endpoint.api_key:
             headers["x-goog-api-key"] = endpoint.api_key
     headers.update(endpoint.headers)
-    version = url_segment(version, codec=NAME, at="settings.api_version")
+    version = url_segment(version or "", codec=NAME, at="settings.api_version")
     return HttpRequest(
         method="POST", url=f"{base}/{version}/{path}:{method}", headers=headers, json=encoded.body, stream=stream
     )
