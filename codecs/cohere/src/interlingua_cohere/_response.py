@@ -14,7 +14,8 @@ from typing import Any
 from interlingua import DecodeError, Response, WarningSink
 from interlingua.kit import expect, optional
 
-from ._messages import PROVIDER, Decoding, decode_message, echo, encode_message, within
+from ._messages import decode_message, encode_message
+from ._parts import PROVIDER, Decoding, echo, within
 from ._stop_reason import STOP_REASONS, write_finish
 from ._usage import decode_usage, encode_usage, report_usage
 

@@ -42,7 +42,7 @@ from interlingua import (
 )
 from interlingua.kit import dumps, event_object
 
-from ._messages import NAME, PROVIDER, decode_citations, echo, own
+from ._parts import NAME, PROVIDER, decode_citations, echo, own
 from ._stop_reason import STOP_REASONS, write_finish
 from ._usage import decode_usage, encode_usage, report_usage
 
