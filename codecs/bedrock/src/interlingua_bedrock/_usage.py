@@ -13,7 +13,6 @@ from interlingua import Usage, WarningSink
 _USAGE = ("inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens")
 
 
-
 def decode_usage(usage: dict[str, Any] | None) -> tuple[Usage, dict[str, Any]]:
     """The IR's Usage, and what of the wire's usage object it has no field for (non-integers)."""
     if usage is None:

@@ -26,7 +26,6 @@ _WRITE: dict[StopReason, str] = {
 }
 
 
-
 def write_finish(reason: StopReason, out: WarningSink, at: str) -> str:
     """Another wire's stop reason as a ``finish_reason``; ChatFinishReason has six values, so one
     with no counterpart (content_filter, pause, ...) is converted, and reported."""
