@@ -220,7 +220,7 @@ def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, stric
     origins = normalized.origins or []
     warnings = _merge(normalized.warnings, [_repath(warning, origins) for warning in encoded.warnings])
     if strict and warnings:
-        from ._errors import LossyEncodeError
+        from ._warnings import LossyEncodeError
 
         raise LossyEncodeError(codec, warnings)
     return Encoded(encoded.body, warnings, encoded.notes)
