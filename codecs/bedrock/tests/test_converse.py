@@ -261,6 +261,14 @@ def test_a_streamed_answers_citations_are_its_texts_as_in_the_answer_body() -> N
     ]
 
 
+def test_a_cited_text_block_the_stream_never_stops_keeps_its_citations() -> None:
+    path = GOLDEN / "stream" / "cited-answer.sse"
+    events = [e for e in il.parse_sse([path.read_bytes()]) if e.event != "contentBlockStop"]
+    response = il.accumulate(CODEC.decode_stream(events))
+    answer = CODEC.decode_response(load_body(GOLDEN / "response" / "cited-answer.json"))
+    assert response == answer
+
+
 def test_a_streamed_answers_citations_go_back_out_as_citation_deltas() -> None:
     from interlingua.kit import event_frames, render_frames
 

@@ -197,6 +197,15 @@ def test_a_streamed_answers_citations_are_its_texts_as_in_the_answer_body() -> N
     ]
 
 
+def test_a_cited_text_block_the_stream_never_ends_keeps_its_citations() -> None:
+    path = GOLDEN / "stream" / "cited-answer.sse"
+    events = [e for e in il.parse_sse([path.read_bytes()]) if '"index":1}' not in e.data or e.event != "content-end"]
+    decoded = CODEC.decode_stream(events)
+    text = il.accumulate(decoded).message.parts[1]
+    assert len(events) == 11 and decoded.warnings == []
+    assert isinstance(text, il.Text) and [c.cited_text for c in text.citations] == ["Business"]
+
+
 def test_a_streamed_answers_citations_go_back_out_as_citation_events() -> None:
     events = list(CODEC.decode_stream(il.parse_sse([(GOLDEN / "stream" / "cited-answer.sse").read_bytes()])))
     written = CODEC.encode_stream(events)

@@ -150,6 +150,11 @@ class _Reader:
         index = require(data, "contentBlockIndex", int, at)
         if self.opened.pop(index, None) is None:  # a block skipped at its start ends unseen too
             return
+        yield from self._end(index)
+
+    def _end(self, index: int) -> Iterator[StreamEvent]:
+        """The end of the part at ``index``; a cited text's citations end with it, its block (the
+        text and the citations as they came) in its echo as a response's ``citationsContent``."""
         text, cited = self.texts.pop(index, []), self.cited.pop(index, None)
         if cited is None:
             yield PartEnd(index)
@@ -157,6 +162,12 @@ class _Reader:
         block = {"content": [{"text": "".join(text)}], "citations": cited}
         yield EchoEvent(index, echo({"citationsContent": block})[0])
         yield PartEnd(index, [decode_citation(citation) for citation in cited])
+
+    def _end_cited(self) -> Iterator[StreamEvent]:
+        """The cited text blocks the stream never stopped, ended before the message ends."""
+        for index in list(self.cited):
+            if self.opened.pop(index, None) is not None:
+                yield from self._end(index)
 
     def message_stop(self, data: dict[str, Any], at: str) -> Iterator[StreamEvent]:
         self.stop = require(data, "stopReason", str, at)
@@ -172,12 +183,14 @@ class _Reader:
             yield EchoEvent(None, ProviderEcho(provider=PROVIDER, data=rest))
         yield UsageUpdate(usage)
         if self.stop is not None:
+            yield from self._end_cited()
             yield MessageEnd(STOP_REASONS.get(self.stop, "other"), self.stop, usage)
             self.ended = True
 
     def close(self) -> Iterator[StreamEvent]:
         """The end when the stream stops after ``messageStop`` with no ``metadata``."""
         if self.stop is not None and not self.ended:
+            yield from self._end_cited()
             yield MessageEnd(STOP_REASONS.get(self.stop, "other"), self.stop, None)
 
 

@@ -106,13 +106,19 @@ class _Reader:
         ir = self.parts.get(("content", data.get("index")))
         if ir is None:
             return
-        if ir == self.home and self.cited:
-            yield EchoEvent(ir, echo({"citations": self.cited})[0])
-            yield PartEnd(ir, decode_citations(self.cited))
+        if ir == self.home:
+            yield from self._end_home(ir)
         else:
             yield PartEnd(ir)
-        if ir == self.home:
-            self.home_open = False
+
+    def _end_home(self, home: int) -> Iterator[StreamEvent]:
+        """The end of the first text part, with the citations that came for it."""
+        self.home_open = False
+        if self.cited:
+            yield EchoEvent(home, echo({"citations": self.cited})[0])
+            yield PartEnd(home, decode_citations(self.cited))
+        else:
+            yield PartEnd(home)
 
     def citation_start(self, data: dict[str, Any], message: dict[str, Any], at: str) -> Iterator[StreamEvent]:
         citation = message.get("citations")
@@ -157,7 +163,9 @@ class _Reader:
     def message_end(self, data: dict[str, Any], message: dict[str, Any], at: str) -> Iterator[StreamEvent]:
         if ("plan", 0) in self.parts:
             yield PartEnd(self.parts.pop(("plan", 0)))
-        if self.cited and self.home is None:  # an answer with no text: its citations in the response's echo
+        if self.cited and self.home_open and self.home is not None:  # a text block the stream never ended
+            yield from self._end_home(self.home)
+        elif self.cited and self.home is None:  # an answer with no text: its citations in the response's echo
             yield EchoEvent(None, echo({"_message": {"citations": self.cited}})[0])
         delta = _object(data.get("delta"))
         raw = delta.get("finish_reason")
