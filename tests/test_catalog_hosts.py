@@ -10,8 +10,15 @@ from collections.abc import Iterator
 import pytest
 
 from interlingua import models
+from interlingua._catalog import elsewhere
 from interlingua._model_check import RuleView, refusals
-from interlingua._model_spec import CatalogError, parse_file
+from interlingua._model_spec import CatalogError, ModelSpec
+from interlingua._model_spec import parse_file as parse_catalog_file
+
+
+def parse_file(data: dict[str, object], where: str) -> list[ModelSpec]:
+    """A catalog file read as the catalog reads it (another provider's models found through it)."""
+    return parse_catalog_file(data, where, elsewhere=elsewhere)
 
 HOST = """
 provider = "acme-host"

@@ -16,7 +16,6 @@ from ._errors import (
     DecodeError,
     EncodeError,
     InterlinguaError,
-    LossyEncodeError,
     MissingAPIKeyError,
     NotFoundError,
     OverloadedError,
@@ -24,9 +23,6 @@ from ._errors import (
     ProviderError,
     RateLimitError,
     ServerError,
-    StreamDecodeError,
-    StreamError,
-    StreamTimeoutError,
     TimeoutError,
     TransportError,
 )
@@ -89,6 +85,7 @@ from ._stream import (
     aaccumulate,
     accumulate,
 )
+from ._stream_errors import StreamDecodeError, StreamError, StreamTimeoutError
 from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import (
     AnyWarning,
@@ -96,6 +93,7 @@ from ._warnings import (
     ForeignOption,
     LossyDecode,
     LossyEncode,
+    LossyEncodeError,
     ModelWarning,
     UnknownModel,
     UnsupportedSetting,

@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from ._model_spec import ModelSpec
 
 DATA_FILE: Final = "models.toml"
-LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
-"""Thinking levels (efforts) from least to most; ``max`` has no IR level, only vendors take it."""
 SAMPLING: Final = ("temperature", "top_p", "top_k", "presence_penalty", "frequency_penalty", "seed", "stop")
 """The IR settings sampling rules speak of, in the order an exclusive group keeps them."""
 _DATE = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8})$")
@@ -132,7 +130,7 @@ def _load_package(package: str, provider: str) -> tuple[ModelSpec, ...]:
         text = ""
     from ._model_spec import parse_file
 
-    found = parse_file(_toml(text), f"{package}/{DATA_FILE}", provider) if text else []
+    found = parse_file(_toml(text), f"{package}/{DATA_FILE}", provider, elsewhere) if text else []
     specs = tuple(spec for spec in found if spec.provider == provider)  # one package, several providers
     _PACKAGE_DATA[(package, provider)] = specs
     return specs
@@ -160,6 +158,23 @@ def catalog(provider: str, package: str | None = None) -> Catalog:
     return found
 
 
+def discover() -> None:
+    """Name each installed codec's package as its provider's data package (loading no file)."""
+    from ._registry import codecs, get_codec
+
+    for name in codecs():
+        codec = get_codec(name)
+        catalog(codec.provider, type(codec).__module__.split(".", 1)[0])
+
+
+def elsewhere(provider: str, model: str) -> tuple[ModelSpec | None, bool]:
+    """Another provider's model, for an entry that extends it (``"<provider>/<id>"``): its entry
+    (None: unknown) and whether that provider has a catalog (the installed codecs' included)."""
+    discover()
+    found = catalog(provider)
+    return found.find(model), found.has_data()
+
+
 def lookup(
     provider: str, package: str, model: str | None, out: WarningSink, wire: str | None = None
 ) -> ModelSpec | None:
@@ -185,7 +200,7 @@ def load(path: str | Path, provider: str | None = None) -> list[ModelSpec]:
     source = Path(path)
     from ._model_spec import parse_file
 
-    specs = parse_file(_toml(source.read_text(encoding="utf-8")), str(source), provider)
+    specs = parse_file(_toml(source.read_text(encoding="utf-8")), str(source), provider, elsewhere)
     for spec in specs:
         catalog(spec.provider).add(spec)
     return specs
@@ -204,7 +219,7 @@ def register(entry: ModelSpec | Mapping[str, Any], provider: str | None = None) 
             raise CatalogError(f"{entry.get('id')!r}: name its provider")
         base_id = entry.get("extends")
         if isinstance(base_id, str) and "/" in base_id:  # None: that provider's catalog is not installed
-            base = base_of(base_id, {}, f"register: {entry.get('id')!r}")
+            base = base_of(base_id, {}, f"register: {entry.get('id')!r}", elsewhere)
         else:
             base = catalog(owner).find(base_id) if isinstance(base_id, str) else None
             if base_id is not None and base is None:
@@ -296,6 +311,8 @@ def nearest_level(spec: ModelSpec, level: str, out: WarningSink, path: str = "th
     if rules is None:
         return level
     if level == "off" and rules.can_off is False:
+        from ._model_spec import LEVELS
+
         accepted = [lv for lv in rules.levels if lv != "off"] or [lv for lv in LEVELS if lv != "off"]
         chosen = accepted[0]
         why = f"{spec.id} cannot turn thinking off: sent as {chosen!r} ({spec.cite('thinking')})"

@@ -40,8 +40,6 @@ from ._errors import (
     DecodeError,
     MissingAPIKeyError,
     ProviderError,
-    StreamError,
-    StreamTimeoutError,
     TimeoutError,
     TransportError,
 )
@@ -51,6 +49,7 @@ from ._request import Request
 from ._response import Response
 from ._sse import MAX_EVENT_SIZE, SSEEvent
 from ._stream import ErrorEvent, StreamAccumulator, StreamEvent
+from ._stream_errors import StreamError, StreamTimeoutError
 from ._warned_stream import DecodedStream
 from ._warnings import AnyWarning, Encoded
 from ._wire import body_bytes, loads, retry_after

@@ -1,13 +1,11 @@
-"""The error hierarchy: bad input (with its JSON path), lossy encodes, broken streams, vendors, network."""
+"""The error hierarchy: bad input (with its JSON path), vendors, network. The errors that carry IR
+values stand above the IR: a lossy encode's (``_warnings.LossyEncodeError``) and a broken
+stream's (``_stream_errors``), so this module uses nothing of the package."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from ._response import Response
-    from ._warnings import AnyWarning
+from typing import Any
 
 
 class InterlinguaError(Exception):
@@ -34,45 +32,9 @@ class EncodeError(InterlinguaError, ValueError):
         super().__init__(f"{codec or 'encode'}: {path or '<request>'}: {reason}")
 
 
-class LossyEncodeError(EncodeError):
-    """``strict=True`` and the encode lost something: ``warnings`` lists every loss."""
-
-    def __init__(self, codec: str, warnings: Sequence[AnyWarning]) -> None:
-        self.warnings = list(warnings)
-        lines = "; ".join(f"{w.path or '<body>'}: {w.message}" for w in self.warnings)
-        first = self.warnings[0].path if self.warnings else ""
-        super().__init__(codec, first, f"{len(self.warnings)} lossy change(s): {lines}")
-
-
 class MissingAPIKeyError(InterlinguaError):
     """No key was given and none of the codec's environment variables is set (or a cloud door
     lacks what it authenticates with: a region, a project, credentials)."""
-
-
-class StreamError(InterlinguaError):
-    """A stream that ended early or carried an error; ``partial`` is what arrived before it."""
-
-    def __init__(self, message: str, *, partial: Response | None = None, error: ProviderError | None = None):
-        self.partial = partial
-        self.error = error
-        super().__init__(message)
-
-
-class StreamDecodeError(StreamError, DecodeError):
-    """A stream event its codec could not read. Both errors at once: ``except StreamError``
-    gets ``partial`` (what arrived before the bad event), ``except DecodeError`` gets ``codec``,
-    ``path`` and ``reason``; the codec's own DecodeError is the ``__cause__``."""
-
-    def __init__(self, codec: str, path: str, reason: str, *, partial: Response | None = None) -> None:
-        DecodeError.__init__(self, codec, path, reason)
-        self.partial = partial
-        self.error = None
-
-    @classmethod
-    def of(cls, error: DecodeError, partial: Response | None) -> StreamDecodeError:
-        """``error`` (raised by a codec's decode_stream) with the partial answer; chain it with
-        ``raise ... from error``."""
-        return cls(error.codec, error.path, error.reason, partial=partial)
 
 
 class ProviderError(InterlinguaError):
@@ -196,8 +158,3 @@ class TransportError(InterlinguaError):
 
 class TimeoutError(TransportError):
     """The vendor did not answer within the timeout."""
-
-
-class StreamTimeoutError(StreamError, TimeoutError):
-    """A stream that went quiet: no event within the client's timeout. Both errors at once:
-    ``except StreamError`` gets ``partial``, ``except TimeoutError`` (a TransportError) the timeout."""

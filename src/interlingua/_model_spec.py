@@ -6,12 +6,13 @@ costs more than the rest of the catalog, and most imports of a codec never read 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final, TypeAlias
 
-from ._catalog import LEVELS
+LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
+"""Thinking levels (efforts) from least to most; ``max`` has no IR level, only vendors take it."""
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -242,10 +243,19 @@ def _strings(value: Any, where: str) -> list[str]:
     return value
 
 
-def parse_file(data: Mapping[str, Any], where: str, provider: str | None = None) -> list[ModelSpec]:
+Elsewhere: TypeAlias = Callable[[str, str], "tuple[ModelSpec | None, bool]"]
+"""How a catalog finds another provider's model (``extends = "<provider>/<id>"``): its entry (None:
+unknown) and whether that provider has a catalog. The catalog passes its own, so this module
+stands below the catalog it feeds."""
+
+
+def parse_file(
+    data: Mapping[str, Any], where: str, provider: str | None = None, elsewhere: Elsewhere | None = None
+) -> list[ModelSpec]:
     """A catalog file: a top-level ``provider`` (or one per entry), ``scopes`` (each entry's
     default) and ``[[model]]`` tables, each possibly ``extends = "<an earlier id>"`` or
-    ``"<provider>/<id>"`` (a model of another provider's catalog: the same model served here)."""
+    ``"<provider>/<id>"`` (a model of another provider's catalog, found by ``elsewhere``: the
+    same model served here)."""
     default = data.get("provider", provider)
     scopes = data.get("scopes")
     specs: dict[str, ModelSpec] = {}
@@ -255,27 +265,27 @@ def parse_file(data: Mapping[str, Any], where: str, provider: str | None = None)
             raise CatalogError(f"{where}: model[{i}] names no provider")
         if scopes is not None and "scopes" not in table:
             table = {**table, "scopes": scopes}
-        base = base_of(table.get("extends"), specs, f"{where}: model[{i}]")
+        base = base_of(table.get("extends"), specs, f"{where}: model[{i}]", elsewhere)
         spec = parse_entry(table, owner, base, f"{where}: model[{i}]")
         specs[spec.id] = spec
     return list(specs.values())
 
 
-def base_of(base_id: Any, known: Mapping[str, ModelSpec], where: str) -> ModelSpec | None:
+def base_of(
+    base_id: Any, known: Mapping[str, ModelSpec], where: str, elsewhere: Elsewhere | None = None
+) -> ModelSpec | None:
     """The entry ``extends`` names: one of ``known``, or ``"<provider>/<id>"`` in that provider's
-    catalog. None when nothing is extended, or the other provider has no catalog installed (the
-    entry then stands on its own facts); a name neither finds is a CatalogError."""
+    catalog (``elsewhere``). None when nothing is extended, or the other provider has no catalog
+    installed (the entry then stands on its own facts); a name neither finds is a CatalogError."""
     if base_id is None:
         return None
     if not isinstance(base_id, str):
         raise CatalogError(f"{where}: extends takes a model id")
     if base_id in known:
         return known[base_id]
-    if "/" in base_id:
-        from . import models
-
+    if "/" in base_id and elsewhere is not None:
         owner, _, model = base_id.partition("/")
-        found = models.find(owner, model)
-        if found is not None or not models.has_catalog(owner):
+        found, has_catalog = elsewhere(owner, model)
+        if found is not None or not has_catalog:
             return found
     raise CatalogError(f"{where}: extends {base_id!r}, which no earlier entry defines")

@@ -220,7 +220,7 @@ def finish_encode(normalized: Normalized, encoded: Encoded, *, codec: str, stric
     origins = normalized.origins or []
     warnings = _merge(normalized.warnings, [_repath(warning, origins) for warning in encoded.warnings])
     if strict and warnings:
-        from ._errors import LossyEncodeError
+        from ._warnings import LossyEncodeError
 
         raise LossyEncodeError(codec, warnings)
     return Encoded(encoded.body, warnings, encoded.notes)
@@ -297,111 +297,157 @@ def _walk(
     ``checks``: the part checks of ``refuse_unsendable``, made in the same walk (an encode walks
     the transcript once); ``record``: the verdict of each message and part, for the repair.
     Either walks every message; alone, the walk stops at the first thing that needs a fix.
+    Each message is two steps: its parts (``_walk_parts``), then its place in the turns
+    (``_Turns.add``).
 
     Written for the passing case, which every encode pays: a text or native part costs a type,
     two identity tests and a dict lookup; a message is read as two values and a part for what
     its verdict needs, each once (an attribute of an IR model is a slow read); no ``enumerate``
     (its tuples cost more than the counters); paths spelled out only for an error."""
-    verdicts = rules.verdicts
-    accepts = None if rules.tool_ids is None else rules.tool_ids.accepts
-    one_message = rules.one_results_message
-    joins = rules.joins_turns
-    stored = rules.stored_turns  # until the first assistant message: results answer stored calls
     stop = checks is None and record is None
-    keeps = True
-    expected: list[str] | None = None  # the calls of the turn whose results are being read
-    answers: list[str] = []
-    holders = 0
+    turns = _Turns(rules)
     i = -1
     for message in messages:
         i += 1
         role = message.role
         parts = message.parts
-        leading = role == "tool" or role == "user"  # still among the results that lead the message
-        calls: list[str] | None = None
-        took = 0  # the results that lead it
-        fits = True
-        misfits: list[int] | None = None  # the parts that need a fix
-        j = -1
-        for part in parts:
-            j += 1
-            kind = type(part)
-            if kind is ToolResult:
-                tool_id = part.tool_use_id  # type: ignore[union-attr]  # kind says ToolResult
-                content = part.content  # type: ignore[union-attr]  # as above
-                if checks is not None:
-                    checks.result(i, j, tool_id, content, part.name)  # type: ignore[union-attr,arg-type]  # as above
-                if (type(content) is list and holds_handle(content)) or (accepts is not None and not accepts(tool_id)):
-                    if stop:
-                        return False
-                    fits, misfits = False, _add(misfits, j)
-                elif not leading:
-                    if stop:
-                        return False
-                    fits = False
-                answers.append(tool_id)
-                took += 1
-                continue
-            if kind is ToolUse:
-                call_id = part.id  # type: ignore[union-attr]  # kind says ToolUse
-                if checks is not None:
-                    checks.call(call_id, part.name)  # type: ignore[union-attr,arg-type]  # as above
-                if accepts is not None and not accepts(call_id):
-                    if stop:
-                        return False
-                    fits, misfits = False, _add(misfits, j)
-                if calls is None:
-                    calls = [call_id]
-                else:
-                    calls.append(call_id)
-            else:
-                try:
-                    verdict = verdicts[kind]
-                except KeyError:
-                    verdict = _verdict_of(part, rules)
-                if verdict is not _always:
-                    if not verdict(part, rules):
-                        if stop:
-                            return False
-                        fits, misfits = False, _add(misfits, j)
-                    if checks is not None and kind in MEDIA_TYPES:
-                        checks.media(part, i, j)
-            leading = False
+        found = _walk_parts(parts, role, i, rules, turns.answers, checks, stop)
+        if found is None:  # alone, the walk stops at the first part that needs a fix
+            return False
+        calls, took, leading, fits, misfits = found
         if checks is not None and calls is not None and len(calls) > 1:
             checks.turn(parts, i)
         if record is not None:
             record.append(((calls or []) if fits else None, took, misfits))
-        if not fits:
-            keeps = False
-        if not keeps:
-            continue
-        if expected is not None:
-            if joins and role == "assistant" and not answers and not holders:
-                if calls is not None:  # the same turn, to the API: its calls join the turn's
-                    expected = expected + calls
-                continue
-            if took and leading:
-                holders += 1
-                continue  # results only: the run goes on
-            holders += bool(took)
-            if not _answers_calls(expected, answers, holders, one_message):
+        if not turns.add(role, calls, took, leading, fits) and stop:
+            return False
+    return turns.end()
+
+
+_Found: TypeAlias = tuple[list[str] | None, int, bool, bool, list[int] | None]
+"""What ``_walk_parts`` found in a message: its calls' ids, how many results lead it, whether
+results are all it holds, whether all its parts fit, and which of them need a fix."""
+
+
+def _walk_parts(
+    parts: Sequence[ContentPart],
+    role: str,
+    i: int,
+    rules: TurnRules,
+    answers: list[str],
+    checks: PartChecks | None,
+    stop: bool,
+) -> _Found | None:
+    """The parts of the ``i``-th message, each held to its verdict (None: ``stop`` and one needs a
+    fix); the ids of its results are added to ``answers``. See ``_walk`` for the costs."""
+    verdicts = rules.verdicts
+    accepts = None if rules.tool_ids is None else rules.tool_ids.accepts
+    leading = role == "tool" or role == "user"  # still among the results that lead the message
+    calls: list[str] | None = None
+    took = 0  # the results that lead it
+    fits = True
+    misfits: list[int] | None = None  # the parts that need a fix
+    j = -1
+    for part in parts:
+        j += 1
+        kind = type(part)
+        if kind is ToolResult:
+            tool_id = part.tool_use_id  # type: ignore[union-attr]  # kind says ToolResult
+            content = part.content  # type: ignore[union-attr]  # as above
+            if checks is not None:
+                checks.result(i, j, tool_id, content, part.name)  # type: ignore[union-attr,arg-type]  # as above
+            if (type(content) is list and holds_handle(content)) or (accepts is not None and not accepts(tool_id)):
                 if stop:
-                    return False
-                keeps = False
-                continue
-            expected = None
-            if role == "tool" or role == "user":
-                continue
-        elif took and not stored:
-            if stop:
-                return False
-            keeps = False  # results after no calls: orphans
+                    return None
+                fits, misfits = False, _add(misfits, j)
+            elif not leading:
+                if stop:
+                    return None
+                fits = False
+            answers.append(tool_id)
+            took += 1
             continue
+        if kind is ToolUse:
+            call_id = part.id  # type: ignore[union-attr]  # kind says ToolUse
+            if checks is not None:
+                checks.call(call_id, part.name)  # type: ignore[union-attr,arg-type]  # as above
+            if accepts is not None and not accepts(call_id):
+                if stop:
+                    return None
+                fits, misfits = False, _add(misfits, j)
+            if calls is None:
+                calls = [call_id]
+            else:
+                calls.append(call_id)
+        else:
+            try:
+                verdict = verdicts[kind]
+            except KeyError:
+                verdict = _verdict_of(part, rules)
+            if verdict is not _always:
+                if not verdict(part, rules):
+                    if stop:
+                        return None
+                    fits, misfits = False, _add(misfits, j)
+                if checks is not None and kind in MEDIA_TYPES:
+                    checks.media(part, i, j)
+        leading = False
+    return calls, took, leading, fits, misfits
+
+
+class _Turns:
+    """The turn part of ``_walk``'s verdict: the calls of the turn whose results are being read,
+    the results gathered for them (``answers``, from ``holders`` messages), and whether the
+    transcript still keeps the rules."""
+
+    __slots__ = ("answers", "expected", "holders", "joins", "keeps", "one_message", "stored")
+
+    def __init__(self, rules: TurnRules) -> None:
+        self.one_message = rules.one_results_message
+        self.joins = rules.joins_turns
+        self.stored = rules.stored_turns  # until the first assistant message: results answer stored calls
+        self.keeps = True
+        self.expected: list[str] | None = None
+        self.answers: list[str] = []
+        self.holders = 0
+
+    def add(self, role: str, calls: list[str] | None, took: int, leading: bool, fits: bool) -> bool:
+        """The next message (its role, calls, the results that lead it): whether all still keeps."""
+        if not fits:
+            self.keeps = False
+        if not self.keeps:
+            return False
+        expected = self.expected
+        if expected is not None:
+            if self.joins and role == "assistant" and not self.answers and not self.holders:
+                if calls is not None:  # the same turn, to the API: its calls join the turn's
+                    self.expected = expected + calls
+                return True
+            if took and leading:
+                self.holders += 1
+                return True  # results only: the run goes on
+            self.holders += bool(took)
+            if not _answers_calls(expected, self.answers, self.holders, self.one_message):
+                self.keeps = False
+                return False
+            self.expected = None
+            if role == "tool" or role == "user":
+                return True
+        elif took and not self.stored:
+            self.keeps = False  # results after no calls: orphans
+            return False
         if role == "assistant":
-            stored = False
+            self.stored = False
             if calls is not None:
-                expected, answers, holders = calls, [], 0
-    return keeps and (expected is None or _answers_calls(expected, answers, holders, one_message))
+                self.expected, self.answers, self.holders = calls, [], 0
+        return True
+
+    def end(self) -> bool:
+        """The verdict once every message is read: the last turn's calls answered too."""
+        expected = self.expected
+        if expected is None:
+            return self.keeps
+        return self.keeps and _answers_calls(expected, self.answers, self.holders, self.one_message)
 
 
 def _add(found: list[int] | None, j: int) -> list[int]:

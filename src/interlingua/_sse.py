@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
-from ._errors import StreamError
 from ._model import Record
+from ._stream_errors import StreamError
 
 if TYPE_CHECKING:
     import httpx2

@@ -14,11 +14,12 @@ from typing import TypeAlias
 from pydantic_core import from_json
 
 from ._cost import Cost
-from ._errors import DecodeError, ProviderError, StreamDecodeError, StreamError
+from ._errors import DecodeError, ProviderError
 from ._message import Message
 from ._model import Record, construct, replace
 from ._parts import Citation, ContentPart, ProviderEcho, Text, Thinking, ToolUse
 from ._response import Response, StopReason, Usage
+from ._stream_errors import StreamDecodeError, StreamError
 from ._wire import tool_arguments
 
 _set = object.__setattr__

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Generic, TypeVar
 
-from ._errors import LossyEncodeError
 from ._sse import SSEEvent
 from ._stream import StreamEvent
-from ._warnings import AnyWarning, WarningSink
+from ._warnings import AnyWarning, LossyEncodeError, WarningSink
 
 T = TypeVar("T")
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import Field
 
+from ._errors import EncodeError
 from ._model import _Tagged, construct
 from ._parts import Document, Image
 
@@ -212,7 +213,15 @@ class WarningSink:
     def finish(self, body: Mapping[str, Any], *, strict: bool) -> Encoded:
         """The Encoded result, or LossyEncodeError carrying every warning when ``strict``."""
         if strict and self.warnings:
-            from ._errors import LossyEncodeError
-
             raise LossyEncodeError(self.codec, list(self.warnings))
         return Encoded(dict(body), self.warnings, self.notes)
+
+
+class LossyEncodeError(EncodeError):
+    """``strict=True`` and the encode lost something: ``warnings`` lists every loss."""
+
+    def __init__(self, codec: str, warnings: Sequence[AnyWarning]) -> None:
+        self.warnings = list(warnings)
+        lines = "; ".join(f"{w.path or '<body>'}: {w.message}" for w in self.warnings)
+        first = self.warnings[0].path if self.warnings else ""
+        super().__init__(codec, first, f"{len(self.warnings)} lossy change(s): {lines}")

@@ -13,8 +13,8 @@ encoders read them to drop or map what the target model refuses. Next month's mo
 
 from __future__ import annotations
 
-from ._catalog import LEVELS, Catalog, catalog, forget, load, register
-from ._model_spec import CatalogError, ModelSpec, ThinkingRules
+from ._catalog import Catalog, catalog, discover, forget, load, register
+from ._model_spec import LEVELS, CatalogError, ModelSpec, ThinkingRules
 
 
 def find(provider: str, model: str) -> ModelSpec | None:
@@ -30,7 +30,7 @@ def has_catalog(provider: str) -> bool:
 
 def all_models(provider: str | None = None) -> list[ModelSpec]:
     """Every model of every installed codec's catalog (or of ``provider``'s), plus yours."""
-    _discover()
+    discover()
     from ._catalog import catalogs
 
     found = catalogs()
@@ -39,17 +39,8 @@ def all_models(provider: str | None = None) -> list[ModelSpec]:
 
 
 def _catalog_for(provider: str) -> Catalog:
-    _discover()
+    discover()
     return catalog(provider)
-
-
-def _discover() -> None:
-    """Name each installed codec's package as its provider's data package (loading no file)."""
-    from ._registry import codecs, get_codec
-
-    for name in codecs():
-        codec = get_codec(name)
-        catalog(codec.provider, type(codec).__module__.split(".", 1)[0])
 
 
 __all__ = [

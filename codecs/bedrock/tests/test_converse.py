@@ -245,6 +245,42 @@ def test_a_stream_written_back_reads_as_the_same_answer_and_frames_parse(path: P
     assert again == il.accumulate(events)
 
 
+def test_a_streamed_answers_citations_are_its_texts_as_in_the_answer_body() -> None:
+    """The stream of the golden cited answer (``citation`` deltas in its text block) gives the
+    part the answer's ``citationsContent`` block gives: Text.citations, the block in its echo."""
+    path = GOLDEN / "stream" / "cited-answer.sse"
+    decoded = CODEC.decode_stream(il.parse_sse([path.read_bytes()]))
+    streamed = il.accumulate(decoded)
+    answer = CODEC.decode_response(load_body(GOLDEN / "response" / "cited-answer.json"))
+    assert decoded.warnings == [] and streamed == answer
+    assert streamed.to_json_dict() == json.loads(path.with_name("cited-answer.ir.json").read_text())
+    (text,) = streamed.message.parts
+    assert isinstance(text, il.Text) and [(c.source.title, c.source.unit) for c in text.citations] == [
+        ("Contract 2026", "char"),
+        ("Handbook", "page"),
+    ]
+
+
+def test_a_cited_text_block_the_stream_never_stops_keeps_its_citations() -> None:
+    path = GOLDEN / "stream" / "cited-answer.sse"
+    events = [e for e in il.parse_sse([path.read_bytes()]) if e.event != "contentBlockStop"]
+    response = il.accumulate(CODEC.decode_stream(events))
+    answer = CODEC.decode_response(load_body(GOLDEN / "response" / "cited-answer.json"))
+    assert response == answer
+
+
+def test_a_streamed_answers_citations_go_back_out_as_citation_deltas() -> None:
+    from interlingua.kit import event_frames, render_frames
+
+    events = list(CODEC.decode_stream(il.parse_sse([(GOLDEN / "stream" / "cited-answer.sse").read_bytes()])))
+    written = list(CODEC.encode_stream(events))
+    deltas = [json.loads(e.data)["delta"] for e in written if e.event == "contentBlockDelta"]
+    assert [d["citation"]["title"] for d in deltas if "citation" in d] == ["Contract 2026", "Handbook"]
+    assert all(validate_wire("bedrock-converse", "stream_event", json.loads(e.data)) == [] for e in written)
+    frames = b"".join(render_frames((e.event, e.data.encode()) for e in written))
+    assert il.accumulate(CODEC.decode_stream(event_frames([frames], codec="t"))) == il.accumulate(events)
+
+
 def test_signed_reasoning_in_a_stream_carries_its_signature() -> None:
     path = real_fixture("bedrock-converse", "stream", "reasoning-stream.eventstream.bin")
     response = il.accumulate(CODEC.decode_event_stream([path.read_bytes()]))

@@ -178,10 +178,57 @@ def test_the_recorded_answer_with_documents_keeps_its_citations() -> None:
     )
 
 
-def test_golden_stream_accumulates_to_its_recorded_ir() -> None:
-    path = GOLDEN / "stream" / "tool-plan-then-call.sse"
+@pytest.mark.parametrize("path", sorted((GOLDEN / "stream").glob("*.sse")), ids=lambda p: p.stem)
+def test_golden_stream_accumulates_to_its_recorded_ir(path: Path) -> None:
     response = il.accumulate(CODEC.decode_stream(il.parse_sse([path.read_bytes()])))
     assert response.to_json_dict() == json.loads(path.with_name(path.stem + ".ir.json").read_text())
+
+
+def test_a_streamed_answers_citations_are_its_texts_as_in_the_answer_body() -> None:
+    """The stream of the golden cited answer (citation-start events before its text block's end)
+    gives the text part the answer body gives: Text.citations, the wire's list in its echo."""
+    decoded = CODEC.decode_stream(il.parse_sse([(GOLDEN / "stream" / "cited-answer.sse").read_bytes()]))
+    streamed = il.accumulate(decoded)
+    answer = CODEC.decode_response(load_body(GOLDEN / "response" / "thinking-with-citations.json"))
+    text = streamed.message.parts[1]
+    assert decoded.warnings == [] and text == answer.message.parts[1]
+    assert isinstance(text, il.Text) and [(c.cited_text, c.start, c.end) for c in text.citations] == [
+        ("Business", 4, 12)
+    ]
+
+
+def test_a_cited_text_block_the_stream_never_ends_keeps_its_citations() -> None:
+    path = GOLDEN / "stream" / "cited-answer.sse"
+    events = [e for e in il.parse_sse([path.read_bytes()]) if '"index":1}' not in e.data or e.event != "content-end"]
+    decoded = CODEC.decode_stream(events)
+    text = il.accumulate(decoded).message.parts[1]
+    assert len(events) == 11 and decoded.warnings == []
+    assert isinstance(text, il.Text) and [c.cited_text for c in text.citations] == ["Business"]
+
+
+def test_a_streamed_answers_citations_go_back_out_as_citation_events() -> None:
+    events = list(CODEC.decode_stream(il.parse_sse([(GOLDEN / "stream" / "cited-answer.sse").read_bytes()])))
+    written = CODEC.encode_stream(events)
+    payloads = [json.loads(event.data) for event in written]
+    assert written.warnings == []
+    assert [p["type"] for p in payloads if p["type"].startswith("citation")] == ["citation-start", "citation-end"]
+    assert all(validate_wire("cohere-chat", "stream_event", payload) == [] for payload in payloads)
+    assert il.accumulate(CODEC.decode_stream(list(CODEC.encode_stream(events)))) == il.accumulate(events)
+
+
+def test_another_wires_citations_in_a_stream_are_reported_not_sent() -> None:
+    cited = il.Citation(cited_text="Business", source=il.CitationSource(type="document"))
+    events = [
+        il.MessageStart(id="m"),
+        il.PartStart(0, il.Text("")),
+        il.TextDelta(0, "The Business plan."),
+        il.PartEnd(0, [cited]),
+        il.MessageEnd("end_turn", None, il.Usage()),
+    ]
+    written = CODEC.encode_stream(events)
+    assert not any(json.loads(e.data)["type"].startswith("citation") for e in written)
+    warned = [(w.path, w.kind, getattr(w, "part_type", None)) for w in written.warnings]
+    assert warned == [("events[3].citations", "lossy_encode", "citations")]
 
 
 def test_golden_error_reads_with_its_status_and_retry_after() -> None:

@@ -28,7 +28,6 @@ from .._errors import (
     DecodeError,
     EncodeError,
     InterlinguaError,
-    LossyEncodeError,
     ProviderError,
     TimeoutError,
     TransportError,
@@ -36,7 +35,7 @@ from .._errors import (
 from .._registry import ServedWire, get_codec, served
 from .._request import Request
 from .._response import Response
-from .._warnings import AnyWarning
+from .._warnings import AnyWarning, LossyEncodeError
 from ._config import ConfigError, GatewayConfig, Route, check_route
 from ._ids import ToolIdMap
 from ._pipe import Pipe

@@ -61,8 +61,7 @@ from ._fixtures import (
     skip_without_corpus,
     strip_none,
 )
-from ._model_rules import check_model_rules
-from ._oracle import Kind, Oracle, Sendable, check_rules, dig, objects, oracle_for, validate_wire
+from ._oracle import Kind, Oracle, Sendable, check_model_rules, check_rules, dig, objects, oracle_for, validate_wire
 from ._sdk_check import Check, either, request_check, sdk_problems, sdk_type
 from ._streams import answer_events, stream_warnings
 

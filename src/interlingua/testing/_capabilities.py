@@ -76,6 +76,22 @@ def _part_probe(kind: str, part: ContentPart) -> tuple[Request, str]:
     return Request(model="model-1", messages=messages, max_tokens=64), "messages[0].parts[0]"
 
 
+def _mid_conversation_system() -> list[Message]:
+    return [Message.user("hi"), Message.assistant("hello"), Message.system("now be terse"), Message.user("go")]
+
+
+def _json_format() -> ResponseFormat:
+    properties = {"a": {"type": "string"}}
+    schema = {"type": "object", "properties": properties, "required": ["a"], "additionalProperties": False}
+    return ResponseFormat(type="json_schema", strict=True, json_schema=schema)  # its name is a detail row
+
+
+def _cited_answer() -> list[Message]:
+    source = CitationSource(type="url", url="https://example.com/a", title="A")
+    answer = Text("It is so.", citations=[Citation(cited_text="so", source=source)])
+    return [Message.user("hi"), Message.assistant(answer), Message.user("and?")]
+
+
 def _setting_probes(samples: Mapping[str, Any]) -> dict[str, tuple[Request, Callable[[Request], Any]]]:
     """Per setting: a probe request, and how to read the setting back from a decoded request."""
     user = [Message.user("hi")]
@@ -95,17 +111,7 @@ def _setting_probes(samples: Mapping[str, Any]) -> dict[str, tuple[Request, Call
     return {
         "system": (req(messages=[Message.system("be brief"), *user]), roles),
         "developer": (req(messages=[Message.developer("be brief"), *user]), roles),
-        "mid_conversation_system": (
-            req(
-                messages=[
-                    Message.user("hi"),
-                    Message.assistant("hello"),
-                    Message.system("now be terse"),
-                    Message.user("go"),
-                ]
-            ),
-            roles,
-        ),
+        "mid_conversation_system": (req(messages=_mid_conversation_system()), roles),
         "tools": (req(tools=[tool]), lambda r: [t.name for t in r.tools if isinstance(t, Tool)]),
         "tool_strict": (
             req(tools=[tool.model_copy(update={"strict": True})]),
@@ -133,18 +139,7 @@ def _setting_probes(samples: Mapping[str, Any]) -> dict[str, tuple[Request, Call
             lambda r: r.thinking is not None,
         ),
         "response_format": (
-            req(
-                response_format=ResponseFormat(
-                    type="json_schema",  # its name is a detail row (response_format.name)
-                    strict=True,
-                    json_schema={
-                        "type": "object",
-                        "properties": {"a": {"type": "string"}},
-                        "required": ["a"],
-                        "additionalProperties": False,
-                    },
-                )
-            ),
+            req(response_format=_json_format()),
             lambda r: r.response_format is not None and r.response_format.json_schema,
         ),
         "cache_control": (
@@ -152,23 +147,7 @@ def _setting_probes(samples: Mapping[str, Any]) -> dict[str, tuple[Request, Call
             lambda r: [p.cache_control for m in r.messages for p in m.parts if hasattr(p, "cache_control")],
         ),
         "citations": (
-            req(
-                messages=[
-                    Message.user("hi"),
-                    Message.assistant(
-                        Text(
-                            "It is so.",
-                            citations=[
-                                Citation(
-                                    cited_text="so",
-                                    source=CitationSource(type="url", url="https://example.com/a", title="A"),
-                                )
-                            ],
-                        )
-                    ),
-                    Message.user("and?"),
-                ]
-            ),
+            req(messages=_cited_answer()),
             lambda r: [c for m in r.messages for p in m.parts if isinstance(p, Text) for c in p.citations],
         ),
         "message_name": (

@@ -8,24 +8,24 @@ names, plus the wire words a rule speaks of, such as ``logprobs``), and the core
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._model_check import refusals
+from .._model_check import RuleView, refusals
 
 
-def check_model_rules(wire: str, body: Mapping[str, Any], model: str | None = None) -> list[str]:
-    """What ``model`` (default: the body's own ``model``) would refuse in ``body``; ``[]`` when the
-    catalog does not know the model."""
-    from .._registry import get_codec
+def model_refusals(
+    view: Callable[[Mapping[str, Any]], RuleView], provider: str, wire: str, body: Mapping[str, Any], model: str | None
+) -> list[str]:
+    """What ``model`` (default: the body's own ``model``) of ``provider``'s catalog would refuse in
+    ``body``, read through its wire oracle's ``view``; ``[]`` when the catalog does not know the model.
+    The oracle (``check_model_rules``) passes its own view: this module stands below it."""
     from ..models import find
-    from ._oracle import oracle_for
 
-    oracle = oracle_for(wire)
     model = model if model is not None else body.get("model") if isinstance(body.get("model"), str) else None
     if model is None:
         return []
-    spec = find(get_codec(wire).provider, model)
+    spec = find(provider, model)
     if spec is None:
         return []
-    return refusals(spec, oracle.rule_view(body), wire)
+    return refusals(spec, view(body), wire)

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from .._model_check import RuleView
 from .._rules import RuleTable, broken_rules
 from .._schema import SchemaDialect, schema_problems
+from ._model_rules import model_refusals
 from ._sdk_check import Check
 
 Kind = Literal["request", "response", "stream_event", "error"]
@@ -177,11 +178,18 @@ def check_rules(
     not the wire's default (a codec's ``rules.table``: a host of a shared wire keeps its own id
     rule); by default the oracle's."""
     oracle = oracle_for(wire)
-    from ._model_rules import check_model_rules
-
     rules = oracle.rules(body, model) if table is None else broken_rules(table, body, model)
     found = rules + oracle.sendable.problems(body) + check_model_rules(wire, body, model)
     return found + _schema_rule(oracle, body, model)
+
+
+def check_model_rules(wire: str, body: Mapping[str, Any], model: str | None = None) -> list[str]:
+    """What ``model`` (default: the body's own ``model``) would refuse in ``body``; ``[]`` when the
+    catalog does not know the model."""
+    from .._registry import get_codec
+
+    oracle = oracle_for(wire)
+    return model_refusals(oracle.rule_view, get_codec(wire).provider, wire, body, model)
 
 
 def _schema_rule(oracle: Oracle, body: Mapping[str, Any], model: str | None) -> list[str]:

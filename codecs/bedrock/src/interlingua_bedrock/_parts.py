@@ -387,11 +387,12 @@ def _citations_content(kind: str, value: Any, ctx: Decoding, role: str) -> Conte
     if not isinstance(citations, list) or not all(type(c) is dict for c in citations):
         raise Keep
     text = "".join(expect(c["text"], str, join(kind, "content[].text")) for c in content)
-    cited = [_citation(c) for c in citations]
+    cited = [decode_citation(c) for c in citations]
     return construct(Text, text=text, citations=cited, provider_echoes=echo({"citationsContent": value}))
 
 
-def _citation(item: dict[str, Any]) -> Citation:
+def decode_citation(item: dict[str, Any]) -> Citation:
+    """One ``Citation`` (a response's, or a stream's ``CitationsDelta``, which has its members) as the IR's."""
     location = item.get("location")
     ((how, where),) = location.items() if type(location) is dict and len(location) == 1 else (("", {}),)
     where = where if type(where) is dict else {}

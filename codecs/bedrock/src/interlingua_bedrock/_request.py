@@ -25,7 +25,8 @@ A field that arrived empty (``"system": []``, ``"inferenceConfig": {}``) is reco
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     ContentPart,
@@ -55,6 +56,9 @@ from ._parts import (
     within,
 )
 from ._schema_dialects import TOOL, strict_dialect
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384, "xhigh": 32768}
 """A thinking level -> Claude's ``budget_tokens`` on Bedrock (Anthropic's table; 1024 is the minimum),
@@ -239,14 +243,40 @@ def _add_turn(messages: list[dict[str, Any]], wire: dict[str, Any]) -> None:
 
 
 def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
+    """The steps of a Converse body, each following the target model's rules (models.toml)."""
     options = dict(request.provider_options.get(PROVIDER, {}))
     out.foreign_options(request.provider_options, own=PROVIDER)
     empty = set(options.pop("_empty", ()))
-    message_extras: dict[str, Any] = options.pop("_messages", {})
     body: dict[str, Any] = {}
     if options.pop("_modelId", False) and request.model:
         body["modelId"] = request.model
     spec = _models.entry(request, out)  # the target model's rules (models.toml); None: unknown
+    _encode_turns(request, spec, options.pop("_messages", {}), empty, body, out)
+    settings = _models.settings(spec, request, out)
+    _encode_inference(settings, options.pop("_inferenceConfig", {}), empty, body, out)
+    if _models.refuses_tools(spec, request, out):
+        for key in ("_toolConfig", "_toolChoice"):  # what a Converse body had with its tools goes with them
+            options.pop(key, None)
+    else:
+        tool_config = _encode_tools(request, _models.tool_choice(spec, request, out), options, empty, out)
+        if tool_config is not None:
+            body["toolConfig"] = tool_config
+    _encode_model_fields(request, spec, settings, options.pop("additionalModelRequestFields", {}), empty, body, out)
+    _report_unsent(request, out)
+    body.update(options)
+    return body
+
+
+def _encode_turns(
+    request: Request,
+    spec: ModelSpec | None,
+    message_extras: dict[str, Any],
+    empty: set[str],
+    body: dict[str, Any],
+    out: WarningSink,
+) -> None:
+    """``system`` and ``messages``: system blocks before the conversation, the turns merged where
+    Converse wants one turn per role (``_add_turn``), unless the body kept its own turns."""
     encode_parts = _models.part_encoder(spec)
     system: list[dict[str, Any]] = []
     messages: list[dict[str, Any]] = []
@@ -280,8 +310,13 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
     if system or "system" in empty:
         body["system"] = system
     body["messages"] = messages
-    inference: dict[str, Any] = dict(options.pop("_inferenceConfig", {}))
-    settings = _models.settings(spec, request, out)
+
+
+def _encode_inference(
+    settings: Mapping[str, Any], kept: dict[str, Any], empty: set[str], body: dict[str, Any], out: WarningSink
+) -> None:
+    """``inferenceConfig``: each setting in the range Converse takes (a value outside it is not sent)."""
+    inference: dict[str, Any] = dict(kept)
     for wire_key, field in _INFERENCE.items():
         value = settings[field]
         if value is None:
@@ -295,14 +330,19 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
         inference[wire_key] = value
     if inference or "inferenceConfig" in empty:
         body["inferenceConfig"] = inference
-    if _models.refuses_tools(spec, request, out):
-        for key in ("_toolConfig", "_toolChoice"):  # what a Converse body had with its tools goes with them
-            options.pop(key, None)
-    else:
-        tool_config = _encode_tools(request, _models.tool_choice(spec, request, out), options, empty, out)
-        if tool_config is not None:
-            body["toolConfig"] = tool_config
-    extra = dict(options.pop("additionalModelRequestFields", {}))
+
+
+def _encode_model_fields(
+    request: Request,
+    spec: ModelSpec | None,
+    settings: Mapping[str, Any],
+    kept: dict[str, Any],
+    empty: set[str],
+    body: dict[str, Any],
+    out: WarningSink,
+) -> None:
+    """``additionalModelRequestFields``: the model's own fields (``top_k``, Claude's ``thinking``)."""
+    extra = dict(kept)
     if settings["top_k"] is not None:
         extra["top_k"] = settings["top_k"]
     if spec is not None and spec.thinking is not None:
@@ -311,6 +351,10 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
         extra["thinking"] = thinking
     if extra or "additionalModelRequestFields" in empty:
         body["additionalModelRequestFields"] = extra
+
+
+def _report_unsent(request: Request, out: WarningSink) -> None:
+    """The settings Converse has no field for."""
     for field in ("seed", "presence_penalty", "frequency_penalty", "parallel_tool_calls"):
         if getattr(request, field) is not None:
             out.unsupported(field, field, f"Converse has no {field}; not sent")
@@ -318,8 +362,6 @@ def encode_request(request: Request, out: WarningSink) -> dict[str, Any]:
         out.unsupported("thinking.summary", "thinking", "Claude on Bedrock takes no summary setting")
     if request.response_format is not None and request.response_format.type != "text":
         out.unsupported("response_format", "response_format", _format_why(request.response_format))
-    body.update(options)
-    return body
 
 
 def _system_blocks(parts: list[ContentPart], at: str, out: WarningSink) -> list[dict[str, Any]]:

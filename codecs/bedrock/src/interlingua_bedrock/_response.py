@@ -16,37 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua import DecodeError, Message, Response, StopReason, Usage, WarningSink
+from interlingua import DecodeError, Message, Response, WarningSink
 from interlingua.kit import expect, optional
 
 from ._parts import PROVIDER, Decoding, decode_blocks, echo, encode_parts
-
-STOP_REASONS: dict[str, StopReason] = {
-    "end_turn": "end_turn",
-    "tool_use": "tool_use",
-    "max_tokens": "max_tokens",
-    "stop_sequence": "stop_sequence",
-    "guardrail_intervened": "content_filter",
-    "content_filtered": "content_filter",
-    "malformed_model_output": "error",
-    "malformed_tool_use": "error",
-    "model_context_window_exceeded": "max_tokens",
-}
-"""botocore's ``StopReason`` enum -> the IR's."""
-
-_WRITE: dict[StopReason, str] = {
-    "end_turn": "end_turn",
-    "tool_use": "tool_use",
-    "max_tokens": "max_tokens",
-    "stop_sequence": "stop_sequence",
-    "content_filter": "content_filtered",
-    "pause": "end_turn",
-    "cancelled": "end_turn",
-    "error": "malformed_model_output",
-    "other": "end_turn",
-}
-
-_USAGE = ("inputTokens", "outputTokens", "totalTokens", "cacheReadInputTokens", "cacheWriteInputTokens")
+from ._stop_reason import STOP_REASONS, write_stop
+from ._usage import decode_usage, encode_usage
 
 
 def decode_response(body: dict[str, Any]) -> Response:
@@ -71,68 +46,6 @@ def decode_response(body: dict[str, Any]) -> Response:
         usage=usage,
         provider_echoes=echo(rest) if rest else [],
     )
-
-
-def decode_usage(usage: dict[str, Any] | None) -> tuple[Usage, dict[str, Any]]:
-    """The IR's Usage, and what of the wire's usage object it has no field for (non-integers)."""
-    if usage is None:
-        return Usage(), {"absent": True}
-    ints = {k: v for k, v in usage.items() if isinstance(v, int) and not isinstance(v, bool)}
-    kept = {k: v for k, v in usage.items() if k not in ints}
-    read, write = ints.get("cacheReadInputTokens"), ints.get("cacheWriteInputTokens")
-    prompt = ints.get("inputTokens", 0) + (read or 0) + (write or 0)
-    output = ints.get("outputTokens", 0)
-    extra = {k: v for k, v in ints.items() if k not in _USAGE}
-    if ints.get("totalTokens") != prompt + output:
-        extra["totalTokens"] = ints.get("totalTokens", -1)
-    for key in ("inputTokens", "outputTokens"):
-        if key not in ints:
-            extra[f"{key}Absent"] = 1
-    return Usage(
-        input_tokens=prompt, output_tokens=output, cache_read_tokens=read, cache_write_tokens=write, extra=extra
-    ), kept
-
-
-def write_stop(reason: StopReason, out: WarningSink, at: str) -> str:
-    """Another wire's stop reason as botocore's ``StopReason``; one with no counterpart (pause,
-    cancelled, other) is converted, and reported."""
-    stop = _WRITE[reason]
-    if STOP_REASONS[stop] != reason:
-        out.lossy(at, "stop_reason", f"stopReason has no form for {reason!r}; sent as {stop!r}", action="converted")
-    return stop
-
-
-def encode_usage(
-    usage: Usage, kept: dict[str, Any], *, own: bool, out: WarningSink, at: str = "usage"
-) -> dict[str, Any] | None:
-    """``own``: the usage came from this wire (its counters in ``extra`` are Bedrock's); another
-    vendor's counters have no field here and are reported, each at ``<at>.extra.<key>``."""
-    if kept.get("absent"):
-        return None
-    extra = dict(usage.extra)
-    if not own:
-        for key in extra:
-            out.lossy(f"{at}.extra.{key}", "usage", f"Converse usage has no {key} counter")
-        extra = {}
-    if usage.reasoning_tokens is not None:  # TokenUsage counts no reasoning tokens apart
-        why = f"Converse usage has no reasoning token count ({usage.reasoning_tokens} of the output tokens)"
-        out.lossy(f"{at}.reasoning_tokens", "usage", why)
-    read, write = usage.cache_read_tokens, usage.cache_write_tokens
-    wire: dict[str, Any] = {}
-    if not extra.pop("inputTokensAbsent", 0):
-        wire["inputTokens"] = usage.input_tokens - (read or 0) - (write or 0)
-    if not extra.pop("outputTokensAbsent", 0):
-        wire["outputTokens"] = usage.output_tokens
-    total = extra.pop("totalTokens", None)
-    if total != -1:
-        wire["totalTokens"] = total if total is not None else usage.input_tokens + usage.output_tokens
-    if read is not None:
-        wire["cacheReadInputTokens"] = read
-    if write is not None:
-        wire["cacheWriteInputTokens"] = write
-    wire.update(extra)
-    wire.update({k: v for k, v in kept.items() if k != "absent"})
-    return wire
 
 
 def encode_response(response: Response, out: WarningSink) -> dict[str, Any]:

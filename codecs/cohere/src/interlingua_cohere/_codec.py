@@ -19,7 +19,7 @@ from interlingua.kit import CodecBase, as_object, versioned_base
 
 from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
-from ._messages import NAME, PROVIDER
+from ._parts import NAME, PROVIDER
 
 DEFAULT_BASE_URL = "https://api.cohere.com"
 

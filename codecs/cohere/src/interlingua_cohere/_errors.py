@@ -8,7 +8,7 @@ from typing import Any
 from interlingua import ProviderError
 from interlingua.kit import error_body, retry_after
 
-from ._messages import NAME
+from ._parts import NAME
 
 
 def decode_error(status: int, body: bytes | str, headers: Mapping[str, str]) -> ProviderError:

@@ -16,7 +16,8 @@ from typing import Any
 from interlingua import DecodeError, NativeTool, Request, ThinkingConfig, Tool, WarningSink
 from interlingua.kit import article, construct, expect, optional
 
-from ._messages import PROVIDER, Decoding, decode_message, encode_turn, within
+from ._messages import decode_message, encode_turn
+from ._parts import PROVIDER, Decoding, within
 
 _SETTINGS = {
     "max_tokens": "max_tokens",

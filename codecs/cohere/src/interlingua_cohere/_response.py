@@ -11,84 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from interlingua import DecodeError, Response, StopReason, Usage, WarningSink
+from interlingua import DecodeError, Response, WarningSink
 from interlingua.kit import expect, optional
 
-from ._messages import PROVIDER, Decoding, decode_message, echo, encode_message, within
-
-STOP_REASONS: dict[str, StopReason] = {
-    "COMPLETE": "end_turn",
-    "STOP_SEQUENCE": "stop_sequence",
-    "MAX_TOKENS": "max_tokens",
-    "TOOL_CALL": "tool_use",
-    "ERROR": "error",
-    "TIMEOUT": "error",
-}
-_WRITE: dict[StopReason, str] = {
-    "end_turn": "COMPLETE",
-    "stop_sequence": "STOP_SEQUENCE",
-    "max_tokens": "MAX_TOKENS",
-    "tool_use": "TOOL_CALL",
-    "error": "ERROR",
-    "content_filter": "ERROR",
-    "pause": "COMPLETE",
-    "cancelled": "COMPLETE",
-    "other": "COMPLETE",
-}
-
-
-def decode_usage(usage: Any) -> tuple[Usage, dict[str, Any]]:
-    """The IR's counts, and what of the wire's usage it has no field for (``billed_units``, ...,
-    and which of ``tokens`` / ``cached_tokens`` were there), for the echo."""
-    if not isinstance(usage, dict):
-        return Usage(), {"_noUsage": True} if usage is None else {"_usage": usage}
-    tokens = usage.get("tokens")
-    if tokens is not None and not (isinstance(tokens, dict) and set(tokens) <= {"input_tokens", "output_tokens"}):
-        return Usage(), {"_usage": usage}
-    tokens = tokens or {}
-    cached = usage.get("cached_tokens")
-    counted = Usage(
-        input_tokens=tokens.get("input_tokens") or 0,
-        output_tokens=tokens.get("output_tokens") or 0,
-        cache_read_tokens=cached if isinstance(cached, int) else None,
-    )
-    rest = {k: v for k, v in usage.items() if k not in ("tokens", "cached_tokens")}
-    shape = {"tokens": sorted(tokens) if "tokens" in usage else None, "cached": "cached_tokens" in usage}
-    return counted, {"_usageRest": rest, "_usageShape": shape}
-
-
-def write_finish(reason: StopReason, out: WarningSink, at: str) -> str:
-    """Another wire's stop reason as a ``finish_reason``; ChatFinishReason has six values, so one
-    with no counterpart (content_filter, pause, ...) is converted, and reported."""
-    finish = _WRITE[reason]
-    if STOP_REASONS[finish] != reason:
-        out.lossy(
-            at, "stop_reason", f"finish_reason has no form for {reason!r}; sent as {finish!r}", action="converted"
-        )
-    return finish
-
-
-def report_usage(usage: Usage, out: WarningSink, at: str) -> None:
-    """What of a usage this wire's has no field for (Usage: tokens, cached_tokens, billed_units):
-    a reasoning count and another wire's own counters (this wire's decode gives none)."""
-    if usage.reasoning_tokens is not None:
-        why = f"Cohere's usage has no reasoning token count ({usage.reasoning_tokens} of the output tokens)"
-        out.lossy(f"{at}.reasoning_tokens", "usage", why)
-    for key in usage.extra:
-        out.lossy(f"{at}.extra.{key}", "usage", f"Cohere's usage has no {key} counter")
-
-
-def encode_usage(usage: Usage, kept: dict[str, Any]) -> Any:
-    if "_usage" in kept:
-        return kept["_usage"]
-    shape = kept.get("_usageShape", {"tokens": ["input_tokens", "output_tokens"], "cached": True})
-    wire: dict[str, Any] = dict(kept.get("_usageRest", {}))
-    if shape["tokens"] is not None:
-        counts = {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens}
-        wire["tokens"] = {key: counts[key] for key in shape["tokens"]} if "_usageShape" in kept else counts
-    if usage.cache_read_tokens is not None and shape["cached"]:
-        wire["cached_tokens"] = usage.cache_read_tokens
-    return wire
+from ._messages import decode_message, encode_message
+from ._parts import PROVIDER, Decoding, echo, within
+from ._stop_reason import STOP_REASONS, write_finish
+from ._usage import decode_usage, encode_usage, report_usage
 
 
 def decode_response(body: dict[str, Any]) -> Response:

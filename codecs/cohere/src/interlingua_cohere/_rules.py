@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from interlingua.kit import Rule, RuleTable, TurnRules, own_thinking
 
-from ._messages import PROVIDER
+from ._parts import PROVIDER
 
 RULES: RuleTable = (
     Rule(
