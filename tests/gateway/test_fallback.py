@@ -8,12 +8,23 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from interlingua import Thinking, get_codec
-from interlingua.gateway import HOPS_HEADER, UPSTREAM_HEADER, WARNINGS_HEADER, Gateway, GatewayConfig, Route, Upstream
+from interlingua.gateway import (
+    HOPS_HEADER,
+    UPSTREAM_HEADER,
+    WARNINGS_HEADER,
+    ConfigError,
+    Gateway,
+    GatewayConfig,
+    Route,
+    Upstream,
+    load_config,
+)
 from interlingua.testing import FakeVendor, Reply
 
 from .conftest import serve_in_thread
@@ -252,3 +263,91 @@ def test_weights_share_the_requests_of_one_order_and_a_later_order_waits(fakes: 
         served.count("light"),
         0,
     )
+
+
+# --- the configuration --------------------------------------------------------------------------
+
+FALLBACK_CONFIG = """\
+[gateway]
+keys_env = "GATEWAY_KEYS"
+state = "redis://127.0.0.1:6379/0"   # ids and cooldowns, shared by every instance
+
+[[route]]
+match = "smart"
+fallback_strict = false   # true: a hop that would lose part of the request is skipped
+cooldown = 30             # seconds a failed upstream rests, when it sent no retry-after
+
+[[route.upstream]]        # order 1: three requests in four
+name = "claude"
+codec = "anthropic-messages"
+model = "claude-sonnet-4-5"
+api_key_env = "ANTHROPIC_API_KEY"
+order = 1
+weight = 3
+
+[[route.upstream]]        # order 1: one request in four
+name = "gpt"
+codec = "openai-responses"
+model = "gpt-5.1"
+api_key_env = "OPENAI_API_KEY"
+order = 1
+weight = 1
+
+[[route.upstream]]        # order 2: only when both above failed or are cooling down
+name = "gemini"
+codec = "gemini"
+model = "gemini-3-flash-preview"
+api_key_env = "GEMINI_API_KEY"
+order = 2
+timeout = 60
+"""
+
+
+def test_the_documented_fallback_config_loads_its_upstreams_and_shared_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("redis")
+    from interlingua.gateway._redis import RedisCooldowns, RedisIdStore
+
+    for name in ("GATEWAY_KEYS", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"):
+        monkeypatch.setenv(name, "k")
+    path = tmp_path / "gateway.toml"
+    path.write_text(FALLBACK_CONFIG)
+
+    config = load_config(path)
+
+    [route] = config.routes
+    assert [(u.label, u.codec, u.order, u.weight) for u in route.hops()] == [
+        ("claude", "anthropic-messages", 1, 3),
+        ("gpt", "openai-responses", 1, 1),
+        ("gemini", "gemini", 2, 1.0),
+    ]
+    assert (route.fallback_strict, route.cooldown, route.hops()[2].timeout) == (False, 30, 60)
+    assert isinstance(config.id_store, RedisIdStore) and isinstance(config.cooldowns, RedisCooldowns)
+    assert FALLBACK_CONFIG in (Path(__file__).parents[2] / "docs" / "guide" / "gateway.md").read_text()
+
+
+UPSTREAM = '[[route.upstream]]\ncodec = "gemini"\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (f'[[route]]\nmatch = "*"\ncodec = "gemini"\n{UPSTREAM}', "route[0]: a route with [[route.upstream]] takes"),
+        (f'[[route]]\nmatch = "*"\n{UPSTREAM}weight = 0\n', "route[0].upstream[0]: weight must be a positive"),
+        (f'[[route]]\nmatch = "*"\n{UPSTREAM}order = "first"\n', "route[0].upstream[0]: order must be a whole"),
+        (f'[[route]]\nmatch = "*"\n{UPSTREAM}name = "a b"\n', "route[0].upstream[0]: name must be"),
+        (f'[[route]]\nmatch = "*"\n{UPSTREAM}key = "sk"\n', "route[0].upstream[0]: needs codec; unknown keys ['key']"),
+        (f'[[route]]\nmatch = "*"\ncooldown = -1\n{UPSTREAM}', "route[0]: cooldown must be"),
+        ('[[route]]\nmatch = "*"\n[[route.upstream]]\ncodec = "acme"\n', "route[0].upstream[0]: codec 'acme' is not"),
+        (f'[gateway]\nopen = true\nid_store = "a.db"\nstate = "b.db"\n[[route]]\nmatch = "*"\n{UPSTREAM}', "not both"),
+    ],
+)
+def test_a_fallback_route_the_gateway_cannot_run_is_refused_with_its_reason(
+    tmp_path: Path, text: str, error: str
+) -> None:
+    path = tmp_path / "gateway.toml"
+    path.write_text(text if text.startswith("[gateway]") else f"[gateway]\nopen = true\n{text}")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert error in str(caught.value)

@@ -141,11 +141,11 @@ def config_from_mapping(document: Mapping[str, Any]) -> GatewayConfig:
             raise ConfigError(f"[gateway] keys_env: environment variable {gateway['keys_env']} holds no key")
     elif gateway.get("open") is not True:
         raise ConfigError("[gateway]: no keys_env; set it, or open = true to let anyone call")
+    if "state" in gateway and "id_store" in gateway:
+        raise ConfigError("[gateway]: state holds the id store too; give state or id_store, not both")
     store: IdStore | None = SqliteIdStore(str(gateway["id_store"])) if "id_store" in gateway else None
     cooldowns = None
     if "state" in gateway:
-        if store is not None:
-            raise ConfigError("[gateway]: state holds the id store too; give state or id_store, not both")
         store, cooldowns = _state(gateway["state"])
     size = _number(gateway, "max_body_bytes", int, DEFAULT_MAX_BODY)
     timeout = _number(gateway, "body_timeout", float, DEFAULT_BODY_TIMEOUT)
