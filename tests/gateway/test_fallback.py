@@ -351,3 +351,20 @@ def test_a_fallback_route_the_gateway_cannot_run_is_refused_with_its_reason(
     with pytest.raises(ConfigError) as caught:
         load_config(path)
     assert error in str(caught.value)
+
+
+def test_sqlite_cooldowns_are_shared_by_two_opened_stores_and_a_longer_one_holds(tmp_path: Path) -> None:
+    import asyncio
+
+    from interlingua.gateway import SqliteCooldowns
+
+    async def run() -> dict[str, float]:
+        one, other = SqliteCooldowns(str(tmp_path / "state.db")), SqliteCooldowns(str(tmp_path / "state.db"))
+        await one.cool("a", 30)
+        await other.cool("a", 1)  # shorter: the longer holds
+        await one.cool("b", 0.05)
+        await asyncio.sleep(0.1)  # b is over
+        return await other.remaining(["a", "b", "c"])
+
+    seen = asyncio.run(run())
+    assert list(seen) == ["a"] and 29 < seen["a"] <= 30

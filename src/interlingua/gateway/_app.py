@@ -234,7 +234,12 @@ class Gateway:
         client = self._client(route, hop.at)
         if hop.upstream.model is not None:
             request = request.model_copy(update={"model": hop.upstream.model})
-        prepared = await client.prepare(request, stream=stream, strict=hop.strict)
+        try:
+            prepared = await client.prepare(request, stream=stream, strict=hop.strict)
+        except LossyEncodeError:
+            raise
+        except EncodeError as exc:  # the caller's request, not the gateway's fault: a 400
+            raise _Unfit(exc.codec, exc.path, exc.reason) from None
         hop.warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
         return client, prepared
 
@@ -261,7 +266,7 @@ class Gateway:
             return self._upstream_refusal(exc)
         if isinstance(exc, TransportError):
             return _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc)))
-        if isinstance(exc, EncodeError):
+        if isinstance(exc, _Unfit):
             return _Refused(400, f"{exc.path}: {exc.reason}")
         if isinstance(exc, DecodeError):
             return _Refused(502, self._hide(f"the upstream's answer could not be read: {exc}"))
@@ -427,6 +432,10 @@ class Gateway:
             f" hops={json.dumps(hops)}" if hops else "",
             f" error={json.dumps(error)}" if error else "",
         )
+
+
+class _Unfit(EncodeError):
+    """A request an upstream's wire cannot carry at all (a 400 when no other upstream serves)."""
 
 
 class _Opened:
