@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from interlingua import Thinking, get_codec
+from interlingua import ErrorEvent, MessageStart, OverloadedError, Thinking, get_codec
 from interlingua.gateway import (
     HOPS_HEADER,
     UPSTREAM_HEADER,
@@ -182,6 +182,24 @@ def test_a_stream_that_breaks_falls_over_only_before_its_first_event_reached_the
     finally:
         broken.close()
     assert len(backup.exchanges) == (0 if served is None else 1)
+
+
+def test_a_stream_whose_vendor_reports_an_overload_before_its_first_part_falls_over(
+    fakes: dict[str, FakeVendor],
+) -> None:
+    """Anthropic may answer 200 and then send an ``overloaded_error`` event (the SDK's report of it:
+    github.com/anthropics/anthropic-sdk-python/issues/1258): nothing of the answer has reached the
+    caller yet, so the next upstream serves it."""
+    claude, gemini = fakes["anthropic-messages"], fakes["gemini"]
+    overloaded = OverloadedError("Overloaded", type="overloaded_error")
+    claude.reply(Reply.stream(MessageStart(id="msg_1", model="claude-sonnet-4-5"), ErrorEvent(overloaded)))
+    route = Route("smart", upstreams=(upstream(claude, "claude"), upstream(gemini, "gemini")))
+    with gateway(route) as url:
+        stream = chat_sdk(url).chat.completions.with_raw_response.create(model="smart", messages=HI, stream=True)
+        text = "".join(chunk.choices[0].delta.content or "" for chunk in stream.parse() if chunk.choices)
+
+    assert (text, stream.headers[HOPS_HEADER]) == ("served by gemini", "claude 529, gemini 200")
+    assert len(claude.exchanges) == len(gemini.exchanges) == 1
 
 
 HISTORY = [

@@ -276,7 +276,7 @@ class Gateway:
         return _Refused(500, self._hide(str(exc)))
 
     def _upstream_refusal(self, exc: ProviderError) -> _Refused:
-        status = exc.status or 502
+        status = exc.status or exc.status_code or 502  # an error event in a stream: its class says
         if status in (401, 403):  # the gateway's own upstream key was refused: not the caller's business
             return _Refused(502, "the upstream refused the gateway's credentials")
         headers = {}
@@ -446,18 +446,29 @@ class _Opened:
         self.first = b""
 
     async def read_ahead(self, codec: str) -> bytes:
-        """The first bytes the pipe makes; a TransportError (a TimeoutError past the deadline)
-        when the stream breaks, ends or stalls before it makes any."""
+        """The caller's bytes up to the answer's first part (its opening events held back until
+        then); the vendor's error event when it comes first (an overload a vendor reports after
+        its 200); a TransportError (a TimeoutError when ``deadline`` passes between two events)
+        when the stream breaks, ends or stalls before it."""
+        made: list[bytes] = []
         try:
-            async with asyncio.timeout(self.deadline):
+            loop = asyncio.get_running_loop()
+            async with asyncio.timeout(self.deadline) as bound:
                 async for chunk in self.chunks:
-                    if made := self.pipe.feed(chunk):
-                        return made
+                    if piece := self.pipe.feed(chunk):
+                        made.append(piece)
+                        bound.reschedule(loop.time() + self.deadline)
+                    if self.pipe.early_error is not None:
+                        break
+                    if self.pipe.content or self.pipe.ended:
+                        return b"".join(made)
         except builtins.TimeoutError:
             raise TimeoutError(f"{codec}: no stream event within {self.deadline:g} s") from None
         except Exception as exc:
             raise TransportError(f"{codec}: the stream broke before its first event ({type(exc).__name__})") from None
-        raise TransportError(f"{codec}: the stream ended before its first event")
+        if self.pipe.early_error is not None:
+            raise self.pipe.early_error
+        raise TransportError(f"{codec}: the stream ended before its first part")
 
 
 async def _disconnected(http: HttpIn) -> None:

@@ -133,8 +133,8 @@ class Hop:
 
 def fall_over(exc: BaseException) -> str | None:
     """What a failed try came to when the next upstream should be tried (None: answer with it)."""
-    if isinstance(exc, ProviderError):
-        status = exc.status or 502
+    if isinstance(exc, ProviderError):  # an error event in a stream has no status: its class's
+        status = exc.status or exc.status_code or 502
         return str(status) if status == 429 or status >= 500 else None
     if isinstance(exc, TimeoutError):
         return "timeout"
