@@ -298,7 +298,7 @@ cooldown = 30             # seconds a failed upstream rests, when it sent no ret
 [[route.upstream]]        # order 1: three requests in four
 name = "claude"
 codec = "anthropic-messages"
-model = "claude-sonnet-4-5"
+model = "claude-sonnet-4-6"
 api_key_env = "ANTHROPIC_API_KEY"
 order = 1
 weight = 3
