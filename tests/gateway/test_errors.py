@@ -202,7 +202,7 @@ def test_the_log_shows_model_route_latency_tokens_and_warnings_and_never_a_key(
             time.sleep(0.01)
 
     [line] = [r.getMessage() for r in caplog.records if r.name == "interlingua.gateway"]
-    assert line.startswith("POST /v1/messages model=via-openai-chat upstream=openai-chat status=200 latency_ms=")
+    assert line.startswith("POST /v1/messages model=via-openai-chat upstream=openai-chat/gpt-4o status=200 latency_ms=")
     assert " tokens=" in line and " warnings=" in line
     assert UPSTREAM_KEY not in line and GATEWAY_KEY not in line
 

@@ -110,7 +110,8 @@ def test_the_google_genai_clients_default_path_is_served_and_the_key_in_the_quer
     sent = httpx2.post(f"{url}/v1beta/models/gemini-x:generateContent?key={GATEWAY_KEY}", json={"contents": []})
     assert sent.status_code == 200
     log = _log_of(process)
-    assert "POST /v1/models/gemini-x:generateContent model=gemini-x upstream=gemini status=200" in log
+    served = f"upstream=gemini/{UPSTREAMS['gemini'].model} status=200"
+    assert f"POST /v1/models/gemini-x:generateContent model=gemini-x {served}" in log
     assert "POST /v1beta/models/gemini-x:generateContent?key=<redacted> model=gemini-x" in log
     assert GATEWAY_KEY not in log and "sk-upstream" not in log
     assert '"POST /v1' not in log  # uvicorn's own access line ("... - "POST /path HTTP/1.1" 200) is off

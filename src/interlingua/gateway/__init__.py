@@ -6,18 +6,27 @@ docs/guide/gateway.md.
 
 from ._app import WARNINGS_HEADER, Gateway, create_app
 from ._config import ConfigError, GatewayConfig, Route, load_config
+from ._fallback import HOPS_HEADER, UPSTREAM_HEADER, Upstream
 from ._ids import IdStore, MemoryIdStore, SqliteIdStore, ToolIdMap
+from ._state import Cooldowns, MemoryCooldowns, SqliteCooldowns, open_state
 
 __all__ = [
+    "HOPS_HEADER",
+    "UPSTREAM_HEADER",
     "WARNINGS_HEADER",
     "ConfigError",
+    "Cooldowns",
     "Gateway",
     "GatewayConfig",
     "IdStore",
+    "MemoryCooldowns",
     "MemoryIdStore",
     "Route",
+    "SqliteCooldowns",
     "SqliteIdStore",
     "ToolIdMap",
+    "Upstream",
     "create_app",
     "load_config",
+    "open_state",
 ]

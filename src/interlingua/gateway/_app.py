@@ -16,6 +16,7 @@ import json
 import logging
 import math
 import os
+import random
 import re
 import time
 from collections.abc import AsyncIterator, Callable
@@ -37,8 +38,10 @@ from .._request import Request
 from .._response import Response
 from .._warnings import AnyWarning, LossyEncodeError
 from ._config import ConfigError, GatewayConfig, Route, check_route
+from ._fallback import HOPS_HEADER, Attempts, Hop
 from ._ids import ToolIdMap
 from ._pipe import Pipe
+from ._state import MemoryCooldowns
 
 if TYPE_CHECKING:
     import httpx2
@@ -70,10 +73,12 @@ class Gateway:
             check_route(route, f"routes[{at}]")
         self.config = config
         self.ids = ToolIdMap(config.id_store)
+        self.cooldowns = config.cooldowns if config.cooldowns is not None else MemoryCooldowns()
+        self._random = random.Random()
         self.open_streams = 0
         """Upstream streams open now (a disconnecting caller closes its own at once)."""
         self._http = http_client
-        self._clients: dict[int, AsyncClient] = {}
+        self._clients: dict[tuple[int, int], AsyncClient] = {}
         self._secrets: list[str] = []
 
     def app(self) -> Starlette:
@@ -104,6 +109,9 @@ class Gateway:
         if self._http is not None:
             await self._http.aclose()
         self._clients.clear()
+        close = getattr(self.cooldowns, "aclose", None)
+        if close is not None:
+            await close()
 
     # --- one request ------------------------------------------------------------------------
 
@@ -119,19 +127,30 @@ class Gateway:
             route = self.config.route_for(request.model or "")
             if route is None:
                 raise _Refused(404, f"model: {request.model} is not served by this gateway")
-            facts["upstream"] = route.codec
+            facts["match"] = route.match
             request = self.ids.inward_request(request)
-            if route.model is not None:
-                request = request.model_copy(update={"model": route.model})
-            client = self._client(route)
-            prepared = await self._prepare(client, request, route, stream=stream)
+            tries = Attempts(
+                route.hops(), self.cooldowns, strict=route.fallback_strict, cooldown=route.cooldown, rng=self._random
+            )
+            facts["tries"] = tries
+
+            async def attempt(hop: Hop, more: bool) -> Any:
+                client, prepared = await self._prepare(route, hop, request, stream=stream)
+                if stream:
+                    return await self._open(client, prepared, caller, more)
+                return await self._until_disconnect(http, client.send(prepared))
+
             if stream:
-                return await self._stream(wire, caller, client, prepared, facts, started)
-            answer = await self._until_disconnect(http, client.send(prepared))
+                return self._stream(await tries.run(attempt), facts, started)
+            answer = await tries.run(attempt)
             answer = self.ids.outward_response(answer, _accepts(caller))
             encoded = caller.encode_response(answer)
         except _Refused as refused:
             return self._refuse(wire, refused, facts, started)
+        except LossyEncodeError as exc:  # a strict route, no other upstream served
+            paths = ", ".join(w.path for w in exc.warnings[:_SHOWN_PATHS])
+            strict = _Refused(400, f"strict route {facts['match']!r}: {exc.codec} would lose {paths}")
+            return self._refuse(wire, strict, facts, started)
         except Exception as exc:
             return self._refuse(wire, self._fault(exc), facts, started)
         warnings = [*answer.warnings, *encoded.warnings]  # the request's, the upstream answer's, the caller's
@@ -139,7 +158,7 @@ class Gateway:
         self._log(facts, warnings, started, 200)
         from starlette.responses import JSONResponse
 
-        return JSONResponse(encoded.body, headers=_warning_headers(warnings))
+        return JSONResponse(encoded.body, headers={**_warning_headers(warnings), **tries.headers()})
 
     def _check_key(self, http: HttpIn) -> None:
         if not self.config.keys:
@@ -205,16 +224,23 @@ class Gateway:
             request = request.model_copy(update={"model": model.removeprefix("models/")})
         return request, stream
 
-    async def _prepare(self, client: AsyncClient, request: Request, route: Route, *, stream: bool) -> HttpRequest:
-        """The upstream request, encoded once: what its wire cannot carry rides on ``.encoded``;
-        under ``strict``, a 400 naming it."""
+    async def _prepare(
+        self, route: Route, hop: Hop, request: Request, *, stream: bool
+    ) -> tuple[AsyncClient, HttpRequest]:
+        """The request for one upstream, encoded by its codec under its model's name and rules:
+        what its wire cannot carry rides on ``.encoded`` (and on ``hop.warnings``); under
+        ``strict``, a LossyEncodeError (a 400 naming it, when no other upstream serves)."""
+        client = self._client(route, hop.at)
+        if hop.upstream.model is not None:
+            request = request.model_copy(update={"model": hop.upstream.model})
         try:
-            return await client.prepare(request, stream=stream, strict=route.strict)
-        except LossyEncodeError as exc:
-            paths = ", ".join(w.path for w in exc.warnings[:_SHOWN_PATHS])
-            raise _Refused(400, f"strict route {route.match!r}: {client.codec.name} would lose {paths}") from None
-        except EncodeError as exc:
-            raise _Refused(400, f"{exc.path}: {exc.reason}") from None
+            prepared = await client.prepare(request, stream=stream, strict=hop.strict)
+        except LossyEncodeError:
+            raise
+        except EncodeError as exc:  # the caller's request, not the gateway's fault: a 400
+            raise _Unfit(exc.codec, exc.path, exc.reason) from None
+        hop.warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
+        return client, prepared
 
     async def _until_disconnect(self, http: HttpIn, call: Any) -> Response:
         """The upstream answer, or (the caller left first) the upstream call cancelled."""
@@ -229,16 +255,18 @@ class Gateway:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             raise _Refused(499, "the caller disconnected")
-        try:
-            return cast(Response, task.result())
-        except ProviderError as exc:
-            raise self._upstream_refusal(exc) from None
-        except TransportError as exc:
-            raise _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc))) from None
+        return cast(Response, task.result())
 
     def _fault(self, exc: Exception) -> _Refused:
         """What is not the caller's fault: an upstream answer its own wire cannot read is the
-        upstream's (502); anything else is the gateway's own (500), logged with its traceback."""
+        upstream's (502); anything else is the gateway's own (500), logged with its traceback.
+        An upstream's refusal keeps its status; a request its wire cannot carry is a 400."""
+        if isinstance(exc, ProviderError):
+            return self._upstream_refusal(exc)
+        if isinstance(exc, TransportError):
+            return _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc)))
+        if isinstance(exc, _Unfit):
+            return _Refused(400, f"{exc.path}: {exc.reason}")
         if isinstance(exc, DecodeError):
             return _Refused(502, self._hide(f"the upstream's answer could not be read: {exc}"))
         if not isinstance(exc, InterlinguaError | ConfigError):
@@ -247,7 +275,7 @@ class Gateway:
         return _Refused(500, self._hide(str(exc)))
 
     def _upstream_refusal(self, exc: ProviderError) -> _Refused:
-        status = exc.status or 502
+        status = exc.status or exc.status_code or 502  # an error event in a stream: its class says
         if status in (401, 403):  # the gateway's own upstream key was refused: not the caller's business
             return _Refused(502, "the upstream refused the gateway's credentials")
         headers = {}
@@ -257,26 +285,12 @@ class Gateway:
 
     # --- streams ----------------------------------------------------------------------------
 
-    async def _stream(
-        self,
-        wire: ServedWire,
-        caller: Codec,
-        client: AsyncClient,
-        prepared: HttpRequest,
-        facts: dict[str, Any],
-        started: float,
-    ) -> HttpOut:
-        """Open the upstream stream first, so its refusal is still an HTTP status; then relay."""
-        from starlette.responses import StreamingResponse
-
-        warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
-        try:
-            # AsyncClient's open: its retries, its deadline, its vendor errors; the events go through a Pipe.
-            response = await client.open(prepared)
-        except ProviderError as exc:
-            raise self._upstream_refusal(exc) from None
-        except TransportError as exc:
-            raise _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc))) from None
+    async def _open(self, client: AsyncClient, prepared: HttpRequest, caller: Codec, more: bool) -> _Opened:
+        """Open the upstream stream first, so its refusal is still an HTTP status (AsyncClient's
+        open: its retries, its deadline, its vendor errors). With ``more`` upstreams left to try,
+        read it up to the first bytes the caller would get: a stream that breaks or stalls before
+        them is a TransportError here, and the next upstream is tried."""
+        response = await client.open(prepared)
         pipe = Pipe(
             client.codec,
             caller,
@@ -286,29 +300,45 @@ class Gateway:
             hide=self._hide,
             framing=prepared.events,
         )
+        opened = _Opened(response, pipe, response.aiter_bytes(), client.deadline)
+        if more:
+            try:
+                opened.first = await opened.read_ahead(client.codec.name)
+            except BaseException:
+                pipe.close()
+                await response.aclose()
+                raise
+        return opened
+
+    def _stream(self, opened: _Opened, facts: dict[str, Any], started: float) -> HttpOut:
+        """Relay an opened stream; the headers say what the request's encoding could not carry
+        and which upstream serves it."""
+        from starlette.responses import StreamingResponse
+
+        tries: Attempts = facts["tries"]
+        served = tries.served
+        warnings = served.warnings if served is not None else []
         self.open_streams += 1
-        relay = self._relay(response, pipe, client.deadline, warnings, facts, started)
-        return StreamingResponse(relay, media_type="text/event-stream", headers=_warning_headers(warnings))
+        relay = self._relay(opened, warnings, facts, started)
+        headers = {**_warning_headers(warnings), **tries.headers()}
+        return StreamingResponse(relay, media_type="text/event-stream", headers=headers)
 
     async def _relay(
-        self,
-        response: httpx2.Response,
-        pipe: Pipe,
-        deadline: float,
-        warnings: list[AnyWarning],
-        facts: dict[str, Any],
-        started: float,
+        self, opened: _Opened, warnings: list[AnyWarning], facts: dict[str, Any], started: float
     ) -> AsyncIterator[bytes]:
         """The caller's bytes as the pipe makes them; a caller that leaves cancels this generator,
         and the ``finally`` closes the upstream stream. The route's timeout (``deadline``) bounds
         the wait between two events, not only each read: bytes that make no event (comment lines
         dripped by a stalled upstream) do not hold the caller."""
         network: BaseException | None = None
+        response, pipe, deadline = opened.response, opened.pipe, opened.deadline
         try:
+            if opened.first:
+                yield opened.first
             try:
                 loop = asyncio.get_running_loop()
                 async with asyncio.timeout(deadline) as bound:
-                    async for chunk in response.aiter_bytes():
+                    async for chunk in opened.chunks:
                         if made := pipe.feed(chunk):
                             bound.reschedule(loop.time() + deadline)
                             yield made
@@ -332,25 +362,27 @@ class Gateway:
 
     # --- helpers ----------------------------------------------------------------------------
 
-    def _client(self, route: Route) -> AsyncClient:
-        client = self._clients.get(id(route))
+    def _client(self, route: Route, at: int = 0) -> AsyncClient:
+        """The client of the route's upstream ``at`` (its only one, for a route of one)."""
+        client = self._clients.get((id(route), at))
         if client is None:
-            key = route.api_key()
+            upstream = route.hops()[at]
+            key = upstream.api_key()
             if key is None:  # the codec's usual variables, or no key (a local server takes none)
-                usual = get_codec(route.codec).api_key_env_for(route.settings) or ()
+                usual = get_codec(upstream.codec).api_key_env_for(upstream.settings) or ()
                 key = next((os.environ[name] for name in usual if os.environ.get(name)), "")
             if key:
                 self._secrets.append(key)
             client = AsyncClient(
-                route.codec,
+                upstream.codec,
                 api_key=key,
-                base_url=route.base_url,
+                base_url=upstream.base_url,
                 http_client=self._shared_http(),
-                max_retries=route.max_retries,
-                timeout=route.timeout,
-                settings=route.settings,
+                max_retries=upstream.max_retries,
+                timeout=upstream.timeout,
+                settings=upstream.settings,
             )
-            self._clients[id(route)] = client
+            self._clients[(id(route), at)] = client
         return client
 
     def _shared_http(self) -> httpx2.AsyncClient:
@@ -372,26 +404,70 @@ class Gateway:
 
         self._log(facts, [], started, refused.status, refused.message)
         body = wire.serving.error(refused.status, refused.message, None)
-        return JSONResponse(body, status_code=refused.status, headers=refused.headers)
+        tries: Attempts | None = facts.get("tries")
+        headers = {**tries.headers(), **refused.headers} if tries is not None else refused.headers
+        return JSONResponse(body, status_code=refused.status, headers=headers)
 
     def _log(
         self, facts: dict[str, Any], warnings: list[AnyWarning], started: float, status: int, error: str = ""
     ) -> None:
-        """The access line: one per request, every field from a caller escaped (:func:`_field`)."""
+        """The access line: one per request, every field from a caller escaped (:func:`_field`);
+        the upstream that served, and (a route of several) every upstream tried."""
         paths = ",".join(w.path for w in warnings[:_SHOWN_PATHS])
+        tries: Attempts | None = facts.get("tries")
+        upstream = tries.upstream() if tries is not None else None
+        hops = tries.headers().get(HOPS_HEADER) if tries is not None else None
         log.info(
-            "%s %s model=%s upstream=%s status=%d latency_ms=%.1f tokens=%s warnings=%d%s%s",
+            "%s %s model=%s upstream=%s status=%d latency_ms=%.1f tokens=%s warnings=%d%s%s%s",
             "POST",
             _field(facts["route"]),
             _field(facts["model"]),
-            facts.get("upstream"),
+            upstream,
             status,
             (time.perf_counter() - started) * 1000,
             facts["tokens"],
             len(warnings),
             f" paths={_field(paths)}" if paths else "",
+            f" hops={json.dumps(hops)}" if hops else "",
             f" error={json.dumps(error)}" if error else "",
         )
+
+
+class _Unfit(EncodeError):
+    """A request an upstream's wire cannot carry at all (a 400 when no other upstream serves)."""
+
+
+class _Opened:
+    """An upstream stream open, its pipe, and (read ahead) the first bytes for the caller."""
+
+    def __init__(self, response: httpx2.Response, pipe: Pipe, chunks: AsyncIterator[bytes], deadline: float) -> None:
+        self.response, self.pipe, self.chunks, self.deadline = response, pipe, chunks, deadline
+        self.first = b""
+
+    async def read_ahead(self, codec: str) -> bytes:
+        """The caller's bytes up to the answer's first part (its opening events held back until
+        then); the vendor's error event when it comes first (an overload a vendor reports after
+        its 200); a TransportError (a TimeoutError when ``deadline`` passes between two events)
+        when the stream breaks, ends or stalls before it."""
+        made: list[bytes] = []
+        try:
+            loop = asyncio.get_running_loop()
+            async with asyncio.timeout(self.deadline) as bound:
+                async for chunk in self.chunks:
+                    if piece := self.pipe.feed(chunk):
+                        made.append(piece)
+                        bound.reschedule(loop.time() + self.deadline)
+                    if self.pipe.early_error is not None:
+                        break
+                    if self.pipe.content or self.pipe.ended:
+                        return b"".join(made)
+        except builtins.TimeoutError:
+            raise TimeoutError(f"{codec}: no stream event within {self.deadline:g} s") from None
+        except Exception as exc:
+            raise TransportError(f"{codec}: the stream broke before its first event ({type(exc).__name__})") from None
+        if self.pipe.early_error is not None:
+            raise self.pipe.early_error
+        raise TransportError(f"{codec}: the stream ended before its first part")
 
 
 async def _disconnected(http: HttpIn) -> None:

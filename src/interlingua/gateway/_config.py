@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._fallback import DEFAULT_COOLDOWN, Upstream, check_upstream
 from ._ids import IdStore, SqliteIdStore
+from ._state import Cooldowns, open_state
 
 DEFAULT_MAX_BODY = 32 * 1024 * 1024
 """32 MiB: the largest request limit the four served APIs document."""
@@ -31,10 +33,16 @@ class Route:
     no key when none is set, for a local server).
     ``model`` replaces the caller's model name upstream. ``strict`` refuses a request the
     upstream's wire cannot carry whole (a 400 naming the path). ``max_retries``: the upstream
-    call's own retries; 0 by default, the caller's SDK retries with the status it is given."""
+    call's own retries; 0 by default, the caller's SDK retries with the status it is given.
+
+    Or, instead of ``codec`` and the fields above, ``upstreams``: several
+    :class:`~interlingua.gateway.Upstream` (fallback and load balancing, see
+    ``gateway/_fallback.py``), with ``fallback_strict`` (a hop after a failure that would lose
+    part of the request is refused, and the next upstream tried) and ``cooldown`` (seconds a
+    failed upstream is skipped when its answer named no ``retry-after``)."""
 
     match: str
-    codec: str
+    codec: str = ""
     base_url: str | None = None
     api_key_env: str | None = None
     model: str | None = None
@@ -42,6 +50,16 @@ class Route:
     max_retries: int = 0
     timeout: float | None = None
     settings: Mapping[str, str] = field(default_factory=dict)
+    upstreams: Sequence[Upstream] = ()
+    fallback_strict: bool = False
+    cooldown: float = DEFAULT_COOLDOWN
+
+    def hops(self) -> tuple[Upstream, ...]:
+        """The upstreams this route may use: ``upstreams``, or the one its own fields name."""
+        if self.upstreams:
+            return tuple(self.upstreams)
+        fields = ("base_url", "api_key_env", "model", "strict", "max_retries", "timeout", "settings")
+        return (Upstream(self.codec, **{name: getattr(self, name) for name in fields}),)
 
     def matches(self, model: str) -> bool:
         return fnmatch.fnmatchcase(model, self.match)
@@ -62,30 +80,36 @@ class GatewayConfig:
     present (``Authorization: Bearer``, ``x-api-key``, ``x-goog-api-key`` or ``?key=``); empty,
     none is asked. ``max_body_bytes``: larger request bodies get a 413. ``id_store``: see
     :class:`~interlingua.gateway.IdStore`. ``body_timeout``: a request body not read whole
-    within it gets a 408."""
+    within it gets a 408. ``cooldowns``: where failed upstreams' cooldowns are kept (default:
+    this process's memory; see :func:`~interlingua.gateway.open_state` to share them)."""
 
     routes: Sequence[Route]
     keys: frozenset[str] = field(default=frozenset(), repr=False)
     max_body_bytes: int = DEFAULT_MAX_BODY
     id_store: IdStore | None = None
     body_timeout: float = DEFAULT_BODY_TIMEOUT
+    cooldowns: Cooldowns | None = None
 
     def route_for(self, model: str) -> Route | None:
         return next((route for route in self.routes if route.matches(model)), None)
 
 
-_ROUTE_KEYS = frozenset(Route.__dataclass_fields__)
-_GATEWAY_KEYS = frozenset({"keys_env", "open", "max_body_bytes", "body_timeout", "id_store"})
+_ROUTE_KEYS = frozenset(Route.__dataclass_fields__) - {"upstreams"}
+_FALLBACK_KEYS = frozenset({"match", "upstream", "fallback_strict", "cooldown"})
+_UPSTREAM_KEYS = frozenset(Upstream.__dataclass_fields__)
+_GATEWAY_KEYS = frozenset({"keys_env", "open", "max_body_bytes", "body_timeout", "id_store", "state"})
 
 
 def load_config(path: str | Path) -> GatewayConfig:
     """A :class:`GatewayConfig` from TOML: a ``[gateway]`` table (``keys_env``: the variable
     holding the callers' keys, comma-separated, required unless ``open = true`` says anyone may
     call; ``max_body_bytes``; ``body_timeout``; ``id_store``: a SQLite file that keeps the tool ids
-    too long to encode, shared by workers and restarts) and ``[[route]]`` tables with
-    :class:`Route`'s fields. Keys are never written in the file itself. Everything a request
-    would otherwise find wrong later is checked here: each route's codec is installed and its
-    ``api_key_env`` set."""
+    too long to encode, shared by workers and restarts; ``state``: where the id store and the
+    cooldowns live, a SQLite file or a ``redis://`` URL shared by several instances) and
+    ``[[route]]`` tables with :class:`Route`'s fields, or with ``match``, ``fallback_strict``,
+    ``cooldown`` and ``[[route.upstream]]`` tables (:class:`Upstream`'s fields). Keys are never
+    written in the file itself. Everything a request would otherwise find wrong later is checked
+    here: each route's codec is installed and its ``api_key_env`` set."""
     try:
         document = tomllib.loads(Path(path).read_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -100,6 +124,9 @@ def config_from_mapping(document: Mapping[str, Any]) -> GatewayConfig:
         raise ConfigError(f"[gateway]: unknown keys {sorted(unknown)}; known: {sorted(_GATEWAY_KEYS)}")
     routes = []
     for at, table in enumerate(document.get("route", [])):
+        if "upstream" in table:
+            routes.append(check_route(_fallback_route(table, f"route[{at}]"), f"route[{at}]"))
+            continue
         unknown = set(table) - _ROUTE_KEYS
         if unknown or "match" not in table or "codec" not in table:
             raise ConfigError(f"route[{at}]: needs match and codec; unknown keys {sorted(unknown)}")
@@ -114,14 +141,62 @@ def config_from_mapping(document: Mapping[str, Any]) -> GatewayConfig:
             raise ConfigError(f"[gateway] keys_env: environment variable {gateway['keys_env']} holds no key")
     elif gateway.get("open") is not True:
         raise ConfigError("[gateway]: no keys_env; set it, or open = true to let anyone call")
-    store = SqliteIdStore(str(gateway["id_store"])) if "id_store" in gateway else None
+    if "state" in gateway and "id_store" in gateway:
+        raise ConfigError("[gateway]: state holds the id store too; give state or id_store, not both")
+    store: IdStore | None = SqliteIdStore(str(gateway["id_store"])) if "id_store" in gateway else None
+    cooldowns = None
+    if "state" in gateway:
+        store, cooldowns = _state(gateway["state"])
     size = _number(gateway, "max_body_bytes", int, DEFAULT_MAX_BODY)
     timeout = _number(gateway, "body_timeout", float, DEFAULT_BODY_TIMEOUT)
-    return GatewayConfig(routes, keys=keys, max_body_bytes=int(size), id_store=store, body_timeout=timeout)
+    return GatewayConfig(
+        routes, keys=keys, max_body_bytes=int(size), id_store=store, body_timeout=timeout, cooldowns=cooldowns
+    )
+
+
+def _fallback_route(table: Mapping[str, Any], at: str) -> Route:
+    """A route of several upstreams: ``match``, ``fallback_strict``, ``cooldown`` and its
+    ``[[route.upstream]]`` tables."""
+    unknown = set(table) - _FALLBACK_KEYS
+    if unknown or "match" not in table:
+        known = sorted(_FALLBACK_KEYS)
+        raise ConfigError(f"{at}: a route with [[route.upstream]] takes {known}; not {sorted(unknown)}")
+    upstreams = []
+    for n, entry in enumerate(table["upstream"]):
+        unknown = set(entry) - _UPSTREAM_KEYS
+        if unknown or "codec" not in entry:
+            raise ConfigError(f"{at}.upstream[{n}]: needs codec; unknown keys {sorted(unknown)}")
+        upstreams.append(Upstream(**entry))
+    fields = {k: table[k] for k in ("fallback_strict", "cooldown") if k in table}
+    return Route(table["match"], upstreams=tuple(upstreams), **fields)
+
+
+def _state(where: object) -> tuple[IdStore, Cooldowns]:
+    if not isinstance(where, str) or not where:
+        raise ConfigError(f"[gateway] state: a SQLite file's path or a redis:// URL, not {where!r}")
+    try:
+        return open_state(where)
+    except ImportError:
+        raise ConfigError(f"[gateway] state {where!r}: needs redis-py: pip install 'interlingua[redis]'") from None
 
 
 def check_route(route: Route, at: str) -> Route:
-    """``route`` when it can serve: its codec installed, its key variable set, its numbers numbers."""
+    """``route`` when it can serve: its codec installed, its key variable set, its numbers numbers
+    (for each of its upstreams, when it has several)."""
+    if route.upstreams:
+        if route.codec:
+            raise ConfigError(f"{at}: give codec or upstreams, not both")
+        if isinstance(route.cooldown, bool) or not isinstance(route.cooldown, int | float) or route.cooldown < 0:
+            raise ConfigError(f"{at}: cooldown must be a number of seconds >= 0, not {route.cooldown!r}")
+        for n, upstream in enumerate(route.upstreams):
+            _check_upstream(upstream, f"{at}.upstream[{n}]")
+            check_upstream(upstream, f"{at}.upstream[{n}]")
+        return route
+    _check_upstream(route, at)
+    return route
+
+
+def _check_upstream(route: Route | Upstream, at: str) -> None:
     from .._registry import codecs
 
     known = codecs()
@@ -134,10 +209,9 @@ def check_route(route: Route, at: str) -> Route:
         raise ConfigError(f"{at}: max_retries must be a whole number >= 0, not {route.max_retries!r}")
     if route.base_url is not None:
         _check_base_url(route, at)
-    return route
 
 
-def _check_base_url(route: Route, at: str) -> None:
+def _check_base_url(route: Route | Upstream, at: str) -> None:
     """A base URL the route's codec refuses (one ending in a version its wire is not served at)
     fails the start, not every request: the codec builds one request's URL for it, offline."""
     from .._codec import Endpoint

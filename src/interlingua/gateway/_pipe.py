@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .._codec import Codec, Framing
-from .._errors import ServerError
+from .._errors import ProviderError, ServerError
 from .._response import Usage
 from .._sse import parse_sse, render_event
-from .._stream import ErrorEvent, MessageEnd, StreamEvent, UsageUpdate
+from .._stream import ErrorEvent, MessageEnd, PartStart, StreamEvent, UsageUpdate
 from .._warnings import AnyWarning
 from ._ids import ToolIdMap
 
@@ -45,6 +45,12 @@ class Pipe:
         self.warnings: list[AnyWarning] = []
         self.usage: Usage | None = None
         self.failed = False
+        self.content = False
+        """Whether a part has begun (the answer is under way, past its opening)."""
+        self.ended = False
+        """Whether the answer's end has come (its MessageEnd)."""
+        self.early_error: ProviderError | None = None
+        """The vendor's error event, when it came before any part began."""
         self._upstream, self._caller, self._ids, self._accepts = upstream, caller, ids, accepts
         self._max_event_size, self._hide, self._framing = max_event_size, hide, framing
         self._made: list[bytes] = []
@@ -107,12 +113,15 @@ class Pipe:
             frames = parse_sse(chunks, max_event_size=self._max_event_size) if framing is None else framing(chunks)
             for event in self._upstream.decode_stream(frames):
                 if isinstance(event, MessageEnd):
-                    ended = True
+                    ended = self.ended = True
                     self.usage = event.usage or self.usage
                 elif isinstance(event, UsageUpdate):
                     self.usage = event.usage
                 elif isinstance(event, ErrorEvent):
                     errored = True
+                    self.early_error = None if self.content else event.error
+                elif isinstance(event, PartStart):
+                    self.content = True
                 yield self._ids.outward_event(event, self._accepts)
         except Exception as exc:  # a DecodeError or a framing StreamError: the stream is over
             self._network = self._network or exc
