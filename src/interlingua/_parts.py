@@ -22,11 +22,17 @@ class ProviderEcho(IRModel):
     ``provider`` is the codec's provider key (``"acme"``); ``model`` records which model produced
     the data, because signed reasoning is bound to where it came from. Only the codec of that
     provider reads or writes an entry.
+
+    ``unmapped`` names the keys of ``data`` (dotted where nested) that carry a meaning no IR
+    field holds (a video clip's offsets, a page range, a speaker): that provider's codec writes
+    them back, and every other codec reports each one dropped (``WarningSink.unmapped_echoes``),
+    so the loss is never silent.
     """
 
     provider: str
     data: JsonObject
     model: str | None = None
+    unmapped: list[str] = Field(default_factory=empty_list)
 
 
 class _Echoing(Hosted):

@@ -150,6 +150,38 @@ class WarningSink:
         if part.citations is not None:
             self.lossy(f"{at}.citations", "document", "this wire cannot turn document citations on or off")
 
+    def unmapped_echoes(
+        self, messages: Iterable[Message], *, own: str, writes: frozenset[str] | None = None, at: str | None = None
+    ) -> None:
+        """Report each key another provider's echo marks ``unmapped`` (``ProviderEcho``): a
+        meaning no IR field holds, which only that provider's codec writes, so this one drops
+        it. Looked for on each message, its parts and the parts inside a tool result; reported
+        at ``<message or part>.provider_echoes[k].data.<key>``. ``at``: the path of a lone
+        message (a response's ``message``); else ``messages[i]``. ``writes``: the keys of
+        ``own``'s echoes this codec writes back, where two codecs share a provider; None: all."""
+        for i, message in enumerate(messages):
+            where = f"messages[{i}]" if at is None else at
+            if message.provider_echoes:
+                self._unmapped(message, where, "message", own, writes)
+            for j, part in enumerate(message.parts):
+                if part.provider_echoes:
+                    self._unmapped(part, f"{where}.parts[{j}]", part.type, own, writes)
+                content = getattr(part, "content", None)
+                if type(content) is list:
+                    for k, inner in enumerate(content):
+                        if inner.provider_echoes:
+                            self._unmapped(inner, f"{where}.parts[{j}].content[{k}]", inner.type, own, writes)
+
+    def _unmapped(self, value: Any, at: str, part_type: str, own: str, writes: frozenset[str] | None) -> None:
+        for k, echo in enumerate(value.provider_echoes):
+            if not echo.unmapped or (echo.provider == own and writes is None):
+                continue
+            for key in echo.unmapped:
+                if echo.provider == own and key in writes:  # type: ignore[operator]
+                    continue
+                why = f"{echo.provider}'s {key} has no place in the IR or on this wire: not sent"
+                self.lossy(f"{at}.provider_echoes[{k}].data.{key}", part_type, why)
+
     def foreign_options(self, options: Mapping[str, Mapping[str, Any]], *, own: str) -> None:
         """Report each key of every other provider's options (``provider_options.<provider>.<key>``):
         an encoder sends only ``options[own]``, so every other entry is lost unless a warning says so.
@@ -202,3 +234,18 @@ class WarningSink:
 
             raise LossyEncodeError(self.codec, list(self.warnings))
         return Encoded(dict(body), self.warnings, self.notes)
+
+
+def noting_unmapped(
+    encoded: Encoded, message: Message, *, own: str, codec: str, strict: bool, writes: frozenset[str] | None = None
+) -> Encoded:
+    """An answer's ``encoded`` body with the unmapped echo keys of other providers on its
+    ``message`` reported (``WarningSink.unmapped_echoes``, at ``message...``): a codec's
+    ``encode_response`` ends with it, as ``encode_with_rules`` does it for a request."""
+    out = WarningSink(codec)
+    out.unmapped_echoes([message], own=own, writes=writes, at="message")
+    if not out.warnings:
+        return encoded
+    out.warnings[:0] = encoded.warnings
+    out.notes = encoded.notes
+    return out.finish(encoded.body, strict=strict)

@@ -32,23 +32,7 @@ KNOWN_SILENT: set[tuple[str, str, str]] = set()
 KNOWN_SILENT_IR: set[tuple[str, str, str]] = set()
 """Silent drops of IR fields (not provider options): real bugs, listed until fixed."""
 
-_GEMINI_UNMAPPED = ("videoMetadata.*", "mediaResolution.*", "audioTranscription.*", "speechMetadata.*")
-_GEMINI_UNMAPPED += ("documentMetadata.*", "spreadsheetMetadata.*", "audioMetadata.*")
-_NOT_MAPPED = "a meaning field with no IR home yet: other wires lose it unwarned (issue 36 item 2)"
 UNPROBED = {
-    **{
-        ("gemini", f"{at}.{key}"): _NOT_MAPPED
-        for at in ("contents[].parts[]", "systemInstruction.parts[]")
-        for key in _GEMINI_UNMAPPED
-    },
-    ("openai-chat", "messages[*].content[*].prompt_cache_breakpoint.*"): _NOT_MAPPED,
-    ("openai-chat", "messages[*].content[].prompt_cache_breakpoint.*"): _NOT_MAPPED,
-    ("openai-chat", "messages[assistant].function_call.*"): _NOT_MAPPED,
-    ("openai-responses", "input[reasoning].content[].*"): _NOT_MAPPED,
-    ("openai-responses", "input[message].content[*].prompt_cache_breakpoint.*"): _NOT_MAPPED,
-    ("openai-responses", "input[function_call_output].output[*].prompt_cache_breakpoint.*"): _NOT_MAPPED,
-    ("openai-responses", "input[message].content[input_file].detail"): _NOT_MAPPED,
-    ("openai-responses", "input[function_call_output].output[input_file].detail"): _NOT_MAPPED,
     ("gemini", "systemInstruction.parts[].thought"): "no valid request has a thought in a system instruction",
     ("gemini", "systemInstruction.parts[].functionCall.*"): "no valid request has a call in a system instruction",
     ("gemini", "systemInstruction.parts[].functionResponse.*"): "nor a function response",

@@ -75,6 +75,22 @@ RESPONSE_PART_EXTRAS = frozenset(
     {"videoMetadata", "mediaResolution", "mediaProcessing", "documentMetadata", "spreadsheetMetadata", "audioMetadata"}
 )
 """What a ``FunctionResponsePart`` holds beside inlineData / fileData."""
+UNMAPPED = frozenset(
+    {
+        "videoMetadata",
+        "mediaResolution",
+        "audioTranscription",
+        "speechMetadata",
+        "documentMetadata",
+        "spreadsheetMetadata",
+        "audioMetadata",
+    }
+)
+"""Extras with a meaning no IR field holds: a video's or audio's clip and frame rate, the
+tokens a medium is given, a transcription, a speaker and style, a page or cell range
+(google-genai ``VideoMetadata``, ``PartMediaResolution``, ``Transcription``, ``SpeechMetadata``,
+``DocumentMetadata``, ``SpreadsheetMetadata``, ``AudioMetadata``): marked ``unmapped`` in the
+echo, so every other wire reports them dropped."""
 
 
 def bare_model(model: str | None) -> str | None:
@@ -85,6 +101,7 @@ def bare_model(model: str | None) -> str | None:
 # Every shape a part decodes to, each a constructor made once (``maker``): a third cheaper than
 # ``construct``, with the same fields set.
 _echo = maker(ProviderEcho, "provider", "data", "model")
+_unmapped_echo = maker(ProviderEcho, "provider", "data", "model", "unmapped")
 _native = maker(Native, "provider", "data")
 _signed_native = maker(Native, "provider", "data", "provider_echoes")
 _text = maker(Text, "text")
@@ -152,6 +169,9 @@ class Decoding:
     def echo(self, data: dict[str, Any]) -> list[ProviderEcho]:
         if self.camel_only:
             check_camel(data)
+        if data.keys() & UNMAPPED:
+            unmapped = sorted(data.keys() & UNMAPPED)
+            return [_unmapped_echo(provider=PROVIDER, data=data, model=self.model, unmapped=unmapped)]
         return [_echo(provider=PROVIDER, data=data, model=self.model)]
 
     def native(self, block: dict[str, Any]) -> Native:

@@ -18,7 +18,13 @@ from ._dialect import Dialect, ToolIds
 
 OMIT = "_omit"
 build = construct  # the kit's trusted constructor (PERF.md)
-_echo_of = maker(ProviderEcho, "provider", "data", "model")  # the one shape echo_list builds
+_echo_of = maker(ProviderEcho, "provider", "data", "model")  # the shape echo_list builds
+_unmapped_of = maker(ProviderEcho, "provider", "data", "model", "unmapped")
+UNMAPPED = frozenset({"prompt_cache_breakpoint", "function_call"})
+"""Wire keys with a meaning no IR field holds yet, marked ``unmapped`` in the echo so every other
+wire reports them dropped: a part's explicit cache breakpoint (openai ``PromptCacheBreakpoint``:
+``mode`` explicit, ``ttl`` 30m or 12h; its home would be ``cache_control``, whose lifetimes are
+not these) and an assistant message's deprecated ``function_call`` (one call, no id)."""
 
 
 @dataclass(slots=True)
@@ -52,10 +58,13 @@ def echo_list(provider: str, data: dict[str, Any], model: str | None = None) -> 
         return []
     wire = {key: value for key, value in data.items() if key[:1] != "_"}
     if len(wire) == len(data):  # no flags (an answer's top level, most blocks' unknown keys)
-        return [_echo_of(provider, {"wire": wire}, model)]
-    stored = {key: value for key, value in data.items() if key[:1] == "_"}
-    if wire:
-        stored["wire"] = wire
+        stored = {"wire": wire}
+    else:
+        stored = {key: value for key, value in data.items() if key[:1] == "_"}
+        if wire:
+            stored["wire"] = wire
+    if wire.keys() & UNMAPPED:
+        return [_unmapped_of(provider, stored, model, [f"wire.{key}" for key in sorted(wire.keys() & UNMAPPED)])]
     return [_echo_of(provider, stored, model)]
 
 
