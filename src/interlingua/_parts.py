@@ -248,13 +248,16 @@ class Document(_InputPart):
     ``context`` is text about the document that the model reads but does not cite (where it came
     from, what it is for), and ``citations`` asks the model to cite the document in its answer
     (True) or says it must not (False); None leaves both to the vendor. Two wires take both; the
-    others report them dropped."""
+    others report them dropped. ``detail`` is the rendering asked for a PDF's page images
+    (``low`` is cheaper, ``high`` keeps small print and dense charts; ``auto``, like None, leaves
+    it to the vendor); one wire takes it, the others report it dropped."""
 
     type: Literal["document"] = "document"
     source: Source
     name: str | None = None
     context: str | None = None
     citations: bool | None = None
+    detail: Literal["auto", "low", "high"] | None = None
 
     def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
         if source is not None:

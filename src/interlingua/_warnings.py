@@ -135,11 +135,11 @@ class WarningSink:
         if message.id is not None:
             self.unsupported(f"{at}.id", "message_id", "this wire's messages carry no id")
 
-    def unsent_media_fields(self, part: Image | Document, at: str) -> None:
+    def unsent_media_fields(self, part: Image | Document, at: str, *, sends_detail: bool = False) -> None:
         """Report what of an image or a document this wire has no place for: an Image's
-        ``detail`` (``auto`` asks for the default, so it is no loss) and a Document's ``context``
-        and ``citations``, each at ``{at}.<field>``. A codec calls it where it writes the part,
-        only for the fields it does not send."""
+        ``detail`` (``auto`` asks for the default, so it is no loss) and a Document's ``context``,
+        ``citations`` and ``detail``, each at ``{at}.<field>``. A codec calls it where it writes
+        the part, only for the fields it does not send (``sends_detail``: a document's detail)."""
         if isinstance(part, Image):
             if part.detail not in (None, "auto"):
                 why = f"this wire takes no image detail: {part.detail!r} is not sent"
@@ -149,6 +149,9 @@ class WarningSink:
             self.lossy(f"{at}.context", "document", "this wire takes no document context: it is not sent")
         if part.citations is not None:
             self.lossy(f"{at}.citations", "document", "this wire cannot turn document citations on or off")
+        if part.detail not in (None, "auto") and not sends_detail:
+            why = f"this wire takes no document detail: {part.detail!r} is not sent"
+            self.lossy(f"{at}.detail", "document", why)
 
     def unmapped_echoes(
         self, messages: Iterable[Message], *, own: str, writes: frozenset[str] | None = None, at: str | None = None

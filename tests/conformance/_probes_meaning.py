@@ -1,7 +1,9 @@
-"""Probes of the ``meaning`` rows whose sense no IR field holds: the key rides in its part's (or
-message's) echo marked ``unmapped`` (``ProviderEcho.unmapped``), its own wire writes it back,
-and every other wire must report it dropped. Each probe is one part (or message) with the key
-and the same part without it, so the verdict is about the key alone."""
+"""Probes of the ``meaning`` rows added by issue 36 item 2: those whose sense no IR field holds
+(the key rides in its part's or message's echo marked ``unmapped``, ``ProviderEcho.unmapped``:
+its own wire writes it back, every other wire must report it dropped), a breakpoint that is the
+part's ``cache_control``, a file's ``Document.detail``, and a document in a Bedrock answer. Each
+probe is one part (or message) with the key and the same part without it, so the verdict is
+about the key alone."""
 
 from __future__ import annotations
 

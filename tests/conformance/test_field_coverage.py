@@ -120,6 +120,15 @@ def test_stop_reason_usage_citations_and_thinking_reach_every_other_answer(wire:
     assert all(declared[row][0] in ("ir", "meaning") for row in outcomes)
 
 
+@pytest.mark.parametrize("wire", WIRES)
+def test_every_meaning_row_of_a_response_has_a_probe(wire: str) -> None:
+    """A ``meaning`` row reaches every other wire or is reported (issue 36 item 2): each one is
+    probed, so docs/coverage.md shows its fate per target (requests: the test above)."""
+    declared = COVERAGE[wire].declaration("response")
+    rows = {row for row, (where, _) in declared.items() if where == "meaning"}
+    assert sorted(rows - set(probes.RESPONSE_PROBES[wire]())) == []
+
+
 def test_figures_count_every_probe_once_per_target() -> None:
     numbers = figures()
     for wire, n in numbers.items():

@@ -90,7 +90,9 @@ UNMAPPED = frozenset(
 tokens a medium is given, a transcription, a speaker and style, a page or cell range
 (google-genai ``VideoMetadata``, ``PartMediaResolution``, ``Transcription``, ``SpeechMetadata``,
 ``DocumentMetadata``, ``SpreadsheetMetadata``, ``AudioMetadata``): marked ``unmapped`` in the
-echo, so every other wire reports them dropped."""
+echo, so every other wire reports them dropped. A part's ``mediaResolution`` is no
+``Image.detail``: its levels are token budgets (LOW, MEDIUM, HIGH, ULTRA_HIGH, or ``numTokens``),
+set per part on Gemini 3 models only (https://ai.google.dev/gemini-api/docs/media-resolution)."""
 
 
 def bare_model(model: str | None) -> str | None:

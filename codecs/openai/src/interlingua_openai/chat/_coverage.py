@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from interlingua.testing import Declaration, Where
 
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
-_BREAKPOINT = "no IR field (cache_control's lifetimes are not 30m, 12h): the part's echo, marked unmapped"
+_BREAKPOINT = "<part>.cache_control (the spelling in the echo; a ttl, marked unmapped, is reported elsewhere)"
 
 REQUEST: Declaration = {
     "model": ("ir", "Request.model"),

@@ -15,7 +15,10 @@ if TYPE_CHECKING:
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
 _ECHO: tuple[Where, str] = ("replay", "the item's or part's echo (ids, status: OpenAI's record)")
 _RESPONSE_ECHO: tuple[Where, str] = ("replay", "the response's echo (the vendor's record of the call)")
-_BREAKPOINT: tuple[Where, str] = ("meaning", "no IR field (30m, 12h): the part's echo, marked unmapped")
+_BREAKPOINT: tuple[Where, str] = (
+    "meaning",
+    "<part>.cache_control (the spelling in the echo; a ttl, marked unmapped, is reported elsewhere)",
+)
 
 
 def _items(at: str) -> Declaration:
@@ -54,7 +57,7 @@ def _input_blocks(message: str) -> Declaration:
         f"{message}[input_file].file_url": ("ir", "Document.source (url)"),
         f"{message}[input_file].filename": ("ir", "Document.name"),
         f"{message}[input_image].detail": ("meaning", "Image.detail"),
-        f"{message}[input_file].detail": ("meaning", "no Document field: the part's echo, marked unmapped"),
+        f"{message}[input_file].detail": ("meaning", "Document.detail"),
         f"{message}[*].prompt_cache_breakpoint.*": _BREAKPOINT,
     }
 

@@ -47,11 +47,12 @@ def flag(data: Mapping[str, Any], key: str) -> bool:
     return data.get(key) is True
 
 
-UNMAPPED = frozenset({"extra.detail", "extra.prompt_cache_breakpoint", "item.content"})
+UNMAPPED = frozenset({"extra.prompt_cache_breakpoint.ttl", "item.content"})
 """Echo keys with a meaning no IR field holds yet, marked ``unmapped`` so every other wire reports
-them dropped (openai types: ``ResponseInputFileParam.detail``, auto / low / high, a file's
-rendering; ``PromptCacheBreakpoint``, mode explicit and ttl 30m or 12h; a reasoning item's
-``content`` of ``reasoning_text``, the reasoning itself, where ``summary`` is what maps)."""
+them dropped (openai types: a ``PromptCacheBreakpoint``'s ``ttl``, 30m or 12h, a lifetime
+``CacheControl`` has no value for (the breakpoint itself is the part's ``cache_control``); a
+reasoning item's ``content`` of ``reasoning_text``, the reasoning itself, where ``summary`` is
+what maps)."""
 
 
 def make(data: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
@@ -68,7 +69,9 @@ def _unmapped(data: Mapping[str, Any]) -> list[str]:
     found = []
     extra = data.get("extra")
     if isinstance(extra, dict):
-        found += [f"extra.{key}" for key in ("detail", "prompt_cache_breakpoint") if key in extra]
+        mark = extra.get("prompt_cache_breakpoint")
+        if isinstance(mark, dict) and "ttl" in mark:
+            found.append("extra.prompt_cache_breakpoint.ttl")
     item = data.get("item")
     if isinstance(item, dict) and isinstance(item.get("content"), list) and item["content"]:
         found.append("item.content")
