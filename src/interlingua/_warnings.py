@@ -177,10 +177,11 @@ class WarningSink:
 
     def _unmapped(self, value: Any, at: str, part_type: str, own: str, writes: frozenset[str] | None) -> None:
         for k, echo in enumerate(value.provider_echoes):
-            if not echo.unmapped or (echo.provider == own and writes is None):
+            if not echo.unmapped:
                 continue
+            written = (writes if writes is not None else echo.unmapped) if echo.provider == own else ()
             for key in echo.unmapped:
-                if echo.provider == own and key in writes:  # type: ignore[operator]
+                if key in written:
                     continue
                 why = f"{echo.provider}'s {key} has no place in the IR or on this wire: not sent"
                 self.lossy(f"{at}.provider_echoes[{k}].data.{key}", part_type, why)
