@@ -11,7 +11,7 @@ from ._codec import Capabilities, Endpoint, HttpRequest, Serving
 from ._normalize import ReasoningPolicy, TurnRules, encode_with_rules
 from ._read import decoding
 from ._warned_stream import DecodedStream, EncodedStream
-from ._warnings import Encoded, WarningSink
+from ._warnings import Encoded, WarningSink, noting_unmapped
 
 if TYPE_CHECKING:
     from ._errors import ProviderError
@@ -53,6 +53,9 @@ class CodecBase:
     api_key_env: tuple[str, ...] = ()
     oracle: str | None = None
     serving: Serving | None = None
+    writes_unmapped: frozenset[str] | None = None
+    """The ``unmapped`` keys of its own provider's echoes this codec writes back, where codecs share
+    a provider (each reports the other's); None: all of them."""
 
     # --- the hooks a codec writes --------------------------------------------------------------
 
@@ -108,6 +111,15 @@ class CodecBase:
             strict=strict,
             reasoning=reasoning,
             resolve=resolve,
+            provider=self.provider,
+            writes_unmapped=self.writes_unmapped,
+        )
+
+    def noting_unmapped(self, encoded: Encoded, response: Response, *, strict: bool) -> Encoded:
+        """``encode_response``'s last step: every other provider's echo keys marked ``unmapped``
+        on the answer reported dropped (``encode_request`` does it for a request)."""
+        return noting_unmapped(
+            encoded, response.message, own=self.provider, codec=self.name, strict=strict, writes=self.writes_unmapped
         )
 
     def decode_request(self, body: Mapping[str, Any], *, model: str | None = None) -> Request:

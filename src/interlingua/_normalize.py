@@ -851,13 +851,18 @@ def encode_with_rules(
     strict: bool,
     reasoning: ReasoningPolicy,
     resolve: Resolver | None = None,
+    provider: str | None = None,
+    writes_unmapped: frozenset[str] | None = None,
 ) -> Encoded:
     """What a codec's ``encode_request`` does: resolve artifact handles (when given a
     resolver), normalize, then ``encode(request, strict)``.
 
     A request that already keeps the rules goes straight to ``encode``; otherwise the codec
     encodes the fixed request and every warning is reported against the request as given.
-    Without a resolver, a handle is an ``EncodeError`` at its path, before any body is built."""
+    Without a resolver, a handle is an ``EncodeError`` at its path, before any body is built.
+    ``provider``: the codec's own; every other provider's echo keys marked ``unmapped`` are
+    reported dropped (``WarningSink.unmapped_echoes``), and the own provider's but
+    ``writes_unmapped`` where that is given (codecs sharing a provider)."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
     refuse_unsendable(request, codec=codec, tool_names=rules.tool_names)
@@ -867,6 +872,11 @@ def encode_with_rules(
     misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
     _check_policy(reasoning)
     ready = _normalized(request, rules, keeps, codec=codec, reasoning=reasoning)
+    if provider is not None:
+        out = WarningSink(codec)
+        out.unmapped_echoes(request.messages, own=provider, writes=writes_unmapped)
+        if out.warnings:
+            misnamed = (misnamed or []) + out.warnings
     if not ready.changed and not misnamed:
         return encode(request, strict)
     return finish_encode(_noting(ready, misnamed), encode(ready.request, False), codec=codec, strict=strict)
@@ -903,7 +913,8 @@ def misnamed_results(
 
 
 def _noting(ready: Normalized, misnamed: list[AnyWarning] | None) -> Normalized:
-    """``ready`` with the warnings of :func:`misnamed_results` among its own, in message order."""
+    """``ready`` with the warnings of :func:`misnamed_results` (and of unmapped echoes) among its
+    own, in message order."""
     if not misnamed:
         return ready
     return Normalized(ready.request, _merge(misnamed, ready.warnings), ready.origins)

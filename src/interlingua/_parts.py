@@ -23,6 +23,11 @@ class ProviderEcho(IRModel):
     ``provider`` is the codec's provider key (``"acme"``); ``model`` records which model produced
     the data, because signed reasoning is bound to where it came from. Only the codec of that
     provider reads or writes an entry.
+
+    ``unmapped`` names the keys of ``data`` (dotted where nested) that carry a meaning no IR
+    field holds (a video clip's offsets, a page range, a speaker): that provider's codec writes
+    them back, and every other codec reports each one dropped (``WarningSink.unmapped_echoes``),
+    so the loss is never silent.
     """
 
     provider: str
@@ -31,6 +36,8 @@ class ProviderEcho(IRModel):
     """The vendor's data, verbatim (a signature, an item id, encrypted reasoning, ...)."""
     model: str | None = None
     """The model that produced the data, where it binds the data to it; None: any."""
+    unmapped: list[str] = Field(default_factory=empty_list)
+    """Keys of ``data`` whose meaning the IR cannot hold: every other wire reports them dropped."""
 
 
 class _Echoing(Hosted):
@@ -285,7 +292,9 @@ class Document(_InputPart):
     ``context`` is text about the document that the model reads but does not cite (where it came
     from, what it is for), and ``citations`` asks the model to cite the document in its answer
     (True) or says it must not (False); None leaves both to the vendor. Two wires take both; the
-    others report them dropped."""
+    others report them dropped. ``detail`` is the rendering asked for a PDF's page images
+    (``low`` is cheaper, ``high`` keeps small print and dense charts; ``auto``, like None, leaves
+    it to the vendor); one wire takes it, the others report it dropped."""
 
     type: Literal["document"] = "document"
     """The part's tag in IR JSON."""
@@ -297,6 +306,8 @@ class Document(_InputPart):
     """Text about the document the model reads but does not cite."""
     citations: bool | None = None
     """Cite the document (True) or must not (False); None: the vendor's default."""
+    detail: Literal["auto", "low", "high"] | None = None
+    """PDF page rendering asked for (``low``, ``high``; ``auto`` or None: the vendor's choice)."""
 
     def __init__(self, source: MediaSource | None = None, /, **data: Any) -> None:
         if source is not None:

@@ -169,13 +169,17 @@ StreamEvent: TypeAlias = (
 
 
 def merge_echo(echoes: list[ProviderEcho], new: ProviderEcho) -> list[ProviderEcho]:
-    """``echoes`` with ``new`` merged into the entry of the same provider (keys of ``new`` win)."""
+    """``echoes`` with ``new`` merged into the entry of the same provider (keys of ``new`` win;
+    the ``unmapped`` keys of both are kept)."""
     out: list[ProviderEcho] = []
     merged = False
     for entry in echoes:
         if entry.provider == new.provider and not merged:
             data = {**entry.data, **new.data}
+            kept = entry.unmapped
             entry = construct(ProviderEcho, provider=new.provider, data=data, model=new.model or entry.model)
+            if new.unmapped or kept:
+                entry = replace(entry, unmapped=[*kept, *(key for key in new.unmapped if key not in kept)])
             merged = True
         out.append(entry)
     if not merged:

@@ -150,11 +150,11 @@ class WarningSink:
         if message.id is not None:
             self.unsupported(f"{at}.id", "message_id", "this wire's messages carry no id")
 
-    def unsent_media_fields(self, part: Image | Document, at: str) -> None:
+    def unsent_media_fields(self, part: Image | Document, at: str, *, sends_detail: bool = False) -> None:
         """Report what of an image or a document this wire has no place for: an Image's
-        ``detail`` (``auto`` asks for the default, so it is no loss) and a Document's ``context``
-        and ``citations``, each at ``{at}.<field>``. A codec calls it where it writes the part,
-        only for the fields it does not send."""
+        ``detail`` (``auto`` asks for the default, so it is no loss) and a Document's ``context``,
+        ``citations`` and ``detail``, each at ``{at}.<field>``. A codec calls it where it writes
+        the part, only for the fields it does not send (``sends_detail``: a document's detail)."""
         if isinstance(part, Image):
             if part.detail not in (None, "auto"):
                 why = f"this wire takes no image detail: {part.detail!r} is not sent"
@@ -164,6 +164,42 @@ class WarningSink:
             self.lossy(f"{at}.context", "document", "this wire takes no document context: it is not sent")
         if part.citations is not None:
             self.lossy(f"{at}.citations", "document", "this wire cannot turn document citations on or off")
+        if part.detail not in (None, "auto") and not sends_detail:
+            why = f"this wire takes no document detail: {part.detail!r} is not sent"
+            self.lossy(f"{at}.detail", "document", why)
+
+    def unmapped_echoes(
+        self, messages: Iterable[Message], *, own: str, writes: frozenset[str] | None = None, at: str | None = None
+    ) -> None:
+        """Report each key another provider's echo marks ``unmapped`` (``ProviderEcho``): a
+        meaning no IR field holds, which only that provider's codec writes, so this one drops
+        it. Looked for on each message, its parts and the parts inside a tool result; reported
+        at ``<message or part>.provider_echoes[k].data.<key>``. ``at``: the path of a lone
+        message (a response's ``message``); else ``messages[i]``. ``writes``: the keys of
+        ``own``'s echoes this codec writes back, where two codecs share a provider; None: all."""
+        for i, message in enumerate(messages):
+            where = f"messages[{i}]" if at is None else at
+            if message.provider_echoes:
+                self._unmapped(message, where, "message", own, writes)
+            for j, part in enumerate(message.parts):
+                if part.provider_echoes:
+                    self._unmapped(part, f"{where}.parts[{j}]", part.type, own, writes)
+                content = getattr(part, "content", None)
+                if type(content) is list:
+                    for k, inner in enumerate(content):
+                        if inner.provider_echoes:
+                            self._unmapped(inner, f"{where}.parts[{j}].content[{k}]", inner.type, own, writes)
+
+    def _unmapped(self, value: Any, at: str, part_type: str, own: str, writes: frozenset[str] | None) -> None:
+        for k, echo in enumerate(value.provider_echoes):
+            if not echo.unmapped:
+                continue
+            written = (writes if writes is not None else echo.unmapped) if echo.provider == own else ()
+            for key in echo.unmapped:
+                if key in written:
+                    continue
+                why = f"{echo.provider}'s {key} has no place in the IR or on this wire: not sent"
+                self.lossy(f"{at}.provider_echoes[{k}].data.{key}", part_type, why)
 
     def foreign_options(self, options: Mapping[str, Mapping[str, Any]], *, own: str) -> None:
         """Report each key of every other provider's options (``provider_options.<provider>.<key>``):
@@ -225,3 +261,18 @@ class LossyEncodeError(EncodeError):
         lines = "; ".join(f"{w.path or '<body>'}: {w.message}" for w in self.warnings)
         first = self.warnings[0].path if self.warnings else ""
         super().__init__(codec, first, f"{len(self.warnings)} lossy change(s): {lines}")
+
+
+def noting_unmapped(
+    encoded: Encoded, message: Message, *, own: str, codec: str, strict: bool, writes: frozenset[str] | None = None
+) -> Encoded:
+    """An answer's ``encoded`` body with the unmapped echo keys of other providers on its
+    ``message`` reported (``WarningSink.unmapped_echoes``, at ``message...``): a codec's
+    ``encode_response`` ends with it, as ``encode_with_rules`` does it for a request."""
+    out = WarningSink(codec)
+    out.unmapped_echoes([message], own=own, writes=writes, at="message")
+    if not out.warnings:
+        return encoded
+    out.warnings[:0] = encoded.warnings
+    out.notes = encoded.notes
+    return out.finish(encoded.body, strict=strict)

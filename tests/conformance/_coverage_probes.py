@@ -1047,13 +1047,13 @@ def gemini_answers() -> dict[str, Probe]:
 
 # The wires added later keep their probes beside this module (it is long enough); they import the
 # helpers above, so they are read once those exist.
-from . import _probes_bedrock, _probes_cohere  # noqa: E402
+from . import _probes_bedrock, _probes_cohere, _probes_meaning  # noqa: E402
 
 PROBES: dict[str, Callable[[], dict[str, Probe]]] = {
     "anthropic-messages": anthropic,
-    "openai-chat": openai_chat,
-    "openai-responses": openai_responses,
-    "gemini": gemini,
+    "openai-chat": lambda: _probes_meaning.merged(openai_chat(), _probes_meaning.openai_chat()),
+    "openai-responses": lambda: _probes_meaning.merged(openai_responses(), _probes_meaning.openai_responses()),
+    "gemini": lambda: _probes_meaning.merged(gemini(), _probes_meaning.gemini()),
     "bedrock-converse": _probes_bedrock.requests,
     "cohere-chat": _probes_cohere.requests,
 }
@@ -1070,8 +1070,8 @@ MODEL_ROWS = {
 RESPONSE_PROBES: dict[str, Callable[[], dict[str, Probe]]] = {
     "anthropic-messages": anthropic_answers,
     "openai-chat": chat_answers,
-    "openai-responses": responses_answers,
-    "gemini": gemini_answers,
-    "bedrock-converse": _probes_bedrock.answers,
+    "openai-responses": lambda: _probes_meaning.merged(responses_answers(), _probes_meaning.responses_answers()),
+    "gemini": lambda: _probes_meaning.merged(gemini_answers(), _probes_meaning.gemini_answers()),
+    "bedrock-converse": lambda: _probes_meaning.merged(_probes_bedrock.answers(), _probes_meaning.bedrock_answers()),
     "cohere-chat": _probes_cohere.answers,
 }

@@ -14,6 +14,7 @@ import pytest
 from interlingua import (
     Base64Source,
     Codec,
+    DecodeError,
     FileSource,
     Image,
     Message,
@@ -99,3 +100,27 @@ def test_the_recorded_auto_detail_request_round_trips_exactly() -> None:
 @contextmanager
 def _nothing() -> Iterator[None]:
     yield
+
+
+# --- a file's detail: Document.detail ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("detail", ["auto", "low", "high"])
+def test_a_files_detail_is_document_detail_and_goes_back_as_it_came(detail: str) -> None:
+    # ResponseInputFileParam.detail (auto, low, high): https://developers.openai.com/api/docs/guides/file-inputs
+    body = {"model": "gpt-5", "input": [{"role": "user", "content": [{"type": "input_file", "file_id": "file_1"}]}]}
+    body["input"][0]["content"][0]["detail"] = detail
+    request = CODEC.decode_request(body)
+    document = request.messages[0].parts[0]
+    assert (document.type, getattr(document, "detail", None), document.provider_echoes) == ("document", detail, [])
+    assert CODEC.encode_request(request).body == body
+    chat = get_codec("openai-chat").encode_request(request)
+    lost = [w.path for w in chat.warnings]
+    assert lost == ([] if detail == "auto" else ["messages[0].parts[0].detail"])  # Chat's file part has no detail
+
+
+def test_an_unknown_file_detail_is_refused_at_its_path() -> None:
+    body = {"model": "gpt-5", "input": [{"role": "user", "content": [{"type": "input_file", "file_id": "f"}]}]}
+    body["input"][0]["content"][0]["detail"] = "HIGH"
+    with pytest.raises(DecodeError, match=r"input\[0\]\.content\[0\]\.detail"):
+        CODEC.decode_request(body)

@@ -70,7 +70,8 @@ class BedrockConverseCodec(CodecBase):
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         out = WarningSink(NAME)
-        return out.finish(_response.encode_response(response, out), strict=strict)
+        encoded = out.finish(_response.encode_response(response, out), strict=strict)
+        return self.noting_unmapped(encoded, response, strict=strict)
 
     def read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
         """ConverseStream events (frames read by ``interlingua.kit.event_frames``) -> IR events."""

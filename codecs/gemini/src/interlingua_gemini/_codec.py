@@ -77,7 +77,8 @@ class GeminiCodec(CodecBase):
         return _response.decode_response(body)
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
-        return _response.encode_response(response, strict=strict)
+        encoded = _response.encode_response(response, strict=strict)
+        return self.noting_unmapped(encoded, response, strict=strict)
 
     def read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
         return _stream.decode_stream(events, out)

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
 _REPLAY: tuple[Where, str] = ("replay", "the part's echo")
-_UNMAPPED: tuple[Where, str] = ("meaning", "the part's echo: no IR field yet (a clip, pages, a speaker)")
+_UNMAPPED: tuple[Where, str] = ("meaning", "no IR field: the part's echo, marked unmapped (reported by other wires)")
 _RESPONSE_ECHO: tuple[Where, str] = ("replay", "the response's echo (the vendor's record of the call)")
 
 
@@ -30,7 +30,7 @@ def _parts(at: str) -> Declaration:
         f"{at}.inlineData.*": ("ir", "Image/Audio/Video/Document source (base64) by mimeType"),
         f"{at}.fileData.*": ("ir", "Image/Audio/Video/Document source (file or url) by mimeType"),
         f"{at}.videoMetadata.*": _UNMAPPED,
-        f"{at}.mediaResolution.*": ("meaning", "the part's echo: its home is Image.detail, not mapped yet"),
+        f"{at}.mediaResolution.*": _UNMAPPED,  # its levels and numTokens are not Image.detail's
         f"{at}.partMetadata": ("replay", "the part's echo (the caller's own metadata)"),
         f"{at}.mediaProcessing": _REPLAY,
         f"{at}.audioTranscription.*": _UNMAPPED,

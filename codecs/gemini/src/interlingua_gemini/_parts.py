@@ -75,6 +75,24 @@ RESPONSE_PART_EXTRAS = frozenset(
     {"videoMetadata", "mediaResolution", "mediaProcessing", "documentMetadata", "spreadsheetMetadata", "audioMetadata"}
 )
 """What a ``FunctionResponsePart`` holds beside inlineData / fileData."""
+UNMAPPED = frozenset(
+    {
+        "videoMetadata",
+        "mediaResolution",
+        "audioTranscription",
+        "speechMetadata",
+        "documentMetadata",
+        "spreadsheetMetadata",
+        "audioMetadata",
+    }
+)
+"""Extras with a meaning no IR field holds: a video's or audio's clip and frame rate, the
+tokens a medium is given, a transcription, a speaker and style, a page or cell range
+(google-genai ``VideoMetadata``, ``PartMediaResolution``, ``Transcription``, ``SpeechMetadata``,
+``DocumentMetadata``, ``SpreadsheetMetadata``, ``AudioMetadata``): marked ``unmapped`` in the
+echo, so every other wire reports them dropped. A part's ``mediaResolution`` is no
+``Image.detail``: its levels are token budgets (LOW, MEDIUM, HIGH, ULTRA_HIGH, or ``numTokens``),
+set per part on Gemini 3 models only (https://ai.google.dev/gemini-api/docs/media-resolution)."""
 
 
 def bare_model(model: str | None) -> str | None:
@@ -85,6 +103,7 @@ def bare_model(model: str | None) -> str | None:
 # Every shape a part decodes to, each a constructor made once (``maker``): a third cheaper than
 # ``construct``, with the same fields set.
 _echo = maker(ProviderEcho, "provider", "data", "model")
+_unmapped_echo = maker(ProviderEcho, "provider", "data", "model", "unmapped")
 _native = maker(Native, "provider", "data")
 _signed_native = maker(Native, "provider", "data", "provider_echoes")
 _text = maker(Text, "text")
@@ -152,6 +171,9 @@ class Decoding:
     def echo(self, data: dict[str, Any]) -> list[ProviderEcho]:
         if self.camel_only:
             check_camel(data)
+        if data.keys() & UNMAPPED:
+            unmapped = sorted(data.keys() & UNMAPPED)
+            return [_unmapped_echo(provider=PROVIDER, data=data, model=self.model, unmapped=unmapped)]
         return [_echo(provider=PROVIDER, data=data, model=self.model)]
 
     def native(self, block: dict[str, Any]) -> Native:

@@ -25,7 +25,7 @@ from .._shared import bearer_headers, served_error
 from . import _request, _response, _rules, _sniff
 from ._capabilities import capabilities_for
 from ._dialect import Dialect, dialect_named, tool_ids
-from ._echo import Ctx
+from ._echo import WRITES_UNMAPPED, Ctx
 from ._errors import decode_error
 from ._sdk import wire_dict
 from ._stream import StreamDecoder, StreamEncoder
@@ -44,6 +44,7 @@ class OpenAIChatCodec(CodecBase):
     """
 
     name = "openai-chat"
+    writes_unmapped = WRITES_UNMAPPED  # the provider is Responses' too
     oracle = "interlingua_openai.chat._oracle:ORACLE"  # the test kit's SDK oracle and rules
     serving = Serving(
         "/v1/chat/completions",
@@ -86,7 +87,8 @@ class OpenAIChatCodec(CodecBase):
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         ctx = self._ctx()
-        return ctx.out.finish(_response.encode_response(response, ctx), strict=strict)
+        encoded = ctx.out.finish(_response.encode_response(response, ctx), strict=strict)
+        return self.noting_unmapped(encoded, response, strict=strict)
 
     def read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
         return StreamDecoder(self._ctx(out), self.name).run(events)

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from interlingua.testing import Declaration, Where
 
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
-_BREAKPOINT = "the part's echo: a cache mark whose home is <part>.cache_control, not mapped yet (30m, 12h)"
+_BREAKPOINT = "<part>.cache_control (the spelling in the echo; a ttl, marked unmapped, is reported elsewhere)"
 
 REQUEST: Declaration = {
     "model": ("ir", "Request.model"),
@@ -36,7 +36,7 @@ REQUEST: Declaration = {
     "messages[assistant].tool_calls[function].function.name": ("ir", "ToolUse.name"),
     "messages[assistant].tool_calls[function].function.arguments": ("ir", "ToolUse.input (parsed JSON)"),
     "messages[assistant].tool_calls[custom].*": ("native", "Native(openai)"),
-    "messages[assistant].function_call.*": ("meaning", "the message's echo: a deprecated call, not yet a ToolUse"),
+    "messages[assistant].function_call.*": ("meaning", "the message's echo, marked unmapped: a deprecated call"),
     "messages[tool].tool_call_id": ("ir", "ToolResult.tool_use_id"),
     "messages[function].*": ("native", "a deprecated function message: Native(openai) in a user message"),
     "tools[function].function.name": ("ir", "Tool.name"),

@@ -9,6 +9,7 @@ from interlingua import (
     Audio,
     AudioOutput,
     Base64Source,
+    CacheControl,
     ContentPart,
     DecodeError,
     Document,
@@ -41,7 +42,7 @@ from interlingua.kit import (
 )
 
 from .._media_types import refused_image
-from ._echo import Ctx, build, echo_list, extras, merge_into, own, part_of
+from ._echo import BREAKPOINT, Ctx, build, echo_list, extras, merge_into, own, part_of
 
 Block = dict[str, Any]
 
@@ -199,7 +200,13 @@ def decode_blocks(items: list[Any], at: str, ctx: Ctx) -> list[ContentPart]:
         if decoder is None or (kind == "thinking" and ctx.dialect.reasoning != "mistral_blocks"):
             decoder = _decode_native
         decoder(block, where, ctx, parts)
+        if BREAKPOINT in block and hasattr(parts[-1], "cache_control"):  # a cache mark: the spelling is in the echo
+            parts[-1] = parts[-1].model_copy(update={"cache_control": _MARK})
     return parts
+
+
+_MARK = CacheControl()
+"""A breakpoint's mark: its lifetime is the request's (``prompt_cache_options.ttl``), the vendor's."""
 
 
 def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> ToolUse:
@@ -251,8 +258,21 @@ def respelled(value: dict[str, Any], text: str) -> bool:
 
 
 def _warn_cache(part: ContentPart, at: str, ctx: Ctx) -> None:
-    if getattr(part, "cache_control", None) is not None:
+    mark = getattr(part, "cache_control", None)
+    if mark is None:
+        return
+    if not part.provider_echoes or BREAKPOINT not in own(part.provider_echoes, ctx.provider):
         ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints; caching is automatic")
+    elif mark.ttl is not None:  # the breakpoint of this wire goes back, with the lifetime it had
+        ctx.out.lossy(f"{at}.cache_control.ttl", "cache_control", f"a breakpoint takes no {mark.ttl} lifetime")
+
+
+def _own(part: ContentPart, ctx: Ctx) -> dict[str, Any]:
+    """The part's own echo data, without the breakpoint when the part no longer has the mark."""
+    data = own(part.provider_echoes, ctx.provider)
+    if BREAKPOINT in data and getattr(part, "cache_control", None) is None:
+        return {key: value for key, value in data.items() if key != BREAKPOINT}
+    return data
 
 
 def part_path(at: str, j: int, field: str = "parts") -> str:
@@ -267,7 +287,7 @@ def encode_text(part: Text, at: str, j: int, ctx: Ctx, field: str = "parts") -> 
     if part.citations:
         ctx.out.lossy(part_path(at, j, field), "citations", "a chat request cannot carry citations; the text is kept")
     block = {"type": "text", "text": part.text}
-    return merge_into(block, own(part.provider_echoes, ctx.provider)) if part.provider_echoes else block
+    return merge_into(block, _own(part, ctx)) if part.provider_echoes else block
 
 
 def _media_url(source: Any) -> str | None:
@@ -299,7 +319,7 @@ def _encode_image(part: Image, at: str, j: int, ctx: Ctx, field: str) -> Block |
     image: Block = {"url": url} if part.detail is None else {"url": url, "detail": part.detail}
     if not echoes:
         return {"type": "image_url", "image_url": image}
-    data = own(echoes, ctx.provider)
+    data = _own(part, ctx)
     if data.get("_bare") is True:
         ctx.out.unsent_media_fields(part, part_path(at, j, field))
         return merge_into({"type": "image_url", "image_url": url}, data)
@@ -314,14 +334,14 @@ def _encode_audio(part: Audio, at: str, ctx: Ctx) -> Block | None:
         ctx.out.lossy(at, "audio", "input_audio takes base64 wav or mp3 only")
         return None
     block = {"type": "input_audio", "input_audio": {"data": source.data, "format": fmt}}
-    return merge_into(block, own(part.provider_echoes, ctx.provider))
+    return merge_into(block, _own(part, ctx))
 
 
 def _encode_document(part: Document, at: str, ctx: Ctx) -> Block | None:
     _warn_cache(part, at, ctx)
     ctx.out.unsent_media_fields(part, at)
     source = part.source
-    data = own(part.provider_echoes, ctx.provider)
+    data = _own(part, ctx)
     if isinstance(source, TextSource):
         ctx.out.lossy(at, "document", "a plain-text document is sent as a text part", action="converted")
         return {"type": "text", "text": source.text}

@@ -25,7 +25,7 @@ from interlingua.kit import (
 
 from .. import _azure
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers, served_error
-from . import _errors, _request, _response, _rules, _sniff, _stream
+from . import _echo, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._sdk import plain
 
@@ -47,6 +47,7 @@ class OpenAIResponsesCodec(CodecBase):
 
     name = NAME
     provider = PROVIDER
+    writes_unmapped = _echo.UNMAPPED  # the provider is Chat Completions' too
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
     oracle = "interlingua_openai.responses._oracle:ORACLE"  # the test kit's SDK oracle and rules
@@ -82,7 +83,8 @@ class OpenAIResponsesCodec(CodecBase):
         return request if tool_ids is None else tool_ids.restore(request)
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
-        return _response.encode_response(response, strict=strict)
+        encoded = _response.encode_response(response, strict=strict)
+        return self.noting_unmapped(encoded, response, strict=strict)
 
     def read_response(self, body: Mapping[str, Any]) -> Response:
         return _response.decode_response(plain(body))

@@ -15,7 +15,10 @@ if TYPE_CHECKING:
 _OPTION: tuple[Where, str] = ("provider_option", "verbatim")
 _ECHO: tuple[Where, str] = ("replay", "the item's or part's echo (ids, status: OpenAI's record)")
 _RESPONSE_ECHO: tuple[Where, str] = ("replay", "the response's echo (the vendor's record of the call)")
-_BREAKPOINT: tuple[Where, str] = ("meaning", "the part's echo: a cache mark, home <part>.cache_control, not mapped yet")
+_BREAKPOINT: tuple[Where, str] = (
+    "meaning",
+    "<part>.cache_control (the spelling in the echo; a ttl, marked unmapped, is reported elsewhere)",
+)
 
 
 def _items(at: str) -> Declaration:
@@ -35,7 +38,7 @@ def _items(at: str) -> Declaration:
         f"{at}[function_call].arguments": ("ir", "ToolUse.input (parsed JSON)"),
         f"{at}[function_call].*": _ECHO,
         f"{at}[reasoning].summary[].*": ("ir", "Thinking.text (one part per summary entry)"),
-        f"{at}[reasoning].content[].*": ("meaning", "the item's echo: reasoning text (home Thinking.text), not mapped"),
+        f"{at}[reasoning].content[].*": ("meaning", "the item's echo, marked unmapped: reasoning text"),
         f"{at}[reasoning].id": _ECHO,
         f"{at}[reasoning].encrypted_content": _ECHO,
         f"{at}[reasoning].status": _ECHO,
@@ -54,7 +57,7 @@ def _input_blocks(message: str) -> Declaration:
         f"{message}[input_file].file_url": ("ir", "Document.source (url)"),
         f"{message}[input_file].filename": ("ir", "Document.name"),
         f"{message}[input_image].detail": ("meaning", "Image.detail"),
-        f"{message}[input_file].detail": ("meaning", "the part's echo: a file's detail, no Document field yet"),
+        f"{message}[input_file].detail": ("meaning", "Document.detail"),
         f"{message}[*].prompt_cache_breakpoint.*": _BREAKPOINT,
     }
 

@@ -47,9 +47,35 @@ def flag(data: Mapping[str, Any], key: str) -> bool:
     return data.get(key) is True
 
 
+UNMAPPED = frozenset({"extra.prompt_cache_breakpoint.ttl", "item.content"})
+"""Echo keys with a meaning no IR field holds yet, marked ``unmapped`` so every other wire reports
+them dropped (openai types: a ``PromptCacheBreakpoint``'s ``ttl``, 30m or 12h, a lifetime
+``CacheControl`` has no value for (the breakpoint itself is the part's ``cache_control``); a
+reasoning item's ``content`` of ``reasoning_text``, the reasoning itself, where ``summary`` is
+what maps)."""
+
+
 def make(data: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
     """The echo list for freshly decoded wire data: one entry, or none when there is nothing."""
-    return [echo_of(provider=PROVIDER, data=data, model=model)] if data else []
+    if not data:
+        return []
+    unmapped = _unmapped(data)
+    if unmapped:
+        return [_unmapped_of(provider=PROVIDER, data=data, model=model, unmapped=unmapped)]
+    return [echo_of(provider=PROVIDER, data=data, model=model)]
+
+
+def _unmapped(data: Mapping[str, Any]) -> list[str]:
+    found = []
+    extra = data.get("extra")
+    if isinstance(extra, dict):
+        mark = extra.get("prompt_cache_breakpoint")
+        if isinstance(mark, dict) and "ttl" in mark:
+            found.append("extra.prompt_cache_breakpoint.ttl")
+    item = data.get("item")
+    if isinstance(item, dict) and isinstance(item.get("content"), list) and item["content"]:
+        found.append("item.content")
+    return found
 
 
 def leftover(block: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -80,3 +106,4 @@ def with_extra(data: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 build = construct  # the kit's trusted constructor (PERF.md)
 echo_of = maker(ProviderEcho, "provider", "data", "model")
+_unmapped_of = maker(ProviderEcho, "provider", "data", "model", "unmapped")

@@ -10,6 +10,7 @@ from interlingua import (
     Audio,
     AudioOutput,
     Base64Source,
+    CacheControl,
     Citation,
     CitationSource,
     ContentPart,
@@ -148,9 +149,19 @@ def decode_input_file(block: Block, at: str, i: int | None = None) -> ContentPar
         source, used = _echo.build(UrlSource, url=file_url), used | {"file_url"}
     else:
         return _decode_native_block(block, at, i)
+    detail = block.get("detail")
+    if detail is not None:
+        if detail not in _FILE_DETAILS:  # ``HIGH``: refused, never guessed at
+            raise DecodeError("", join(where, "detail"), f"unknown detail {optional(block, 'detail', str, where)!r}")
+        used.add("detail")
     extra = _echo.leftover(block, frozenset(used))
     echoes = _echo.make(_echo.with_extra({}, extra))
-    return _echo.build(Document, source=source, name=name, provider_echoes=echoes)
+    return _echo.build(Document, source=source, name=name, detail=detail, provider_echoes=echoes)
+
+
+_FILE_DETAILS = ("auto", "low", "high")
+"""``ResponseInputFileParam.detail`` (openai.types.responses): the rendering of a PDF's page
+images, which Chat's file part lacks (https://developers.openai.com/api/docs/guides/file-inputs)."""
 
 
 def decode_output_text(block: Block, at: str, i: int | None = None) -> Text:
@@ -196,7 +207,19 @@ def decode_content_block(block: Any, at: str, i: int | None = None) -> ContentPa
         block = expect(block, dict, path(at, i))
     kind = block.get("type")
     decode = CONTENT_DECODERS.get(kind) if type(kind) is str else None
-    return decode(block, at, i) if decode else _decode_native_block(block, at, i)
+    part = decode(block, at, i) if decode else _decode_native_block(block, at, i)
+    if BREAKPOINT in block and hasattr(part, "cache_control"):  # a cache mark: the spelling is in the echo
+        return part.model_copy(update={"cache_control": _MARK})
+    return part
+
+
+BREAKPOINT = "prompt_cache_breakpoint"
+"""A block's explicit cache breakpoint (``PromptCacheBreakpoint`` of openai.types.responses:
+``mode`` explicit, ``ttl`` 30m or 12h; "marks the exact end of a reusable prompt prefix", gpt-5.6
+and later: https://developers.openai.com/api/docs/guides/prompt-caching): the part's
+``cache_control``, its spelling kept in the echo and written back while the part keeps the mark."""
+_MARK = CacheControl()
+"""A breakpoint's mark: its lifetime is the request's (``prompt_cache_options.ttl``), the vendor's."""
 
 
 def decode_content(blocks: list[Any], at: str) -> list[ContentPart]:
@@ -325,8 +348,22 @@ def encode_input_part(part: ContentPart, at: str, j: int | None, out: WarningSin
 
 
 def _cache_warning(part: Any, at: str, out: WarningSink) -> None:
-    if part.cache_control is not None:
+    mark = part.cache_control
+    if mark is None:
+        return
+    if BREAKPOINT not in (_echo.object_at(_echo.own(part), "extra") or {}):
         out.lossy(at, "cache_control", "the Responses API has no cache breakpoints; caching is automatic")
+    elif mark.ttl is not None:  # the breakpoint of this wire goes back, with the lifetime it had
+        out.lossy(f"{at}.cache_control.ttl", "cache_control", f"a breakpoint takes no {mark.ttl} lifetime")
+
+
+def _own(part: Any) -> dict[str, Any]:
+    """The part's own echo data, without the breakpoint when the part no longer has the mark."""
+    data = _echo.own(part)
+    extra = _echo.object_at(data, "extra")
+    if extra is not None and BREAKPOINT in extra and part.cache_control is None:
+        return {**data, "extra": {key: value for key, value in extra.items() if key != BREAKPOINT}}
+    return data
 
 
 def _encode_input_text(part: Text, at: str, j: int | None, out: WarningSink) -> Block:
@@ -336,7 +373,7 @@ def _encode_input_text(part: Text, at: str, j: int | None, out: WarningSink) -> 
     _cache_warning(part, path(at, j), out)
     if part.citations:
         out.lossy(join(path(at, j), "citations"), "citations", "input text carries no annotations")
-    return _echo.apply(block, _echo.own(part))
+    return _echo.apply(block, _own(part))
 
 
 def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
@@ -365,12 +402,12 @@ def _encode_image(part: Image, at: str, out: WarningSink) -> Block | None:
             raise unresolved_handle(out.codec, f"{at}.source", source)
         case _:
             assert_never(source)
-    return _echo.apply(block, _echo.own(part))
+    return _echo.apply(block, _own(part))
 
 
 def _encode_document(part: Document, at: str, out: WarningSink) -> Block | None:
     _cache_warning(part, at, out)
-    out.unsent_media_fields(part, at)
+    out.unsent_media_fields(part, at, sends_detail=True)
     source = part.source
     block: Block = {"type": "input_file"}
     match source:
@@ -394,7 +431,9 @@ def _encode_document(part: Document, at: str, out: WarningSink) -> Block | None:
         block["filename"] = part.name
     elif isinstance(source, Base64Source):
         block["filename"] = "document"  # the API requires a filename with file_data
-    return _echo.apply(block, _echo.own(part))
+    if part.detail is not None:
+        block["detail"] = part.detail
+    return _echo.apply(block, _own(part))
 
 
 def encode_native_block(part: Native, at: str, out: WarningSink) -> Block | None:
