@@ -8,7 +8,7 @@ import copy
 import json
 from typing import Any
 
-from ._coverage_probes import ANSWER_SCHEMA, PDF, PNG, SCHEMA, Body, Probe, answer, options, pair
+from interlingua.testing.conformance import ANSWER_SCHEMA, PDF, PNG, SCHEMA, Body, Probe, answer, options, pair
 
 _B: Body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}]}
 _TEXT = {"text": "what is this?"}
