@@ -58,6 +58,8 @@ TARGETS = [
     for target in data.targets
 ]
 TARGET_IDS = [t.id for t in TARGETS]
+MODELS = {t.name: t.model for t in TARGETS if t.dialect is None}
+"""Each wire's own model (its default target's): the model a cross-converted request addresses."""
 
 
 def rule_table(target: Target) -> RuleTable:
@@ -107,7 +109,7 @@ def golden_answers(wire: str) -> list[Path]:
 
 
 REAL_FOLDER = {wire: folder for folder, wire in REAL_SOURCES.items() if folder != wire}
-"""A wire whose recorded traffic sits in a folder of another name (``cohere`` for cohere-chat)."""
+"""A wire whose recorded traffic sits in a folder of another name (``Target.real_folder``)."""
 
 
 def real_folder(wire: str) -> str:

@@ -144,6 +144,8 @@ class Conformance:
     provider key (``openai-chat`` and ``openai-responses``).
 
     - ``targets``: its places in the target list (one per dialect worth encoding for).
+    - ``smallest``: the smallest request body of the wire, one user turn saying ``hi`` (its
+      ``model``, where the body names one, is replaced by the suite).
     - ``coverage``: its field-coverage contract (:class:`Coverage`); ``requests`` / ``answers``:
       the coverage probes, row of its declarations -> :class:`Probe`; ``model_row``: the request
       row whose probe keeps its own model names, if any.
@@ -162,6 +164,7 @@ class Conformance:
     """
 
     targets: tuple[Target, ...]
+    smallest: Body | None = None
     coverage: Coverage | None = None
     requests: Callable[[], Mapping[str, Probe]] | None = None
     answers: Callable[[], Mapping[str, Probe]] | None = None

@@ -43,6 +43,7 @@ CONFORMANCE = Conformance(
     targets=(
         Target("anthropic-messages", "claude-sonnet-4-5", real_folder="anthropic-messages", foreign_options=_FOREIGN),
     ),
+    smallest=_BASE,
     coverage=Coverage(
         "interlingua_anthropic._coverage",
         _request_types,

@@ -58,6 +58,7 @@ CONFORMANCE = Conformance(
             foreign_options=_FOREIGN,
         ),
     ),
+    smallest=_BASE,
     coverage=Coverage(
         "interlingua_bedrock._coverage",
         lambda: _converse("request"),

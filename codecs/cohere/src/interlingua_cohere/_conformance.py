@@ -39,6 +39,7 @@ CONFORMANCE = Conformance(
     targets=(
         Target("cohere-chat", "command-a-reasoning-08-2025", real_folder="cohere", foreign_options=_FOREIGN),
     ),
+    smallest=_BASE,
     coverage=Coverage(
         "interlingua_cohere._coverage",
         _request_types,

@@ -47,6 +47,7 @@ _FOREIGN = (  # its own options, which every other target reports
 CONFORMANCE = Conformance(
     # The model recorded on the corpus's own echoes, so its reasoning is replayed to the model that made it.
     targets=(Target("gemini", "gemini-3-pro-preview", real_folder="gemini", foreign_options=_FOREIGN),),
+    smallest=_BASE,
     coverage=Coverage(
         "interlingua_gemini._coverage",
         _request_types,

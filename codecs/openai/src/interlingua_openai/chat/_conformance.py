@@ -58,6 +58,7 @@ CONFORMANCE = Conformance(
         Target("mistral", "magistral-medium-latest", dialect="mistral", real_folder="mistral"),
         Target("openrouter", "anthropic/claude-sonnet-4.5", dialect="openrouter"),
     ),
+    smallest=_BASE,
     coverage=Coverage(
         "interlingua_openai.chat._coverage",
         _request_types,

@@ -37,6 +37,7 @@ _FOREIGN = (  # its own options, which every other target reports
 CONFORMANCE = Conformance(
     # The model recorded on the corpus's own echoes, so its reasoning is replayed to the model that made it.
     targets=(Target("openai-responses", "gpt-5", real_folder="openai-responses", foreign_options=_FOREIGN),),
+    smallest=_BASE,
     coverage=Coverage(
         "interlingua_openai.responses._coverage",
         _request_types,
