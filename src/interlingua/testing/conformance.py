@@ -22,6 +22,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+__all__ = [
+    "ANSWER_SCHEMA",
+    "Body",
+    "Conformance",
+    "Coverage",
+    "Departure",
+    "Expected",
+    "PDF",
+    "PNG",
+    "Probe",
+    "SCHEMA",
+    "Target",
+    "answer",
+    "conformance_for",
+    "options",
+    "pair",
+    "setting",
+]
+
 Body = dict[str, Any]
 Expected = Literal["native", "lossy", "either"]
 
@@ -141,7 +160,7 @@ class Departure:
 class Conformance:
     """One codec's conformance data. Exceptions are keyed by *target key*: the codec's provider
     (a dialect's provider for a dialect), or the wire name where installed codecs share a
-    provider key (``openai-chat`` and ``openai-responses``).
+    provider key (two wires of one vendor).
 
     - ``targets``: its places in the target list (one per dialect worth encoding for).
     - ``smallest``: the smallest request body of the wire, one user turn saying ``hi`` (its
