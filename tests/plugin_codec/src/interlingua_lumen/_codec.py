@@ -76,8 +76,7 @@ class LumenChatCodec(CodecBase):
     def wire_request(
         self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint
     ) -> HttpRequest:
-        if stream:
-            body["stream"] = True
-        url = f"{self.base_url(endpoint, 'https://api.lumen.test')}/v1/lumen/chat"
+        path = "/v1/lumen/chat/stream" if stream else "/v1/lumen/chat"  # the body stays the IR's JSON
+        url = f"{self.base_url(endpoint, 'https://api.lumen.invalid')}{path}"
         headers = self.json_headers(endpoint, "authorization", bearer=True)
         return HttpRequest("POST", url, headers, body, stream=stream)
