@@ -257,6 +257,12 @@ class Codec(Protocol):
     of its model-ruled settings), kept in the codec's own package. Only
     ``interlingua.testing.validate_wire`` / ``check_rules`` import that module: it reads the vendor
     SDK, a test dependency. A codec without one works everywhere but there."""
+    conformance: str | None
+    """Optional (default None): ``"module:NAME"`` of the wire's ``interlingua.testing.Conformance``
+    (its places in the conformance target list, coverage probes, recorded-corpus folder and the
+    documented departures from its capabilities, each with its source), kept in the codec's own
+    package like ``oracle``. Only ``interlingua.testing.conformance_for`` imports it; a codec that
+    names one joins the conformance suite with no edit to the core or its tests."""
     serving: Serving | None
     """Optional (default None): how the wire's API is served, for the gateway and the CLI's batch
     lines; a codec without one is reached through the gateway as an upstream only."""

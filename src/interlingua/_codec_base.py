@@ -27,8 +27,8 @@ class CodecBase:
     """A codec's base class: subclass it, set the class attributes, write the hooks.
 
     Set ``name``, ``provider``, ``capabilities`` and ``rules`` (and, as the wire has them,
-    ``api_key_env``, ``oracle``, ``serving``). Write the hooks, each one call into a module of
-    the codec's package:
+    ``api_key_env``, ``oracle``, ``conformance``, ``serving``). Write the hooks, each one call into
+    a module of the codec's package:
 
     - ``write_request(ready, strict) -> Encoded``: the body of a request already made to keep
       ``rules`` (``encode_request`` resolves handles and normalizes first);
@@ -42,9 +42,9 @@ class CodecBase:
       for an encoded body (``body`` is a fresh dict, the hook's to change); ``http_request``
       encodes (once, or takes the caller's ``Encoded``) and puts the Encoded on the result.
 
-    The optional members default to: no key variable, no oracle, not served, claiming no body or
-    stream (``sniff`` / ``sniff_stream``), no JSON-array streams, and the same key variables
-    behind every door (``api_key_env_for``)."""
+    The optional members default to: no key variable, no oracle, no conformance data, not served,
+    claiming no body or stream (``sniff`` / ``sniff_stream``), no JSON-array streams, and the same
+    key variables behind every door (``api_key_env_for``)."""
 
     name: str
     provider: str
@@ -52,6 +52,7 @@ class CodecBase:
     rules: TurnRules
     api_key_env: tuple[str, ...] = ()
     oracle: str | None = None
+    conformance: str | None = None
     serving: Serving | None = None
     writes_unmapped: frozenset[str] | None = None
     """The ``unmapped`` keys of its own provider's echoes this codec writes back, where codecs share

@@ -35,9 +35,17 @@ import interlingua as il
 from interlingua import Codec, Encoded, LossyEncode, Request
 from interlingua.testing import corpus_missing, lingua_fixtures_dir, load_body, real_fixtures_dir
 
-from .conftest import BY_ID, LINGUA_WIRES, REAL, REAL_SOURCES, TARGETS, Target, decode_recorded, decode_with
-
-_MODEL_IN_URL = ("gemini", "bedrock-converse")
+from .conftest import (
+    _MODEL_IN_URL,
+    BY_ID,
+    LINGUA_WIRES,
+    REAL,
+    REAL_SOURCES,
+    TARGETS,
+    Target,
+    decode_recorded,
+    decode_with,
+)
 
 
 @dataclass(frozen=True)

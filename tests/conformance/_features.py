@@ -65,11 +65,11 @@ applying these documented reasons, in order:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import interlingua as il
 from interlingua import (
     DETAILS,
     SETTINGS,
@@ -89,6 +89,8 @@ from interlingua import (
     UrlSource,
 )
 
+from .conftest import CONFORMANCE
+
 Expected = Literal["native", "lossy", "either"]
 
 REQUEST_SETTINGS = tuple(name for name in SETTINGS if name in Request.model_fields and name != "tools")
@@ -96,110 +98,28 @@ REQUEST_SETTINGS = tuple(name for name in SETTINGS if name in Request.model_fiel
 
 REASONING = ("thinking", "redacted_thinking")
 
-REPLAYS_OWN_REASONING = frozenset(
-    {"anthropic", "gemini", "openai-responses", "openrouter", "deepseek", "mistral", "bedrock", "cohere"}
-)
-"""Targets (by :func:`target_key`) that send their own reasoning back: Anthropic signed thinking,
-Gemini thought signatures, OpenAI Responses reasoning items, OpenRouter reasoning_details,
-DeepSeek reasoning_content, Mistral thinking blocks, Converse reasoningContent (with its
-signature), Cohere thinking blocks. OpenAI's Chat Completions has no reasoning
-on the wire at all (its ``thinking`` row is lossy with no exception)."""
+REPLAYS_OWN_REASONING = frozenset().union(*(data.replays_own_reasoning for data in CONFORMANCE.values()))
+"""Targets (by :func:`target_key`) that send their own reasoning back (each codec's
+``Conformance.replays_own_reasoning``, with its source: Anthropic signed thinking, Gemini thought
+signatures, Responses reasoning items, ...)."""
 
-NEEDS_OWN_SIGNATURE = frozenset({"anthropic", "gemini", "openai-responses", "bedrock", "cohere"})
-"""Targets that replay only reasoning their vendor produced (Anthropic: "only thinking Claude
-signed can be replayed"; Gemini: "Gemini's own thought parts only"; Responses: "only OpenAI's own
-reasoning items are replayed"; Converse: "Bedrock's own reasoning"; Cohere: "Cohere's own thinking
-blocks"). Elsewhere unsigned reasoning text is native."""
+NEEDS_OWN_SIGNATURE = frozenset().union(*(data.needs_own_signature for data in CONFORMANCE.values()))
+"""Targets that replay only reasoning their vendor produced (``Conformance.needs_own_signature``).
+Elsewhere unsigned reasoning text is native."""
 
 TOOL_ID_RULES: dict[str, Callable[[str], bool]] = {
-    "anthropic": lambda i: re.fullmatch(r"[a-zA-Z0-9_-]+", i) is not None,
-    "openai-chat": lambda i: len(i) <= 40,
-    "deepseek": lambda i: True,
-    "openrouter": lambda i: True,
-    "mistral": lambda i: re.fullmatch(r"[a-zA-Z0-9]{9}", i) is not None,
-    "openai-responses": lambda i: len(i) <= 64,
-    "gemini": lambda i: True,
-    "bedrock": lambda i: re.fullmatch(r"[a-zA-Z0-9_.:-]{1,64}", i) is not None,
-    "cohere": lambda i: True,
+    key: rule for data in CONFORMANCE.values() for key, rule in data.tool_ids.items()
 }
-"""Tool call ids each target accepts unchanged (DESIGN.md invariant 3; id rules are the host's:
-api.openai.com's 40 characters and Mistral's 9 from their dialects' rule rows, none on DeepSeek or
-OpenRouter; Converse's botocore ToolUseId, ``[a-zA-Z0-9_.:-]+``, 1 to 64).
-Gemini matches results to calls by name and order; Cohere documents no rule for its ids."""
-
-_CHAT_FAMILY = ("openai-chat", "deepseek", "mistral", "openrouter")
-_OPENAI_WIRES = ("openai-chat", "openai-responses")
+"""Tool call ids each target accepts unchanged (DESIGN.md invariant 3; ``Conformance.tool_ids``,
+the host's rules, each with its source). A target that declares none takes every id."""
 
 DOCUMENTED: dict[tuple[str, str], tuple[Callable[[Request, Feature], bool], Expected, str]] = {
-    ("anthropic", "response_format"): (
-        lambda r, f: r.response_format is not None and r.response_format.type == "json_object",
-        "lossy",
-        "anthropic note: json_object has no wire form",
-    ),
-    ("gemini", "parallel_tool_calls"): (
-        lambda r, f: r.parallel_tool_calls is True,
-        "native",
-        "gemini note: parallel calls cannot be turned off (so asking for them loses nothing)",
-    ),
-    **{
-        (chat, "thinking"): (
-            lambda r, f: r.thinking is not None and r.thinking.budget_tokens is not None,
-            "lossy",
-            "openai-chat note: a budget is sent as the nearest effort with a warning",
-        )
-        for chat in _CHAT_FAMILY
-    },
-    ("openai-responses", "thinking"): (
-        lambda r, f: r.thinking is not None and r.thinking.budget_tokens is not None,
-        "either",
-        "openai-responses note thinking.level: a budget maps to an effort",
-    ),
-    **{
-        (chat, "message_name"): (
-            lambda r, f: _tool_message_of_results(r, f.path),
-            "lossy",
-            "openai-chat note: a tool message has no name",
-        )
-        for chat in _CHAT_FAMILY
-    },
-    ("anthropic", "document"): (
-        lambda r, f: getattr(f.part.source, "type", None) == "base64" and f.part.source.media_type != "application/pdf",
-        "lossy",
-        "anthropic _parts: inline (base64) documents are PDFs only (Converse sends a txt document as bytes)",
-    ),
-    ("gemini", "document"): (
-        lambda r, f: getattr(f.part, "name", None) is None,
-        "native",
-        "gemini note: a *named* document loses its name; an unnamed one goes as inlineData/fileData",
-    ),
-    **{
-        ("bedrock", kind): (
-            lambda r, f: not _bytes_or_s3(f.part),
-            "lossy",
-            f"bedrock note {kind}: bytes or an s3:// location; an https URL or a file id has no place on Converse",
-        )
-        for kind in ("image", "video", "audio", "document")
-    },
-    **{
-        ("bedrock", setting): (
-            lambda r, f, setting=setting: not 0 <= getattr(r, setting) <= 1,
-            "lossy",
-            f"bedrock: botocore's InferenceConfiguration takes {setting} from 0 to 1",
-        )
-        for setting in ("temperature", "top_p")
-    },
-    ("cohere", "document"): (
-        lambda r, f: isinstance(f.part.source, TextSource) and ".content[" in f.path,
-        "native",
-        "cohere note document: documents as text (document.data), in a tool message",
-    ),
-    ("cohere", "tool_choice"): (
-        lambda r, f: r.tool_choice in ("auto", "required", "none"),
-        "native",
-        "cohere note: REQUIRED and NONE (auto is the default, left out); only a named tool is reported",
-    ),
+    key: (departure.applies, departure.expected, departure.note)
+    for data in CONFORMANCE.values()
+    for key, departure in data.documented.items()
 }
-"""(target, key) -> (applies to this request and feature?, expectation, the note it rests on)."""
+"""(target, key) -> (applies to this request and feature?, expectation, the note it rests on):
+each codec's ``Conformance.documented``."""
 
 
 @dataclass(frozen=True)
@@ -217,11 +137,17 @@ class Feature:
 
 
 def target_key(codec: Codec) -> str:
-    """The name :data:`TOOL_ID_RULES` and friends use: the provider for a dialect of openai-chat
-    or a one-wire vendor, the wire name for the two OpenAI wires (they share a provider key)."""
-    if codec.name in ("openai-chat", "openai-responses") and codec.provider == "openai":
-        return codec.name
-    return codec.provider
+    """The name :data:`TOOL_ID_RULES` and friends use: the codec's provider (a dialect's for a
+    dialect), or the wire name where installed codecs share that provider key (openai-chat and
+    openai-responses share ``openai``)."""
+    return codec.name if codec.provider in _SHARED_PROVIDERS else codec.provider
+
+
+_SHARED_PROVIDERS = frozenset(
+    provider
+    for provider in {il.get_codec(name).provider for name in il.codecs()}
+    if sum(il.get_codec(name).provider == provider for name in il.codecs()) > 1
+)
 
 
 # --- request -> features -----------------------------------------------------------------------
@@ -318,22 +244,6 @@ def _details(part: ContentPart) -> Iterator[str]:
             yield "document.url"
 
 
-def _bytes_or_s3(part: Any) -> bool:
-    """Whether a media part's source is one Converse takes: inline bytes, an s3:// location, or
-    (a document) text."""
-    source = getattr(part, "source", None)
-    if isinstance(source, UrlSource):
-        return source.url.startswith("s3://")
-    return getattr(source, "type", None) in ("base64", "text")
-
-
-def _tool_message_of_results(request: Request, path: str) -> bool:
-    """Whether the message at ``path`` (``messages[i]...``) holds tool results and nothing else:
-    on a chat wire it becomes tool messages, which have no ``name``."""
-    message = request.messages[int(path[len("messages[") : path.index("]")])]
-    return bool(message.parts) and all(isinstance(p, ToolResult) for p in message.parts)
-
-
 def _tool_id(part: ToolUse | ToolResult) -> str:
     return part.id if isinstance(part, ToolUse) else part.tool_use_id
 
@@ -383,8 +293,8 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
         if provider != codec.provider and not key.startswith("_") and not transport and part is not None:
             return "lossy", "foreign-option"
         return "either", "shared-openai-key"
-    if target in _OPENAI_WIRES and feature.key in ("native", "native_tools") and part.provider == "openai":
-        return "either", "shared-openai-key"
+    if target != codec.provider and feature.key in ("native", "native_tools") and part.provider == codec.provider:
+        return "either", "shared-openai-key"  # a provider key several wires share: each sends what its API takes
     if feature.key in DETAILS:
         if feature.malformed:
             return "either", "malformed-turn"
@@ -398,7 +308,7 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
     declared: Expected = rows[feature.key]
     if feature.malformed:
         return "either", "malformed-turn"
-    if is_part and isinstance(part, ToolUse | ToolResult) and not TOOL_ID_RULES[target](_tool_id(part)):
+    if is_part and isinstance(part, ToolUse | ToolResult) and not TOOL_ID_RULES.get(target, _ANY)(_tool_id(part)):
         return "either", "rejected-tool-id"
     own = part.echo(codec.provider) if is_part else None
     if own is not None and own.model is not None and not _same_model(own.model, request.model):
@@ -424,6 +334,10 @@ def expectation(codec: Codec, request: Request, feature: Feature) -> tuple[Expec
     if documented is not None and documented[0](request, feature):
         return documented[1], documented[2]
     return declared, "declared"
+
+
+def _ANY(tool_id: str) -> bool:
+    return True
 
 
 _MODEL_RULED = frozenset(

@@ -1,6 +1,8 @@
 """The conformance corpus and targets: every transcript of ``fixtures/transcripts/``, every
-recorded request of ``shared/fixtures/real``, and every codec (with the openai-chat dialects
-that change what a body may hold) they are encoded for."""
+recorded request of ``shared/fixtures/real``, and every codec (with the dialects that change what
+a body may hold) they are encoded for. The targets, corpus folders and per-wire exceptions are
+each codec's own conformance data (``interlingua.testing.Conformance``, named by the codec's
+``conformance`` attribute): a codec installed by entry point joins with no edit here."""
 
 from __future__ import annotations
 
@@ -13,28 +15,32 @@ from typing import Any
 
 import interlingua as il
 from interlingua import Codec, Request, Transcript
-from interlingua.kit import RuleTable, TurnRules
-from interlingua.testing import load_body, real_fixtures
+from interlingua.kit import RuleTable
+from interlingua.testing import Conformance, conformance_for, load_body, real_fixtures
 
 TRANSCRIPTS_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
 TRANSCRIPTS = sorted(TRANSCRIPTS_DIR.glob("*.json"))
 REQUEST_KEY = "test.request"
 
 
+CONFORMANCE: dict[str, Conformance] = {
+    name: data for name in il.codecs() if (data := conformance_for(name)) is not None
+}
+"""Every installed codec that names its conformance data (``Codec.conformance``), by wire: the
+suite runs each of them, a codec installed by entry point as much as the six."""
+WIRES = tuple(CONFORMANCE)
+
+
 @dataclass(frozen=True)
 class Target:
-    """A codec to encode for, and the model a request to it addresses.
-
-    The models match the ``model`` recorded on the corpus's own echoes (claude-sonnet-4-5,
-    gpt-5, gemini-3-pro-preview), so a vendor's reasoning is replayed to the model that made it;
-    Bedrock's and Cohere's are models their recorded traffic addresses (a Claude on Bedrock,
-    Cohere's reasoning Command A).
-    """
+    """A codec to encode for, and the model a request to it addresses: one of the targets of a
+    codec's conformance data (``interlingua.testing.Target``), with the codec's name."""
 
     id: str
     name: str
     dialect: str | None
     model: str
+    real_folder: str | None = None
 
     @property
     def codec(self) -> Codec:
@@ -47,24 +53,20 @@ def _codec(name: str, dialect: str | None) -> Codec:
 
 
 TARGETS = [
-    Target("openai-chat", "openai-chat", None, "gpt-4.1"),
-    Target("openai-responses", "openai-responses", None, "gpt-5"),
-    Target("anthropic-messages", "anthropic-messages", None, "claude-sonnet-4-5"),
-    Target("gemini", "gemini", None, "gemini-3-pro-preview"),
-    Target("deepseek", "openai-chat", "deepseek", "deepseek-reasoner"),
-    Target("mistral", "openai-chat", "mistral", "magistral-medium-latest"),
-    Target("openrouter", "openai-chat", "openrouter", "anthropic/claude-sonnet-4.5"),
-    Target("bedrock-converse", "bedrock-converse", None, "us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
-    Target("cohere-chat", "cohere-chat", None, "command-a-reasoning-08-2025"),
+    Target(target.id, wire, target.dialect, target.model, target.real_folder)
+    for wire, data in CONFORMANCE.items()
+    for target in data.targets
 ]
 TARGET_IDS = [t.id for t in TARGETS]
+MODELS = {t.name: t.model for t in TARGETS if t.dialect is None}
+"""Each wire's own model (its default target's): the model a cross-converted request addresses."""
 
 
 def rule_table(target: Target) -> RuleTable:
     """The rule table of the target's host, for ``check_rules`` (a dialect keeps its own id rule)."""
-    rules = getattr(target.codec, "rules", None)  # not in the Codec protocol; every codec here has them
-    assert isinstance(rules, TurnRules)
-    return rules.table
+    return target.codec.rules.table
+
+
 BY_ID = {t.id: t for t in TARGETS}
 
 
@@ -84,31 +86,30 @@ def transcript_request(stem: str, model: str | None) -> Request:
 
 # --- the recorded corpus -----------------------------------------------------------------------
 
-LINGUA_WIRES = {  # lingua corpus provider folder -> wire
-    "anthropic": "anthropic-messages",
-    "chat-completions": "openai-chat",
-    "responses": "openai-responses",
-    "google": "gemini",
-    # Anthropic Messages through a cloud: the body has no model and carries ``anthropic_version``
-    # (kept in provider_options), and it decodes, round-trips and streams as Anthropic's own.
-    "bedrock-anthropic": "anthropic-messages",
-    "vertex-anthropic": "anthropic-messages",
-}
+LINGUA_WIRES = {folder: wire for wire, data in CONFORMANCE.items() for folder in data.lingua_folders}
+"""Lingua corpus provider folder -> the wire that decodes it (``Conformance.lingua_folders``)."""
 
 
-REAL_SOURCES = {  # recorded wire folder -> the target that decodes it
-    "anthropic-messages": "anthropic-messages",
-    "openai-chat": "openai-chat",
-    "openai-responses": "openai-responses",
-    "gemini": "gemini",
-    "mistral": "mistral",
-    "bedrock-converse": "bedrock-converse",
-    "cohere": "cohere-chat",
-}
+REAL_SOURCES = {t.real_folder: t.id for t in TARGETS if t.real_folder is not None}
+"""Recorded wire folder of ``shared/fixtures/real`` -> the target that decodes it."""
+
+
+GOLDEN = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+def golden(wire: str, kind: str, pattern: str) -> list[Path]:
+    """The golden fixtures of ``wire`` of ``kind`` (request, response, stream): in its package
+    where its conformance data says so (``Conformance.golden``), else in ``fixtures/<wire>``."""
+    return sorted(((CONFORMANCE[wire].golden or GOLDEN / wire) / kind).glob(pattern))
+
+
+def golden_answers(wire: str) -> list[Path]:
+    """The golden answers of ``wire`` (not the IR files beside them)."""
+    return [p for p in golden(wire, "response", "*.json") if not p.name.endswith(".ir.json")]
 
 
 REAL_FOLDER = {wire: folder for folder, wire in REAL_SOURCES.items() if folder != wire}
-"""A wire whose recorded traffic sits in a folder of another name (``cohere`` for cohere-chat)."""
+"""A wire whose recorded traffic sits in a folder of another name (``Target.real_folder``)."""
 
 
 def real_folder(wire: str) -> str:
@@ -133,14 +134,14 @@ REAL = [Recorded(wire, path) for wire in REAL_SOURCES for path in real_fixtures(
 def decode_recorded(wire: str, path: Path) -> Request:
     """A recorded request decoded by its own codec; Gemini's and Bedrock's model is read from the
     URL path (``/models/{model}:generateContent``, ``/model/{modelId}/converse``)."""
-    source = BY_ID[REAL_SOURCES[wire]].codec
+    target = BY_ID[REAL_SOURCES[wire]]
     body = load_body(path)
-    if wire in _MODEL_IN_URL:
-        return source.decode_request(body, model=_url_model(path))  # type: ignore[call-arg]
-    return source.decode_request(body)
+    if target.name in _MODEL_IN_URL:
+        return target.codec.decode_request(body, model=_url_model(path))  # type: ignore[call-arg]
+    return target.codec.decode_request(body)
 
 
-_MODEL_IN_URL = {"gemini", "bedrock-converse"}
+_MODEL_IN_URL = {wire for wire, data in CONFORMANCE.items() if data.model_in_url}
 
 
 def _url_model(path: Path) -> str | None:

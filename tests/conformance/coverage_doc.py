@@ -1,8 +1,8 @@
-"""The field-coverage contract wired to the six wires, and the ``docs/coverage.md`` page from it.
+"""The field-coverage contract wired to every installed wire, and the ``docs/coverage.md`` page from it.
 
 Each codec declares (its ``_coverage.py``) where every key of its vendor SDK's request and
-response types goes; this module names the SDK types each table is checked against, runs the
-probes of ``_coverage_probes`` through every other codec, and renders the page:
+response types goes, and its conformance data names the SDK types each table is checked against;
+this module runs the probes of ``_coverage_probes`` through every other codec, and renders the page:
 ``python -m tests.conformance.coverage_doc > docs/coverage.md`` (a test checks it is current).
 """
 
@@ -10,138 +10,23 @@ from __future__ import annotations
 
 import sys
 import typing
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import cache
-from types import ModuleType
 from typing import Any
 
 import interlingua as il
-import interlingua_anthropic._coverage as anthropic_coverage
-import interlingua_bedrock._coverage as bedrock_coverage
-import interlingua_cohere._coverage as cohere_coverage
-import interlingua_gemini._coverage as gemini_coverage
-import interlingua_openai.chat._coverage as chat_coverage
-import interlingua_openai.responses._coverage as responses_coverage
-from interlingua.testing import Declaration, Outcome, covering, probe_outcome, response_outcome, sdk_paths
+from interlingua.testing import Coverage, Outcome, covering, probe_outcome, response_outcome, sdk_paths
 
 from . import _coverage_probes as probes
+from .conftest import CONFORMANCE
 
-MODELS = {
-    "anthropic-messages": "claude-sonnet-4-5",
-    "openai-chat": "gpt-5",
-    "openai-responses": "gpt-5",
-    "gemini": "gemini-3-pro-preview",
-    "bedrock-converse": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-    "cohere-chat": "command-a-reasoning-08-2025",
-}
+COVERAGE: dict[str, Coverage] = {wire: data.coverage for wire, data in CONFORMANCE.items() if data.coverage}
+"""Each wire's field-coverage contract (``Conformance.coverage``, in its codec's package): the
+module of its declarations, the SDK types they are checked against, and that SDK's release."""
+WIRES = tuple(COVERAGE)
+MODELS = {wire: coverage.model for wire, coverage in COVERAGE.items()}
 """Each target's own model (those of the corpus's echoes and recorded answers), so its model rules apply."""
-WIRES = tuple(MODELS)
-
-
-def _params(module: str, name: str, **extra: Any) -> dict[str, Any]:
-    import importlib
-
-    found = getattr(importlib.import_module(module), name)
-    return {**typing.get_type_hints(found, include_extras=True), **extra}
-
-
-def _anthropic_request() -> Any:
-    # anthropic 2.12 dropped the sampling fields from its params; the API still takes them for
-    # earlier models (see interlingua_anthropic._oracle), so the walk lists them too.
-    fields = {"temperature": float, "top_p": float, "top_k": int, "stream": bool}
-    return _params("anthropic.types.message_create_params", "MessageCreateParamsBase", **fields)
-
-
-def _gemini_request() -> Any:
-    """The REST body of generateContent, key by key, as the oracle checks it."""
-    from google.genai import types as genai
-
-    return {
-        "contents": list[genai.Content],
-        "systemInstruction": genai.Content,
-        "tools": list[genai.Tool],
-        "toolConfig": genai.ToolConfig,
-        "safetySettings": list[genai.SafetySetting],
-        "generationConfig": genai.GenerationConfig,
-        "cachedContent": str,
-        "labels": dict[str, str],
-    }
-
-
-def _converse(kind: str) -> Any:
-    """The Converse operation's input or output shape in botocore's service model (the oracle's)."""
-    import botocore.session
-
-    operation = botocore.session.get_session().get_service_model("bedrock-runtime").operation_model("Converse")
-    return operation.input_shape if kind == "request" else operation.output_shape
-
-
-def _cohere_request() -> Any:
-    """The parameters of ``client.v2.chat``, key by key, as the oracle checks them."""
-    from interlingua_cohere._oracle import _request_types
-
-    return _request_types()
-
-
-def _sdk(module: str, name: str) -> Callable[[], Any]:
-    def load() -> Any:
-        import importlib
-
-        return getattr(importlib.import_module(module), name)
-
-    return load
-
-
-@dataclass(frozen=True)
-class Wire:
-    name: str
-    provider: str
-    declared: ModuleType
-    request_types: Callable[[], Any]
-    response_types: Callable[[], Any]
-
-    def declaration(self, kind: str) -> Declaration:
-        return self.declared.REQUEST if kind == "request" else self.declared.RESPONSE  # type: ignore[no-any-return]
-
-    def types(self, kind: str) -> Any:
-        return self.request_types() if kind == "request" else self.response_types()
-
-
-COVERAGE = {
-    "anthropic-messages": Wire(
-        "anthropic-messages",
-        "anthropic",
-        anthropic_coverage,
-        _anthropic_request,
-        _sdk("anthropic.types", "Message"),
-    ),
-    "openai-chat": Wire(
-        "openai-chat",
-        "openai",
-        chat_coverage,
-        lambda: _params("openai.types.chat.completion_create_params", "CompletionCreateParamsBase", stream=bool),
-        _sdk("openai.types.chat", "ChatCompletion"),
-    ),
-    "openai-responses": Wire(
-        "openai-responses",
-        "openai",
-        responses_coverage,
-        lambda: _params("openai.types.responses.response_create_params", "ResponseCreateParamsBase", stream=bool),
-        _sdk("openai.types.responses", "Response"),
-    ),
-    "gemini": Wire(
-        "gemini", "gemini", gemini_coverage, _gemini_request, _sdk("google.genai.types", "GenerateContentResponse")
-    ),
-    "bedrock-converse": Wire(
-        "bedrock-converse", "bedrock", bedrock_coverage, lambda: _converse("request"), lambda: _converse("response")
-    ),
-    "cohere-chat": Wire("cohere-chat", "cohere", cohere_coverage, _cohere_request, _sdk("cohere", "V2ChatResponse")),
-}
-
-CHECKED_AGAINST = {"anthropic-messages": ("anthropic", "2.14.0"), "openai-chat": ("openai", "3.57.0"),
-                   "openai-responses": ("openai", "3.57.0"), "gemini": ("google-genai", "3.6.1"),
-                   "bedrock-converse": ("botocore", "1.44.8"), "cohere-chat": ("cohere", "7.3.1")}  # fmt: skip
+CHECKED_AGAINST = {wire: coverage.sdk for wire, coverage in COVERAGE.items()}
 """The SDK release each wire's declarations were last checked against. The dev requirements
 install the newest release, where a key the declarations lack fails the walk (a vendor added a
 field: someone decides); an older release (the support matrix's floor run resolves one) lacks

@@ -31,7 +31,7 @@ from interlingua.testing import covering, skip_without_corpus, strategies
 
 from ._crossings import crossings
 from ._features import expectation, features
-from .conftest import BY_ID, TARGETS, Target, decode_with
+from .conftest import _MODEL_IN_URL, BY_ID, CONFORMANCE, TARGETS, Target, decode_with
 from .coverage_doc import COVERAGE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,13 +145,10 @@ def test_what_every_target_carries_draws_no_warning_on_any(request: Request) -> 
 
 # --- the same, from wire bodies: each wire's coverage rows that map into a carried field -------
 
-BASES: dict[str, dict[str, Any]] = {  # the smallest body of each wire: one user turn
-    "openai-chat": {"model": UNKNOWN_MODEL, "messages": [{"role": "user", "content": "hi"}]},
-    "openai-responses": {"model": UNKNOWN_MODEL, "input": "hi"},
-    "anthropic-messages": {"model": UNKNOWN_MODEL, "max_tokens": 64, "messages": [{"role": "user", "content": "hi"}]},
-    "gemini": {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]},
-    "bedrock-converse": {"messages": [{"role": "user", "content": [{"text": "hi"}]}]},
-    "cohere-chat": {"model": UNKNOWN_MODEL, "messages": [{"role": "user", "content": "hi"}]},
+BASES: dict[str, dict[str, Any]] = {  # the smallest body of each wire with a coverage contract: one user turn
+    wire: {**data.smallest, **({"model": UNKNOWN_MODEL} if "model" in data.smallest else {})}
+    for wire, data in CONFORMANCE.items()
+    if data.smallest is not None and wire in COVERAGE
 }
 _VALUES: dict[str, st.SearchStrategy[Any]] = {
     "max_tokens": st.integers(1, 4096),
@@ -197,7 +194,7 @@ def test_each_wire_spells_the_carried_settings_in_rows_of_its_coverage() -> None
 def test_a_body_of_carried_settings_crosses_to_every_wire_without_a_warning(drawn: tuple[str, dict[str, Any]]) -> None:
     wire, body = drawn
     source = il.get_codec(wire)
-    request = decode_with(BY_ID[wire], body) if wire in ("gemini", "bedrock-converse") else source.decode_request(body)
+    request = decode_with(BY_ID[wire], body) if wire in _MODEL_IN_URL else source.decode_request(body)
     request = request.model_copy(update={"model": UNKNOWN_MODEL})
     again = source.encode_request(request)
     assert again.body == body, "the source wire gives its own body back"
@@ -329,9 +326,9 @@ def test_a_spelling_record_round_trips_and_no_other_wire_reports_it(wire: str, b
 
 def test_the_max_tokens_a_chat_body_spells_reaches_every_wire_under_its_name() -> None:
     request = il.get_codec("openai-chat").decode_request(CHAT_MAX_TOKENS)
-    names = {"anthropic-messages": "max_tokens", "openai-responses": "max_output_tokens", "cohere-chat": "max_tokens"}
-    for wire, name in names.items():
-        assert il.get_codec(wire).encode_request(request).body[name] == 100
+    for target in TARGETS:  # each wire's own spelling, read back by its own decoder
+        encoded = target.codec.encode_request(request)
+        assert (decode_with(target, encoded.body).max_tokens, encoded.warnings) == (100, []), target.id
     assert il.get_codec("gemini").encode_request(request).body["generationConfig"] == {"maxOutputTokens": 100}
 
 

@@ -39,35 +39,9 @@ UNPROBED = {
 }
 """Decoded rows with no probe, and why."""
 
-RESPONSE_ROWS = {
-    "anthropic-messages": {
-        "stop_reason",
-        "usage.input_tokens",
-        "content[text].citations.*",
-        "content[thinking].thinking",
-    },
-    "openai-chat": {"choices[].finish_reason", "usage.prompt_tokens", "choices[].message.annotations[].*"},
-    "openai-responses": {
-        "status",
-        "usage.input_tokens",
-        "output[message].content[output_text].annotations[*].*",
-        "output[reasoning].summary[].*",
-    },
-    "gemini": {"candidates[].finishReason", "usageMetadata.promptTokenCount", "candidates[].content.parts[].thought"},
-    "bedrock-converse": {
-        "output.message.content[].citationsContent.*",
-        "stopReason",
-        "usage.inputTokens",
-        "output.message.content[].reasoningContent.reasoningText.text",
-    },
-    "cohere-chat": {
-        "finish_reason",
-        "usage.tokens.input_tokens",
-        "message.content[thinking].thinking",
-        "message.citations[].*",
-    },
-}
-"""The response rows probed at least: stop reason, usage, citations (where the wire has them), thinking."""
+RESPONSE_ROWS = {wire: coverage.response_rows for wire, coverage in COVERAGE.items()}
+"""The response rows probed at least: stop reason, usage, citations (where the wire has them), thinking
+(``Coverage.response_rows`` of each wire)."""
 
 
 @pytest.mark.parametrize("kind", ["request", "response"])
@@ -148,7 +122,8 @@ def test_docs_coverage_page_is_current() -> None:
 def test_each_probed_key_lands_where_its_codec_declares(wire: str) -> None:
     """An ``ir`` row changes the decoded IR outside provider_options; a ``provider_option`` row
     changes only provider_options[provider] (so the declarations' destinations are checked too)."""
-    codec, provider = il.get_codec(wire), COVERAGE[wire].provider
+    codec = il.get_codec(wire)
+    provider = codec.provider
     declared = COVERAGE[wire].declaration("request")
     wrong = []
     for row, probe in probes.PROBES[wire]().items():

@@ -11,68 +11,24 @@ import pytest
 import interlingua as il
 from interlingua import ForeignOption, LossyEncodeError, Message, Request, WarningSink
 
-CHAT = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
-RESPONSES = {"model": "gpt-4.1", "input": "hi"}
-ANTHROPIC = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [{"role": "user", "content": "hi"}]}
-GEMINI = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
-CONVERSE = {"messages": [{"role": "user", "content": [{"text": "hi"}]}]}
-COHERE = {"model": "command-a-03-2025", "messages": [{"role": "user", "content": "hi"}]}
-SAFETY = [{"category": "HARM_CATEGORY_HARASSMENT", "threshold": "BLOCK_NONE"}]
+from .conftest import BY_ID, CONFORMANCE
+from .conftest import TARGETS as CONFORMANCE_TARGETS
 
-# (source wire, provider key, extra body fields, reported key); each is encoded to every target.
+RESPONSES = {"model": "gpt-4.1", "input": "hi"}
+
+# (source target, provider key, a body of the source carrying the option, reported key): each
+# codec's own options (its conformance data's ``Target.foreign_options``), encoded to every target.
 FOREIGN: list[tuple[str, str, dict[str, Any], str]] = [
-    ("openai-chat", "openai", {"n": 2}, "n"),
-    ("openai-chat", "openai", {"logprobs": True}, "logprobs"),
-    ("openai-chat", "openai", {"top_logprobs": 3}, "top_logprobs"),
-    ("openai-chat", "openai", {"web_search_options": {"search_context_size": "low"}}, "web_search_options"),
-    ("openai-chat", "openai", {"logit_bias": {"50256": -100}}, "logit_bias"),
-    ("openai-responses", "openai", {"previous_response_id": "resp_1"}, "previous_response_id"),
-    ("openai-responses", "openai", {"store": False}, "store"),
-    ("openai-responses", "openai", {"include": ["reasoning.encrypted_content"]}, "include"),
-    ("gemini", "gemini", {"safetySettings": SAFETY}, "safetySettings"),
-    ("gemini", "gemini", {"cachedContent": "cachedContents/abc"}, "cachedContent"),
-    ("gemini", "gemini", {"generationConfig": {"candidateCount": 2}}, "generationConfig"),
-    ("gemini", "gemini", {"generationConfig": {"responseLogprobs": True, "temperature": 0.5}}, "generationConfig"),
-    ("anthropic-messages", "anthropic", {"container": "container_1"}, "container"),
-    ("anthropic-messages", "anthropic", {"service_tier": "auto"}, "service_tier"),
-    (
-        "anthropic-messages",
-        "anthropic",
-        {"mcp_servers": [{"type": "url", "url": "https://example.com/mcp", "name": "m"}]},
-        "mcp_servers",
-    ),
-    ("deepseek", "deepseek", {"logprobs": True}, "logprobs"),
-    ("bedrock-converse", "bedrock", {"guardrailConfig": {"guardrailIdentifier": "g1", "guardrailVersion": "1"}},
-     "guardrailConfig"),
-    ("bedrock-converse", "bedrock", {"requestMetadata": {"team": "a"}}, "requestMetadata"),
-    ("bedrock-converse", "bedrock", {"additionalModelRequestFields": {"anthropic_beta": ["a-beta"]}},
-     "additionalModelRequestFields"),
-    ("cohere-chat", "cohere", {"safety_mode": "STRICT"}, "safety_mode"),
-    ("cohere-chat", "cohere", {"documents": ["The sky is blue."]}, "documents"),
-    ("cohere-chat", "cohere", {"citation_options": {"mode": "FAST"}}, "citation_options"),
-]  # fmt: skip
-BASES = {
-    "openai-chat": CHAT,
-    "openai-responses": RESPONSES,
-    "anthropic-messages": ANTHROPIC,
-    "gemini": GEMINI,
-    "bedrock-converse": CONVERSE,
-    "cohere-chat": COHERE,
-}
-BASES["deepseek"] = {**CHAT, "model": "deepseek-chat"}
-TARGETS = (
-    "anthropic-messages",
-    "openai-chat",
-    "openai-responses",
-    "gemini",
-    "deepseek",
-    "bedrock-converse",
-    "cohere-chat",
-)
+    (target.id, BY_ID[target.id].codec.provider, body, key)
+    for wire, data in CONFORMANCE.items()
+    for target in data.targets
+    for key, body in target.foreign_options
+]
+TARGETS = [target.id for target in CONFORMANCE_TARGETS]
 
 
 def _codec(name: str) -> il.Codec:
-    return il.get_codec("openai-chat", dialect="deepseek") if name == "deepseek" else il.get_codec(name)
+    return BY_ID[name].codec
 
 
 def _provider(name: str) -> str:
@@ -80,25 +36,25 @@ def _provider(name: str) -> str:
 
 
 CASES = [
-    (source, provider, extra, key, target)
-    for source, provider, extra, key in FOREIGN
+    (source, provider, body, key, target)
+    for source, provider, body, key in FOREIGN
     for target in TARGETS
     if _provider(target) != provider
 ]
 
 
-def _decoded(source: str, extra: dict[str, Any]) -> Request:
-    request = _codec(source).decode_request({**BASES[source], **extra})
+def _decoded(source: str, body: dict[str, Any]) -> Request:
+    request = _codec(source).decode_request(body)
     return request if request.model is not None else request.model_copy(update={"model": "gemini-2.5-flash"})
 
 
 @pytest.mark.parametrize(
-    ("source", "provider", "extra", "key", "target"), CASES, ids=[f"{c[0]}.{c[3]}->{c[4]}" for c in CASES]
+    ("source", "provider", "body", "key", "target"), CASES, ids=[f"{c[0]}.{c[3]}->{c[4]}" for c in CASES]
 )
 def test_a_foreign_option_is_reported_at_its_path_and_strict_raises(
-    source: str, provider: str, extra: dict[str, Any], key: str, target: str
+    source: str, provider: str, body: dict[str, Any], key: str, target: str
 ) -> None:
-    request = _decoded(source, extra)
+    request = _decoded(source, body)
     assert key in request.provider_options[provider]
     codec = _codec(target)
     encoded = codec.encode_request(request)
@@ -112,11 +68,10 @@ def test_a_foreign_option_is_reported_at_its_path_and_strict_raises(
     assert foreign[0] in raised.value.warnings
 
 
-@pytest.mark.parametrize(("source", "provider", "extra", "key"), FOREIGN, ids=[f"{f[0]}.{f[3]}" for f in FOREIGN])
+@pytest.mark.parametrize(("source", "provider", "body", "key"), FOREIGN, ids=[f"{f[0]}.{f[3]}" for f in FOREIGN])
 def test_the_source_wire_sends_its_own_options_back_exactly(
-    source: str, provider: str, extra: dict[str, Any], key: str
+    source: str, provider: str, body: dict[str, Any], key: str
 ) -> None:
-    body = {**BASES[source], **extra}
     encoded = _codec(source).encode_request(_codec(source).decode_request(body))
     assert (encoded.body, encoded.warnings) == (body, [])
 
@@ -159,7 +114,8 @@ def test_a_foreign_option_round_trips_as_a_warning_of_a_response() -> None:
 
 
 def test_a_single_chat_stop_string_crosses_as_stop_sequences_without_a_foreign_option() -> None:
-    request = _decoded("openai-chat", {"stop": "END"})
+    chat = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}
+    request = _decoded("openai-chat", {**chat, "stop": "END"})
     encoded = il.get_codec("anthropic-messages").encode_request(request)
     assert (encoded.body["stop_sequences"], encoded.warnings) == (["END"], [])
     gemini = il.get_codec("gemini").encode_request(request)
@@ -179,7 +135,8 @@ def test_an_integer_responses_temperature_crosses_as_the_ir_number() -> None:
 def test_gemini_stop_sequences_and_response_schema_cross_to_chat() -> None:
     schema = {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}, "required": ["a"], "propertyOrdering": ["a"]}
     config = {"stopSequences": ["x"], "responseMimeType": "application/json", "responseSchema": schema}
-    request = _decoded("gemini", {"generationConfig": config})
+    contents = [{"role": "user", "parts": [{"text": "hi"}]}]
+    request = _decoded("gemini", {"contents": contents, "generationConfig": config})
     encoded = il.get_codec("openai-chat").encode_request(request)
     assert encoded.body["stop"] == ["x"]
     assert encoded.body["response_format"] == {

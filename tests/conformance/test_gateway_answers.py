@@ -2,9 +2,9 @@
 decoded by its own codec and encoded by each other codec it serves, is a body the target vendor's
 SDK accepts (the oracle: SDK response types, unknown keys reported).
 
-The gateway serves the four wires of ``WIRES``; any codec may be its upstream, so Converse's and
-Cohere's answers are sources here, never targets (their own codec tests encode every other wire's
-answers for them)."""
+The gateway serves the wires whose codec declares its ``serving`` (``WIRES``); any codec may be
+its upstream, so the answers of a codec served as an upstream only are sources here, never targets
+(their own codec tests encode every other wire's answers for them)."""
 
 from __future__ import annotations
 
@@ -15,20 +15,16 @@ import pytest
 import interlingua as il
 from interlingua.testing import load_body, real_fixtures, validate_wire
 
-from .conftest import real_folder
+from .conftest import WIRES as UPSTREAMS
+from .conftest import golden_answers, real_folder
 
-WIRES = ("anthropic-messages", "gemini", "openai-chat", "openai-responses")
-"""The wires the gateway serves (answers in)."""
-UPSTREAMS = (*WIRES, "bedrock-converse", "cohere-chat")
-GOLDEN = Path(__file__).resolve().parents[2] / "fixtures"
+WIRES = tuple(wire for wire in UPSTREAMS if il.get_codec(wire).serving is not None)
+"""The wires the gateway serves (answers in): those whose codec declares its ``serving``."""
 # The project's golden answers, and the recorded ones where the corpus is present.
 ANSWERS = [
     (wire, path)
     for wire in UPSTREAMS
-    for path in [
-        *sorted(p for p in (GOLDEN / wire / "response").glob("*.json") if not p.name.endswith(".ir.json")),
-        *real_fixtures(real_folder(wire), "response", "*.json"),
-    ]
+    for path in [*golden_answers(wire), *real_fixtures(real_folder(wire), "response", "*.json")]
 ]
 
 

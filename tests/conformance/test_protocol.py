@@ -11,6 +11,7 @@ import pytest
 
 import interlingua as il
 from interlingua.kit import CodecBase, Serving, Sniffed, TurnRules
+from interlingua.testing import Conformance, conformance_for
 
 MEMBERS = sorted(
     {*il.Codec.__annotations__, *(name for name, value in vars(il.Codec).items() if inspect.isfunction(value))}
@@ -27,6 +28,7 @@ def test_the_protocol_names_every_hook_the_core_reads() -> None:
             "capabilities",
             "rules",
             "oracle",
+            "conformance",
             "serving",
             "encode_request",
             "decode_request",
@@ -66,6 +68,7 @@ def test_every_installed_codec_keeps_the_protocol(name: str) -> None:
     assert isinstance(codec.rules, TurnRules)
     assert codec.oracle is None or (isinstance(codec.oracle, str) and ":" in codec.oracle)
     assert codec.serving is None or isinstance(codec.serving, Serving)
+    assert codec.conformance is None or isinstance(conformance_for(name), Conformance)
     keys = codec.api_key_env_for({})
     assert keys is None or (isinstance(keys, tuple) and all(isinstance(v, str) for v in keys))
     assert codec.sniff({}) is None or isinstance(codec.sniff({}), Sniffed)
@@ -94,6 +97,7 @@ def test_the_base_class_gives_every_optional_member_its_default() -> None:
     defaults: Mapping[str, Any] = {
         "api_key_env": (),
         "oracle": None,
+        "conformance": None,
         "serving": None,
     }
     assert {key: getattr(bare, key) for key in defaults} == defaults

@@ -32,20 +32,15 @@ from interlingua.testing import (
     validate_wire,
 )
 
+from .conftest import _MODEL_IN_URL, MODELS, TARGETS
+
 _MISSING = corpus_missing("pydantic-ai")  # the one reason every corpus skip shares (the root conftest counts them)
 if _MISSING is not None:
     pytest.skip(_MISSING, allow_module_level=True)
 ROOT: Path = pydantic_ai_fixtures_dir()
+# MODELS: the model a cross-converted request addresses; _MODEL_IN_URL: the wires whose bodies
+# carry no model (meta.json has it from the URL). Both from each codec's conformance data.
 
-MODELS = {  # the model a cross-converted request addresses
-    "anthropic-messages": "claude-sonnet-4-5",
-    "openai-chat": "gpt-4.1",
-    "openai-responses": "gpt-5",
-    "gemini": "gemini-3-pro-preview",
-    "bedrock-converse": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-    "cohere-chat": "command-a-reasoning-08-2025",
-}
-_MODEL_IN_URL = {"gemini", "bedrock-converse"}  # their bodies carry no model; meta.json has it from the URL
 
 def _ids(listing: str) -> list[str]:
     """The case ids of a listing, one a line (case names are too long for a line of code)."""
@@ -190,7 +185,7 @@ def test_the_corpus_is_there() -> None:
     assert len(CASES) >= 880
     assert len(ACCEPTED) >= 850 and len(REFUSED) >= 20
     assert len(ANSWERS) >= 750 and len(STREAMS) >= 80 and len(ERRORS) >= 20
-    assert {case.wire for case in CASES} == set(MODELS)
+    assert {case.wire for case in CASES} == {target.name for target in TARGETS if target.real_folder is not None}
 
 
 @pytest.mark.parametrize("case", [_param("request", case) for case in ACCEPTED])

@@ -11,26 +11,19 @@ import pytest
 import interlingua as il
 from interlingua.testing import load_body, real_fixtures, validate_wire
 
-from .conftest import real_folder
+from .conftest import CONFORMANCE, WIRES, golden_answers, real_folder
 
-WIRES = ("anthropic-messages", "gemini", "openai-responses", "openai-chat", "bedrock-converse", "cohere-chat")
-GOLDEN = Path(__file__).resolve().parents[2] / "fixtures"
 # The project's golden answers, and the recorded ones where the corpus is present.
 ANSWERS = [
     (wire, path)
     for wire in WIRES
-    for path in [
-        *sorted(p for p in (GOLDEN / wire / "response").glob("*.json") if not p.name.endswith(".ir.json")),
-        *real_fixtures(real_folder(wire), "response", "*.json"),
-    ]
+    for path in [*golden_answers(wire), *real_fixtures(real_folder(wire), "response", "*.json")]
 ]
 
 
-NO_FORM = {
-    ("cohere-chat", "content_filter"): "cohere's ChatFinishReason: COMPLETE, STOP_SEQUENCE, MAX_TOKENS, TOOL_CALL, "
-    "ERROR, TIMEOUT (https://docs.cohere.com/reference/chat): sent as ERROR",
-}
-"""(target, stop reason) the target's wire has no value for: converted, with a warning."""
+NO_FORM = {(wire, stop): note for wire, data in CONFORMANCE.items() for stop, note in data.stop_reasons.items()}
+"""(target, stop reason) the target's wire has no value for: converted, with a warning
+(``Conformance.stop_reasons``, each with the vendor's list)."""
 
 
 @pytest.mark.parametrize(("source", "path"), ANSWERS, ids=[f"{w}/{p.stem}" for w, p in ANSWERS])

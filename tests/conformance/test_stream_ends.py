@@ -13,35 +13,32 @@ import interlingua as il
 from interlingua.kit import event_frames
 from interlingua.testing import read_stream_file, real_fixtures
 
-from .conftest import real_folder
+from .conftest import CONFORMANCE, WIRES, golden, real_folder
 
-WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "bedrock-converse", "cohere-chat")
-# SSE and chunks recordings, and Converse's binary event streams (Gemini's JSON-array framing is
-# its codec's own, tested there); not insufficient-quota-in-stream, which carries an error event
-# and fails with it, not as cut short.
-GOLDEN = Path(__file__).resolve().parents[2] / "fixtures"
-STREAMS = [(wire, path) for wire in WIRES for path in sorted((GOLDEN / wire / "stream").glob("*.sse"))] + [
+# SSE and chunks recordings, and binary event streams (Gemini's JSON-array framing is its codec's
+# own, tested there); not insufficient-quota-in-stream, which carries an error event and fails
+# with it, not as cut short.
+STREAMS = [(wire, path) for wire in WIRES for path in golden(wire, "stream", "*.sse")] + [
     (wire, path)
     for wire in WIRES
-    for path in real_fixtures(real_folder(wire), "stream")
+    for path in real_fixtures(real_folder(wire), "stream", CONFORMANCE[wire].stream_files)
     if path.name.endswith((".sse.txt", ".chunks.txt", ".eventstream.bin"))
     and not path.name.startswith("insufficient-quota")
-    and not (wire == "bedrock-converse" and path.name.endswith(".chunks.txt"))  # payloads without their frames
 ]
 
 
-def _read(path: Path) -> list[il.SSEEvent]:
+def _read(path: Path, wire: str) -> list[il.SSEEvent]:
     """A recorded stream's events: SSE text, or the frames of a binary event stream."""
     if path.name.endswith(".eventstream.bin"):
-        return list(event_frames([path.read_bytes()], codec="bedrock-converse"))
+        return list(event_frames([path.read_bytes()], codec=wire))
     return read_stream_file(path)
 
 
 def _own_stream(wire: str) -> Path:
     """A golden stream of ``wire`` (runs in any clone), else its first recorded one."""
-    golden = sorted((GOLDEN / wire / "stream").glob("*.sse"))
-    if golden:
-        return golden[0]
+    goldens = golden(wire, "stream", "*.sse")
+    if goldens:
+        return goldens[0]
     recorded = [path for name, path in STREAMS if name == wire]
     if not recorded:
         pytest.skip(f"{wire} has no golden stream and the recorded corpus is missing")
@@ -66,7 +63,7 @@ def _cut_before_the_end(codec: il.Codec, events: list[il.SSEEvent]) -> list[il.S
 @pytest.mark.parametrize(("wire", "path"), STREAMS, ids=lambda v: v.name.split(".")[0] if isinstance(v, Path) else v)
 def test_a_recorded_stream_cut_before_its_final_event_raises_with_the_partial(wire: str, path: Path) -> None:
     codec = il.get_codec(wire)
-    events = _read(path)
+    events = _read(path, wire)
     whole = il.accumulate(codec.decode_stream(events))
     cut = _cut_before_the_end(codec, events)
     with pytest.raises(il.StreamError) as caught:
@@ -85,7 +82,7 @@ def test_a_recorded_stream_cut_before_its_final_event_raises_with_the_partial(wi
 @pytest.mark.parametrize("wire", WIRES)
 def test_a_decode_error_mid_stream_reaches_accumulate_with_the_partial(wire: str) -> None:
     codec = il.get_codec(wire)
-    events = _read(_own_stream(wire))
+    events = _read(_own_stream(wire), wire)
     middle = len(events) // 2
     broken = [*events[:middle], il.ServerSentEvent(data="{not json"), *events[middle:]]
     acc = il.StreamAccumulator()

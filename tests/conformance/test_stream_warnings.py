@@ -39,35 +39,28 @@ from interlingua import (
 )
 from interlingua.testing import corpus_missing, lingua_fixtures_dir, read_stream_file, real_fixtures
 
-from .conftest import real_folder
+from .conftest import CONFORMANCE, LINGUA_WIRES, WIRES, golden, real_folder
 
-WIRES = ("anthropic-messages", "openai-chat", "openai-responses", "gemini", "bedrock-converse", "cohere-chat")
-GOLDEN = Path(__file__).resolve().parents[2] / "fixtures"
 _EVENT_PATH = re.compile(r"events\[(\d+)\](\.|$)")
 
 
-LINGUA_WIRES = {
-    "anthropic": WIRES[0],
-    "chat-completions": WIRES[1],
-    "responses": WIRES[2],
-    "google": WIRES[3],
-    "bedrock": WIRES[4],
+STREAM_FOLDERS = LINGUA_WIRES | {
+    folder: wire for wire, data in CONFORMANCE.items() for folder in data.lingua_stream_folders
 }
-_RECORDED = {"bedrock-converse": "*.eventstream.bin"}
-"""The recorded streams of a wire not framed as SSE text (Converse's binary event stream)."""
+"""Lingua corpus provider folder -> the wire whose streams it holds."""
 
 
 def _sources() -> list[tuple[str, Path]]:
     found = [
         (wire, path)
         for wire in WIRES
-        for path in real_fixtures(real_folder(wire), "stream", _RECORDED.get(wire, "*.txt"))
+        for path in real_fixtures(real_folder(wire), "stream", CONFORMANCE[wire].stream_files)
     ]
-    found += [(wire, path) for wire in WIRES for path in sorted((GOLDEN / wire / "stream").glob("*.sse"))]
+    found += [(wire, path) for wire in WIRES for path in golden(wire, "stream", "*.sse")]
     if corpus_missing("lingua") is not None:  # a clone without the corpus: its goldens alone
         return found
     lingua = sorted(lingua_fixtures_dir().glob("*/*/*response-streaming.json"))
-    return found + [(LINGUA_WIRES[path.parent.name], path) for path in lingua if path.parent.name in LINGUA_WIRES]
+    return found + [(STREAM_FOLDERS[path.parent.name], path) for path in lingua if path.parent.name in STREAM_FOLDERS]
 
 
 def _lingua_events(path: Path) -> list[SSEEvent]:

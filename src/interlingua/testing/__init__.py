@@ -19,6 +19,9 @@
 - ``FakeVendor``: any installed wire served on loopback with scripted ``Reply``s (text, tool
   calls, streams, errors, delays), each request decoded and, with ``validate=True``, checked by the
   wire's oracle: a vendor to test an agent against offline, without keys.
+- ``Conformance`` (module ``interlingua.testing.conformance``, with the probe helpers): a wire's
+  conformance data, kept in its codec package and named by the codec's ``conformance`` attribute
+  (``conformance_for``): the conformance suite runs every codec that names one.
 - ``interlingua.testing.strategies``: hypothesis strategies for the whole IR (needs hypothesis).
 - ``mutations``: mutations of real bodies and streams (a key deleted, a value nulled or retyped,
   lists cut, lone surrogates, deep nesting, an enum value in another case, with a space, with a
@@ -64,9 +67,16 @@ from ._fixtures import (
 from ._oracle import Kind, Oracle, Sendable, check_model_rules, check_rules, dig, objects, oracle_for, validate_wire
 from ._sdk_check import Check, either, request_check, sdk_problems, sdk_type
 from ._streams import answer_events, stream_warnings
+from .conformance import Conformance, Coverage, Departure, Probe, Target, conformance_for
 
 __all__ = [
     "Check",
+    "Conformance",
+    "Coverage",
+    "Departure",
+    "Probe",
+    "Target",
+    "conformance_for",
     "Exchange",
     "FakeVendor",
     "Reply",

@@ -46,6 +46,7 @@ class AnthropicMessagesCodec(CodecBase):
     api_key_env = ("ANTHROPIC_API_KEY",)
     capabilities = CAPABILITIES
     oracle = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
+    conformance = "interlingua_anthropic._conformance:CONFORMANCE"  # the conformance suite's data
     # A Message Batches request is {custom_id, params}: https://docs.anthropic.com/en/api/creating-message-batches
     serving = Serving("/v1/messages", _errors.served_error, batch=BatchLine("custom_id", "params"))
 

@@ -49,6 +49,7 @@ class BedrockConverseCodec(CodecBase):
     # api_key_env is () (CodecBase): a Bedrock API key is optional, else SigV4 (see wire_request)
     capabilities = CAPABILITIES
     oracle = "interlingua_bedrock._oracle:ORACLE"  # the test kit's oracle: botocore's service model
+    conformance = "interlingua_bedrock._conformance:CONFORMANCE"  # the conformance suite's data
 
     def __init__(self) -> None:
         self.rules = _rules.turn_rules()  # the rows of _rules.py, each with its source

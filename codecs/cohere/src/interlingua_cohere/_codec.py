@@ -32,6 +32,7 @@ class CohereChatCodec(CodecBase):
     api_key_env = ("CO_API_KEY", "COHERE_API_KEY")
     capabilities = CAPABILITIES
     oracle = "interlingua_cohere._oracle:ORACLE"  # the test kit's oracle: the cohere SDK's types
+    conformance = "interlingua_cohere._conformance:CONFORMANCE"  # the conformance suite's data
 
     def __init__(self) -> None:
         # Cohere's own thinking always carries a cohere echo; a tool message names its call's id only.

@@ -46,6 +46,7 @@ class GeminiCodec(CodecBase):
     api_key_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
     capabilities = CAPABILITIES
     oracle = "interlingua_gemini._oracle:ORACLE"  # the test kit's SDK oracle and rules
+    conformance = "interlingua_gemini._conformance:CONFORMANCE"  # the conformance suite's data
     # Served as the REST API is: the model and the method in the path (``models/M:generateContent``,
     # ``models/M:streamGenerateContent?alt=sse``), no stream key in the body.
     serving = Serving(

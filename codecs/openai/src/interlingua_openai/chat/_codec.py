@@ -46,6 +46,7 @@ class OpenAIChatCodec(CodecBase):
     name = "openai-chat"
     writes_unmapped = WRITES_UNMAPPED  # the provider is Responses' too
     oracle = "interlingua_openai.chat._oracle:ORACLE"  # the test kit's SDK oracle and rules
+    conformance = "interlingua_openai.chat._conformance:CONFORMANCE"  # the conformance suite's data
     serving = Serving(
         "/v1/chat/completions",
         served_error,

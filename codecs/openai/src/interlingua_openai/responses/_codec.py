@@ -51,6 +51,7 @@ class OpenAIResponsesCodec(CodecBase):
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
     oracle = "interlingua_openai.responses._oracle:ORACLE"  # the test kit's SDK oracle and rules
+    conformance = "interlingua_openai.responses._conformance:CONFORMANCE"  # the conformance suite's data
     # a batch input line: {custom_id, method, url, body}: https://platform.openai.com/docs/guides/batch
     serving = Serving("/v1/responses", served_error, batch=BatchLine("custom_id", "body", "/v1/responses"))
 

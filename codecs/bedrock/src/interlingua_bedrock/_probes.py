@@ -8,7 +8,7 @@ import copy
 import json
 from typing import Any
 
-from ._coverage_probes import ANSWER_SCHEMA, PDF, PNG, SCHEMA, Body, Probe, answer, options, pair
+from interlingua.testing.conformance import ANSWER_SCHEMA, PDF, PNG, SCHEMA, Body, Probe, answer, options, pair
 
 _B: Body = {"messages": [{"role": "user", "content": [{"text": "hi"}]}]}
 _TEXT = {"text": "what is this?"}
@@ -261,3 +261,27 @@ def answers() -> dict[str, Probe]:
             output={"message": {"role": "assistant", "content": [copy.deepcopy(thought), said]}},
         ),
     }
+
+
+# The meaning rows whose sense no IR field holds (issue 36 item 2): the key rides in its part's or
+# message's echo marked ``unmapped`` (``ProviderEcho.unmapped``); its own wire writes it back and
+# every other wire must report it dropped. Each probe is one part with the key and without it.
+
+
+def meaning_answers() -> dict[str, Probe]:
+    """A document in an answer (botocore's ``DocumentBlock`` in ``ContentBlock``): its ``context``
+    and ``citations`` decode to ``Document.context`` / ``Document.citations`` as in a request."""
+    pdf = {"format": "pdf", "name": "report", "source": {"bytes": PDF}}
+    fields: dict[str, Body] = {
+        "context": {"context": "from the finance team"},
+        "citations.*": {"citations": {"enabled": True}},
+    }
+    probes = {}
+    for row, extra in fields.items():
+        answered = []
+        for document in ({**pdf, **extra}, pdf):
+            body = copy.deepcopy(_ANSWER)
+            body["output"]["message"]["content"].insert(0, {"document": document})
+            answered.append(body)
+        probes[f"output.message.content[].document.{row}"] = Probe(answered[0], answered[1], "message.parts[0]")
+    return probes

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._coverage_probes import ANSWER_SCHEMA, PNG, SCHEMA, Body, Probe, answer, options, pair, setting
+from interlingua.testing.conformance import ANSWER_SCHEMA, PNG, SCHEMA, Body, Probe, answer, options, pair, setting
 
 _C: Body = {"model": "command-a-reasoning-08-2025", "messages": [{"role": "user", "content": "hi"}]}
 _TEXT = {"type": "text", "text": "what is this?"}
