@@ -115,6 +115,8 @@ _LAZY = {
     "HostEntry": "._transcript",
     "Transcript": "._transcript",
     "ThinkingBudgets": "._budgets",
+    "TokenCount": "._count",
+    "estimate_tokens": "._count",
 }
 
 
@@ -141,6 +143,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from ._budgets import ThinkingBudgets
     from ._client import AsyncClient, AsyncEventStream, Client, EventStream, RetryPolicy
+    from ._count import TokenCount, estimate_tokens
     from ._transcript import HostEntry, Transcript
 
 __all__ = [
@@ -230,6 +233,7 @@ __all__ = [
     "TextSource",
     "Thinking",
     "ThinkingBudgets",
+    "TokenCount",
     "ThinkingConfig",
     "ThinkingDelta",
     "ThinkingLevel",
@@ -251,6 +255,7 @@ __all__ = [
     "Video",
     "WarningSink",
     "aaccumulate",
+    "estimate_tokens",
     "accumulate",
     "aparse_sse",
     "aresolve_handles",

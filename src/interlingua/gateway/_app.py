@@ -81,9 +81,27 @@ class Gateway:
         from starlette.applications import Starlette
         from starlette.routing import Route as Path
 
+        from . import _count, _models
+
         def endpoint(wire: ServedWire) -> Callable[[HttpIn], Any]:
+            counting = wire.serving.counting
+
             async def handle(request: HttpIn) -> HttpOut:
+                if _count.asks_count(counting, request):  # models/M:countTokens
+                    return await _count.count(self, wire, request)
                 return await self.handle(wire, request)
+
+            return handle
+
+        def counter(wire: ServedWire) -> Callable[[HttpIn], Any]:
+            async def handle(request: HttpIn) -> HttpOut:
+                return await _count.count(self, wire, request)
+
+            return handle
+
+        def lister(claims: list[Any]) -> Callable[[HttpIn], Any]:
+            async def handle(request: HttpIn) -> HttpOut:
+                return await _models.answer(self, claims, request)
 
             return handle
 
@@ -97,6 +115,10 @@ class Gateway:
             for wire in served()
             for path in (wire.path, *wire.serving.also)
         ]
+        # token counts and model lists (issue 42): their own paths, ahead of any catch-all
+        counts = [(wire, wire.serving.counting.path) for wire in served() if wire.serving.counting is not None]
+        paths[:0] = [Path(path, counter(wire), methods=["POST"]) for wire, path in counts if path is not None]
+        paths += [Path(path, lister(claims), methods=["GET"]) for path, claims in _models.list_routes(served()).items()]
         return Starlette(routes=paths, lifespan=lifespan)
 
     async def aclose(self) -> None:

@@ -22,7 +22,7 @@ from interlingua.kit import (
     Serving,
 )
 
-from . import _doors, _errors, _request, _response, _rules, _sniff, _stream
+from . import _count, _doors, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import PROVIDER
 from ._sdk import plain
@@ -46,7 +46,13 @@ class AnthropicMessagesCodec(CodecBase):
     capabilities = CAPABILITIES
     oracle = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
     # A Message Batches request is {custom_id, params}: https://docs.anthropic.com/en/api/creating-message-batches
-    serving = Serving("/v1/messages", _errors.served_error, batch=BatchLine("custom_id", "params"))
+    serving = Serving(
+        "/v1/messages",
+        _errors.served_error,
+        batch=BatchLine("custom_id", "params"),
+        counting=_count.COUNTING,
+        models=_count.MODELS,
+    )
 
     def __init__(self, *, default_max_tokens: int = 4096, budgets: ThinkingBudgets | None = None) -> None:
         self.default_max_tokens = default_max_tokens
@@ -105,6 +111,12 @@ class AnthropicMessagesCodec(CodecBase):
         headers = self.json_headers(endpoint, "x-api-key", fixed=fixed)
         url = f"{self.base_url(endpoint, DEFAULT_BASE_URL)}/v1/messages"
         return HttpRequest(method="POST", url=url, headers=headers, json=body, stream=stream)
+
+    def count_request(self, request: Request, *, endpoint: Endpoint) -> HttpRequest | None:
+        """``POST /v1/messages/count_tokens`` (Anthropic's own API; a door's count goes unasked)."""
+        if _doors.door(endpoint.settings) is not None:
+            return None
+        return _count.count_request(self.http_request(request, stream=False, endpoint=endpoint))
 
 
 def _checked(budgets: ThinkingBudgets) -> ThinkingBudgets:
