@@ -124,10 +124,12 @@ PUBLIC = {
         "aresolve_handles",
         "codecs",
         "get_codec",
+        "instrument",
         "parse_sse",
         "render_event",
         "render_sse",
         "resolve_handles",
+        "uninstrument",
     },
     "interlingua.gateway": {
         "WARNINGS_HEADER",

@@ -117,6 +117,8 @@ _LAZY = {
     "ThinkingBudgets": "._budgets",
     "TokenCount": "._count",
     "estimate_tokens": "._count",
+    "instrument": "._otel",
+    "uninstrument": "._otel",
 }
 
 
@@ -144,6 +146,7 @@ if TYPE_CHECKING:
     from ._budgets import ThinkingBudgets
     from ._client import AsyncClient, AsyncEventStream, Client, EventStream, RetryPolicy
     from ._count import TokenCount, estimate_tokens
+    from ._otel import instrument, uninstrument
     from ._transcript import HostEntry, Transcript
 
 __all__ = [
@@ -261,8 +264,10 @@ __all__ = [
     "aresolve_handles",
     "codecs",
     "get_codec",
+    "instrument",
     "parse_sse",
     "render_event",
     "render_sse",
     "resolve_handles",
+    "uninstrument",
 ]

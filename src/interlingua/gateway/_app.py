@@ -76,6 +76,10 @@ class Gateway:
         self._http = http_client
         self._clients: dict[int, AsyncClient] = {}
         self._secrets: list[str] = []
+        if config.telemetry:
+            from .._otel import instrument
+
+            instrument(content=True if config.telemetry == "content" else None)
 
     def app(self) -> Starlette:
         from starlette.applications import Starlette
@@ -149,8 +153,8 @@ class Gateway:
             client = self._client(route)
             prepared = await self._prepare(client, request, route, stream=stream)
             if stream:
-                return await self._stream(wire, caller, client, prepared, facts, started)
-            answer = await self._until_disconnect(http, client.send(prepared))
+                return await self._stream(wire, caller, client, prepared, facts, started, request)
+            answer = await self._until_disconnect(http, client._send_traced(request, prepared))
             answer = self.ids.outward_response(answer, _accepts(caller))
             encoded = caller.encode_response(answer)
         except _Refused as refused:
@@ -288,17 +292,21 @@ class Gateway:
         prepared: HttpRequest,
         facts: dict[str, Any],
         started: float,
+        request: Request | None = None,
     ) -> HttpOut:
         """Open the upstream stream first, so its refusal is still an HTTP status; then relay."""
         from starlette.responses import StreamingResponse
 
         warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
+        call = client._traced(request or prepared, prepared)  # the upstream call's span, with telemetry on
         try:
             # AsyncClient's open: its retries, its deadline, its vendor errors; the events go through a Pipe.
             response = await client.open(prepared)
-        except ProviderError as exc:
-            raise self._upstream_refusal(exc) from None
-        except TransportError as exc:
+        except (ProviderError, TransportError) as exc:
+            if call is not None:
+                call.failed(exc, warnings)
+            if isinstance(exc, ProviderError):
+                raise self._upstream_refusal(exc) from None
             raise _Refused(504 if isinstance(exc, TimeoutError) else 502, self._hide(str(exc))) from None
         pipe = Pipe(
             client.codec,
@@ -308,9 +316,10 @@ class Gateway:
             max_event_size=client.max_event_size,
             hide=self._hide,
             framing=prepared.events,
+            collect=call is not None,
         )
         self.open_streams += 1
-        relay = self._relay(response, pipe, client.deadline, warnings, facts, started)
+        relay = self._relay(response, pipe, client.deadline, warnings, facts, started, call)
         return StreamingResponse(relay, media_type="text/event-stream", headers=_warning_headers(warnings))
 
     async def _relay(
@@ -321,6 +330,7 @@ class Gateway:
         warnings: list[AnyWarning],
         facts: dict[str, Any],
         started: float,
+        call: Any = None,
     ) -> AsyncIterator[bytes]:
         """The caller's bytes as the pipe makes them; a caller that leaves cancels this generator,
         and the ``finally`` closes the upstream stream. The route's timeout (``deadline``) bounds
@@ -352,6 +362,8 @@ class Gateway:
                 await response.aclose()
             facts["tokens"] = None if pipe.usage is None else f"{pipe.usage.input_tokens}/{pipe.usage.output_tokens}"
             self._log(facts, [*warnings, *pipe.warnings], started, 502 if pipe.failed else 200)
+            if call is not None:
+                pipe.traced(call, warnings)
 
     # --- helpers ----------------------------------------------------------------------------
 

@@ -69,20 +69,24 @@ class GatewayConfig:
     max_body_bytes: int = DEFAULT_MAX_BODY
     id_store: IdStore | None = None
     body_timeout: float = DEFAULT_BODY_TIMEOUT
+    telemetry: bool | str = False
+    """True: OpenTelemetry spans and metrics (:func:`interlingua.instrument`); ``"content"``: with
+    message content too."""
 
     def route_for(self, model: str) -> Route | None:
         return next((route for route in self.routes if route.matches(model)), None)
 
 
 _ROUTE_KEYS = frozenset(Route.__dataclass_fields__)
-_GATEWAY_KEYS = frozenset({"keys_env", "open", "max_body_bytes", "body_timeout", "id_store"})
+_GATEWAY_KEYS = frozenset({"keys_env", "open", "max_body_bytes", "body_timeout", "id_store", "telemetry"})
 
 
 def load_config(path: str | Path) -> GatewayConfig:
     """A :class:`GatewayConfig` from TOML: a ``[gateway]`` table (``keys_env``: the variable
     holding the callers' keys, comma-separated, required unless ``open = true`` says anyone may
     call; ``max_body_bytes``; ``body_timeout``; ``id_store``: a SQLite file that keeps the tool ids
-    too long to encode, shared by workers and restarts) and ``[[route]]`` tables with
+    too long to encode, shared by workers and restarts; ``telemetry``: true, or ``"content"``, for
+    OpenTelemetry spans and metrics through the global providers) and ``[[route]]`` tables with
     :class:`Route`'s fields. Keys are never written in the file itself. Everything a request
     would otherwise find wrong later is checked here: each route's codec is installed and its
     ``api_key_env`` set."""
@@ -117,7 +121,12 @@ def config_from_mapping(document: Mapping[str, Any]) -> GatewayConfig:
     store = SqliteIdStore(str(gateway["id_store"])) if "id_store" in gateway else None
     size = _number(gateway, "max_body_bytes", int, DEFAULT_MAX_BODY)
     timeout = _number(gateway, "body_timeout", float, DEFAULT_BODY_TIMEOUT)
-    return GatewayConfig(routes, keys=keys, max_body_bytes=int(size), id_store=store, body_timeout=timeout)
+    telemetry = gateway.get("telemetry", False)
+    if telemetry not in (True, False, "content"):
+        raise ConfigError(f"[gateway] telemetry: true, false or \"content\", not {telemetry!r}")
+    return GatewayConfig(
+        routes, keys=keys, max_body_bytes=int(size), id_store=store, body_timeout=timeout, telemetry=telemetry
+    )
 
 
 def check_route(route: Route, at: str) -> Route:

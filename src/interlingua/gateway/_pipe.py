@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .._codec import Codec, Framing
-from .._errors import ServerError
+from .._errors import ServerError, StreamError
 from .._response import Usage
 from .._sse import parse_sse, render_event
-from .._stream import ErrorEvent, MessageEnd, StreamEvent, UsageUpdate
+from .._stream import ErrorEvent, MessageEnd, StreamAccumulator, StreamEvent, UsageUpdate
 from .._warnings import AnyWarning
 from ._ids import ToolIdMap
 
@@ -39,6 +39,7 @@ class Pipe:
         max_event_size: int | None,
         hide: Callable[[str], str],
         framing: Framing | None = None,
+        collect: bool = False,
     ) -> None:
         from greenlet import greenlet  # type: ignore[import-untyped]  # greenlet ships no stubs; used as Any
 
@@ -48,6 +49,7 @@ class Pipe:
         self._upstream, self._caller, self._ids, self._accepts = upstream, caller, ids, accepts
         self._max_event_size, self._hide, self._framing = max_event_size, hide, framing
         self._made: list[bytes] = []
+        self._answer = StreamAccumulator() if collect else None  # for the telemetry's span
         self._network: BaseException | None = None
         self._chain: Any = greenlet(self._run)
         self._chain.switch()  # runs up to its first wait for bytes
@@ -61,6 +63,16 @@ class Pipe:
     def close(self) -> None:
         if not self._chain.dead:
             self._chain.throw()  # GreenletExit: the generators' finally blocks run
+
+    def traced(self, call: Any, sent: list[AnyWarning]) -> None:
+        """End the upstream call's span (``collect=True``): the answer relayed, or the failure."""
+        warnings = [*sent, *self.warnings]
+        if self.failed or self._answer is None:
+            why = self._hide(str(self._network)) if self._network is not None else "the upstream stream failed"
+            call.failed(StreamError(f"the stream broke off: {why}"), warnings)
+            return
+        answer = self._answer.snapshot()
+        call.ok(answer.model_copy(update={"warnings": warnings}))
 
     def _switch(self, item: object) -> bytes:
         if self._chain.dead:
@@ -113,6 +125,8 @@ class Pipe:
                     self.usage = event.usage
                 elif isinstance(event, ErrorEvent):
                     errored = True
+                if self._answer is not None:
+                    self._answer.add(event)
                 yield self._ids.outward_event(event, self._accepts)
         except Exception as exc:  # a DecodeError or a framing StreamError: the stream is over
             self._network = self._network or exc
