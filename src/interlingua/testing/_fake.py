@@ -7,7 +7,9 @@ at the wire's own path (the path the codec's ``http_request`` sends to) with the
 decoded into the IR, on ``received``. With ``validate=True`` each request body is also checked
 against the codec's oracle (the vendor SDK's types and the vendor rules types miss, see
 ``validate_wire`` and ``check_rules``): a body the real API would refuse gets a 400 naming the
-problems, which are also kept on ``problems``.
+problems, which are also kept on ``problems``. Where the wire's vendor has a token-count endpoint
+(the codec's ``count_request``), the fake answers it too: the request's compact JSON length / 4,
+in the answer the codec reads (its exchange has ``count=True``).
 
 Everything the fake knows about a wire it learns from the codec: where requests go and how a
 stream is asked for (two ``http_request`` calls, one per mode), how answers, streams and errors
