@@ -1,7 +1,8 @@
 """Gateways side by side, in front of one loopback upstream, in one run (not a test; just prints):
 ``interlingua serve`` on asyncio, on uvloop (``--uvloop``, when uvloop is installed), with its
-OpenTelemetry on (``[gateway] telemetry = true``, the API's default providers: the instrumentation's
-own cost, no exporter), and LiteLLM's proxy when it is installed (in this Python, or the one
+OpenTelemetry on (``[gateway] telemetry = true``: with the API's default providers, the
+instrumentation's own cost; and with the SDK's, spans recorded and batched to an exporter that
+drops them, metrics aggregated), and LiteLLM's proxy when it is installed (in this Python, or the one
 ``--litellm-python`` names, e.g. a venv of its own: its dependencies are many).
 
 Each serves OpenAI Chat (``/v1/chat/completions``) from the same upstream, a small asyncio server
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import secrets
 import statistics
 import subprocess
 import sys
@@ -43,6 +45,7 @@ class Gateway:
     command: list[str]
     env: dict[str, str]
     port: int
+    key: str = "sk-bench"
     process: subprocess.Popen[bytes] | None = None
     started_s: float = 0.0
     cpu_ms: list[float] = field(default_factory=list)
@@ -99,7 +102,29 @@ class Gateway:
             self.process.kill()
 
 
-def interlingua_gateway(label: str, upstream: int, folder: Path, *, uvloop: bool, telemetry: bool) -> Gateway:
+SDK_SETUP = """
+from opentelemetry import metrics, trace
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
+
+class Dropped(SpanExporter):
+    def export(self, spans):
+        return SpanExportResult.SUCCESS
+
+provider = TracerProvider()
+provider.add_span_processor(BatchSpanProcessor(Dropped()))
+trace.set_tracer_provider(provider)
+metrics.set_meter_provider(MeterProvider(metric_readers=[InMemoryMetricReader()]))
+"""
+"""The gateway process's global providers for the "telemetry, SDK" run (a sitecustomize): spans
+recorded and batched to an exporter that drops them, metrics aggregated in memory."""
+
+
+def interlingua_gateway(
+    label: str, upstream: int, folder: Path, *, uvloop: bool, telemetry: bool, sdk: bool = False
+) -> Gateway:
     port = free_port()
     config = folder / f"{label.replace(' ', '-')}.toml"
     config.write_text(
@@ -109,7 +134,13 @@ def interlingua_gateway(label: str, upstream: int, folder: Path, *, uvloop: bool
     )
     command = [sys.executable, "-m", "interlingua.cli", "serve", "--config", str(config), "--port", str(port)]
     command += ["--log-level", "warning", "--keep-alive", "120", *(["--uvloop"] if uvloop else [])]
-    return Gateway(label, command, {**os.environ, "BENCH_UPSTREAM_KEY": "sk-bench"}, port)
+    env = {**os.environ, "BENCH_UPSTREAM_KEY": "sk-bench"}
+    if sdk:
+        setup = folder / "otel-sdk"
+        setup.mkdir()
+        (setup / "sitecustomize.py").write_text(SDK_SETUP)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(setup), env.get("PYTHONPATH", "")]))
+    return Gateway(label, command, env, port)
 
 
 def litellm_gateway(python: str, upstream: int, folder: Path) -> Gateway:
@@ -121,9 +152,11 @@ def litellm_gateway(python: str, upstream: int, folder: Path) -> Gateway:
     )
     command = [python, "-m", "litellm.proxy.proxy_cli", "--config", str(config), "--port", str(port)]
     command += ["--host", "127.0.0.1", "--num_workers", "1"]
-    # its price table from the package, not the network; no telemetry of its own
+    # its price table from the package, not the network; no telemetry of its own; a master key,
+    # which it requires to start (the callers present it)
+    key = "sk-" + secrets.token_hex(32)
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_LOG": "ERROR", "LITELLM_TELEMETRY": "False"}
-    return Gateway("litellm proxy", command, env, port)
+    return Gateway("litellm proxy", command, {**env, "LITELLM_MASTER_KEY": key}, port, key=key)
 
 
 def has_litellm(python: str) -> bool:
@@ -155,7 +188,7 @@ async def measure(gateways: list[Gateway], upstream: int, rounds: int, streams: 
     http = httpx2.AsyncClient(limits=httpx2.Limits(max_connections=None), timeout=120)
     direct = il.AsyncClient(WIRE, api_key="k", base_url=f"http://127.0.0.1:{upstream}/v1", http_client=http)
     clients = [
-        il.AsyncClient(WIRE, api_key="sk-bench", base_url=f"http://127.0.0.1:{g.port}/v1", http_client=http)
+        il.AsyncClient(WIRE, api_key=g.key, base_url=f"http://127.0.0.1:{g.port}/v1", http_client=http)
         for g in gateways
     ]
     for client in [direct, *clients]:
@@ -192,6 +225,13 @@ def main() -> None:
         except ImportError:
             print("uvloop is not installed: interlingua serve --uvloop not measured")
         gateways.append(interlingua_gateway("interlingua +telemetry", upstream, folder, uvloop=False, telemetry=True))
+        try:
+            import opentelemetry.sdk  # noqa: F401
+
+            label = "interlingua +telemetry SDK"
+            gateways.append(interlingua_gateway(label, upstream, folder, uvloop=False, telemetry=True, sdk=True))
+        except ImportError:
+            print("opentelemetry-sdk is not installed: telemetry with a recording SDK not measured")
         if has_litellm(args.litellm_python):
             gateways.append(litellm_gateway(args.litellm_python, upstream, folder))
         else:
@@ -202,13 +242,13 @@ def main() -> None:
             direct = asyncio.run(measure(gateways, upstream, args.rounds, args.streams, args.sequential))
             base = statistics.median(direct)
             print(f"upstream direct: {base:.2f} ms per stream (median of {len(direct)})")
-            print(f"{'gateway':24} {'CPU ms/stream':>14} {'added ms':>9} {'RSS MB':>7} {'peak MB':>8} {'start s':>8}")
+            print(f"{'gateway':28} {'CPU ms/stream':>14} {'added ms':>9} {'RSS MB':>7} {'peak MB':>8} {'start s':>8}")
             for gateway in gateways:
                 rss, peak = gateway.memory()
                 added = statistics.median(gateway.latency_ms) - base
                 cpu = statistics.median(gateway.cpu_ms)
                 print(
-                    f"{gateway.label:24} {cpu:14.2f} {added:9.2f} {rss:7.0f} {peak:8.0f} {gateway.started_s:8.2f}"
+                    f"{gateway.label:28} {cpu:14.2f} {added:9.2f} {rss:7.0f} {peak:8.0f} {gateway.started_s:8.2f}"
                 )
         finally:
             for gateway in gateways:
