@@ -220,9 +220,9 @@ class Gateway:
         if serving.model_in_path:
             model, _, method = http.path_params["target"].rpartition(":")
             if not model or method not in serving.methods:
-                methods = [*serving.methods, *([serving.counting.method] if serving.counting else [])]
-                served = ", ".join(name for name in methods[:-1] if name)
-                raise _Refused(404, f"{http.url.path}: this gateway serves {served} and {methods[-1]}")
+                counted = serving.counting.method if serving.counting is not None else None
+                methods = [*serving.methods, *([counted] if counted else [])]
+                raise _Refused(404, f"{http.url.path}: this gateway serves {', '.join(methods[:-1])} and {methods[-1]}")
             stream = method == serving.stream_method
         try:
             request = caller.decode_request(body)

@@ -70,7 +70,7 @@ async def count(gateway: Gateway, wire: ServedWire, http: HttpIn) -> HttpOut:
         return gateway._refuse(wire, refused, facts, started)
     except Exception as exc:
         return gateway._refuse(wire, gateway._fault(exc), facts, started)
-    facts["tokens"] = f"{counted.input_tokens}/-{' estimated' if counted.estimated else ''}"
+    facts["tokens"] = f"{'~' if counted.estimated else ''}{counted.input_tokens}/-"  # input only; ~ estimated
     gateway._log(facts, [], started, 200)
     headers = {COUNT_HEADER: "estimated"} if counted.estimated else {}
     return JSONResponse(counting.answer(counted.input_tokens), headers=headers)

@@ -15,7 +15,7 @@ from typing import Any
 
 from .._codec import Codec, Framing
 from .._errors import ServerError, StreamError
-from .._response import Usage
+from .._response import Response, Usage
 from .._sse import parse_sse, render_event
 from .._stream import ErrorEvent, MessageEnd, StreamAccumulator, StreamEvent, UsageUpdate
 from .._warnings import AnyWarning
@@ -67,12 +67,21 @@ class Pipe:
     def traced(self, call: Any, sent: list[AnyWarning]) -> None:
         """End the upstream call's span (``collect=True``): the answer relayed, or the failure."""
         warnings = [*sent, *self.warnings]
-        if self.failed or self._answer is None:
+        if self.failed:
             why = self._hide(str(self._network)) if self._network is not None else "the upstream stream failed"
             call.failed(StreamError(f"the stream broke off: {why}"), warnings)
             return
-        answer = self._answer.snapshot()
+        # the answer relayed; where the accumulator gave up on it, what the pipe saw of it (its usage)
+        answer = self._answer.snapshot() if self._answer is not None else Response(usage=self.usage or Usage())
         call.ok(answer.model_copy(update={"warnings": warnings}))
+
+    def _collect(self, event: StreamEvent) -> None:
+        """The event into the span's answer; one the accumulator refuses stops the collecting,
+        never the relay (the caller's stream is the same with telemetry on or off)."""
+        try:
+            self._answer.add(event)  # type: ignore[union-attr]  # only called while collecting
+        except Exception:
+            self._answer = None
 
     def _switch(self, item: object) -> bytes:
         if self._chain.dead:
@@ -126,7 +135,7 @@ class Pipe:
                 elif isinstance(event, ErrorEvent):
                     errored = True
                 if self._answer is not None:
-                    self._answer.add(event)
+                    self._collect(event)
                 yield self._ids.outward_event(event, self._accepts)
         except Exception as exc:  # a DecodeError or a framing StreamError: the stream is over
             self._network = self._network or exc
