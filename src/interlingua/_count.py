@@ -2,8 +2,8 @@
 (``Codec.count_request``), otherwise an estimate from the IR, marked as one.
 
 The estimate is deliberately plain: about four characters of text per token (the figure the
-vendors' own docs give for English, e.g. https://ai.google.dev/gemini-api/docs/tokens: "a token
-is equivalent to about 4 characters"), counted over what the model reads (text, reasoning, tool
+vendors' own token-counting guides give for English text; the codecs' count endpoints cite
+them), counted over what the model reads (text, reasoning, tool
 calls and results, tool definitions, the response format), a few tokens per message for its
 framing, and a flat figure per media part. It is for budgeting and for agents that refuse to
 start without a count, never for billing.
