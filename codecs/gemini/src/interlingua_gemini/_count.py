@@ -4,9 +4,10 @@ countTokens takes either ``contents`` alone or a whole ``generateContentRequest`
 ``model``), never both, and answers ``{"totalTokens": n, ...}``
 (https://ai.google.dev/api/tokens#method:-models.counttokens). "A token is equivalent to about
 4 characters" (https://ai.google.dev/gemini-api/docs/tokens) is the core's estimate's figure.
-The list answers ``{"models": [Model], "nextPageToken"}`` (https://ai.google.dev/api/models#method:-models.list); google-genai
-reads ``name``, ``displayName``, ``inputTokenLimit``, ``outputTokenLimit`` and
-``supportedGenerationMethods`` from each (3.6.1: ``models.py``, ``_Model_from_mldev``).
+The list answers ``{"models": [Model], "nextPageToken"}``
+(https://ai.google.dev/api/models#method:-models.list); google-genai reads ``name``,
+``displayName``, ``inputTokenLimit``, ``outputTokenLimit`` and ``supportedGenerationMethods``
+from each (3.6.1: ``models.py``, ``_Model_from_mldev``).
 """
 
 from __future__ import annotations
