@@ -113,6 +113,10 @@ _LAZY = {
     "HostEntry": "._transcript",
     "Transcript": "._transcript",
     "ThinkingBudgets": "._budgets",
+    "TokenCount": "._count",
+    "estimate_tokens": "._count",
+    "instrument": "._otel",
+    "uninstrument": "._otel",
 }
 
 
@@ -139,6 +143,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from ._budgets import ThinkingBudgets
     from ._client import AsyncClient, AsyncEventStream, Client, EventStream, RetryPolicy
+    from ._count import TokenCount, estimate_tokens
+    from ._otel import instrument, uninstrument
     from ._transcript import HostEntry, Transcript
 
 __all__ = [
@@ -228,6 +234,7 @@ __all__ = [
     "TextSource",
     "Thinking",
     "ThinkingBudgets",
+    "TokenCount",
     "ThinkingConfig",
     "ThinkingDelta",
     "ThinkingLevel",
@@ -249,13 +256,16 @@ __all__ = [
     "Video",
     "WarningSink",
     "aaccumulate",
+    "estimate_tokens",
     "accumulate",
     "aparse_sse",
     "aresolve_handles",
     "codecs",
     "get_codec",
+    "instrument",
     "parse_sse",
     "render_event",
     "render_sse",
     "resolve_handles",
+    "uninstrument",
 ]

@@ -35,7 +35,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from urllib.parse import urlsplit
 
+from . import _otel
 from ._codec import _SECRET_HEADERS, Codec, Endpoint, HttpRequest
+from ._count import TokenCount, estimate_tokens
 from ._errors import (
     DecodeError,
     MissingAPIKeyError,
@@ -299,6 +301,27 @@ class _Base:
             request.extensions["timeout"] = self._per_request.as_dict()
         return request
 
+    def _traced(self, request: Request | HttpRequest, prepared: HttpRequest) -> _otel.Call | None:
+        """The call's span when telemetry is on (:func:`interlingua.instrument`), else None."""
+        active = _otel.ACTIVE
+        if active is None:
+            return None
+        ir = request if isinstance(request, Request) else None
+        model = prepared.json.get("model") if ir is None else None
+        return active.call(self.codec, ir, prepared.url, stream=prepared.stream, model=model)
+
+    def _count_request(self, request: Request) -> HttpRequest | None:
+        return self.codec.count_request(request, endpoint=self._endpoint)
+
+    def _read_count(self, status: int, content: bytes) -> TokenCount:
+        try:
+            body = loads(content)
+        except ValueError as exc:
+            raise DecodeError(self.codec.name, "body", f"the {status} count answer is not JSON ({exc})") from None
+        if not isinstance(body, dict):
+            raise DecodeError(self.codec.name, "body", "the count answer is not a JSON object")
+        return TokenCount(self.codec.read_count(body))
+
     def _error(self, status: int, content: bytes, headers: Mapping[str, str]) -> ProviderError:
         """The codec's ProviderError, with every key of this client taken out of it; a 404 from a
         base URL without the path the codec's own base URL has gets a note asking about it."""
@@ -392,6 +415,18 @@ class Client(_Base):
         before the answer's own; ``strict=True`` raises LossyEncodeError instead, before sending.
         A request already made by :meth:`prepare` is sent as it is."""
         prepared = request if isinstance(request, HttpRequest) else self.prepare(request, strict=strict)
+        call = self._traced(request, prepared)
+        try:
+            answer = self._send(prepared)
+        except BaseException as exc:
+            if call is not None:
+                call.failed(exc, prepared.encoded.warnings if prepared.encoded is not None else ())
+            raise
+        if call is not None:
+            call.ok(answer)
+        return answer
+
+    def _send(self, prepared: HttpRequest) -> Response:
         response = self.open(prepared)
         try:
             content = response.read()
@@ -403,13 +438,34 @@ class Client(_Base):
             response.close()
         return _with_warnings(self._decode_body(response.status_code, content), prepared.encoded, [])
 
+    def count_tokens(self, request: Request) -> TokenCount:
+        """The request's input tokens, nothing generated: the vendor's count endpoint where the
+        wire has one (retried as ``send`` is), otherwise an estimate from the IR
+        (``estimated=True``; see :func:`interlingua.estimate_tokens`)."""
+        ready = self._ready(request)
+        prepared = self._count_request(ready)
+        if prepared is None:
+            return estimate_tokens(ready)
+        response = self.open(prepared)
+        try:
+            content = response.read()
+        except Exception as exc:
+            if _retryable_exception(exc):
+                raise _transport_error(self.codec, exc) from None
+            raise
+        finally:
+            response.close()
+        return self._read_count(response.status_code, content)
+
     def stream(self, request: Request | HttpRequest, *, strict: bool = False) -> EventStream:
         """Events as they arrive: ``with client.stream(req) as events: for event in events: ...``
         Leaving the block early closes the connection; ``.response()`` accumulates the rest. The
         request is encoded here: ``.request_warnings`` holds what it could not carry before any
         event, and ``strict=True`` raises LossyEncodeError instead."""
         prepared = request if isinstance(request, HttpRequest) else self.prepare(request, stream=True, strict=strict)
-        return EventStream(self, prepared)
+        events = EventStream(self, prepared)
+        events._call = self._traced(request, prepared)
+        return events
 
     def prepare(self, request: Request, *, stream: bool = False, strict: bool = False) -> HttpRequest:
         """The request encoded once and ready to send (its handles resolved): ``.encoded`` holds
@@ -477,6 +533,7 @@ class _StreamBase:
         self._decoded: list[AnyWarning] = []  # the decoder's warnings, complete once it ended
         self.request_warnings: list[AnyWarning] = []
         """What the request could not carry (``side="request"``), known before the first event."""
+        self._call: _otel.Call | None = None  # the span, when telemetry is on
 
     def _encoded(self, prepared: HttpRequest) -> None:
         self._sent = prepared.encoded
@@ -494,7 +551,18 @@ class _StreamBase:
 
     def _fail(self, error: StreamError) -> StreamError:
         self._over, self._failure = True, error
+        self._untraced(error)
         return error
+
+    def _untraced(self, error: BaseException | None) -> None:
+        """End the span: failed with ``error``, or (None) with the answer so far (left early)."""
+        call, self._call = self._call, None
+        if call is None:
+            return
+        if error is None:
+            call.ok(_with_warnings(self._acc.snapshot(), self._sent, self._decoded))
+        else:
+            call.failed(error, self.request_warnings)
 
     def _failed(self, codec: Codec, exc: BaseException) -> BaseException:
         """What to raise for ``exc`` out of the source: a network failure or a DecodeError
@@ -520,6 +588,9 @@ class _StreamBase:
                 self._final = _with_warnings(self._acc.response(), self._sent, self._decoded)
             except StreamError as error:
                 raise self._fail(error) from None
+            call, self._call = self._call, None
+            if call is not None:
+                call.ok(self._final)
         return self._final
 
     def snapshot(self) -> Response:
@@ -553,7 +624,11 @@ class EventStream(_StreamBase):
         if self._events is None:
             import httpx2
 
-            self._response = self._client.open(self._prepared)
+            try:
+                self._response = self._client.open(self._prepared)
+            except BaseException as exc:
+                self._untraced(exc)
+                raise
             self._watchdog = _Watchdog(self._client.deadline, self._response)
             framing = self._prepared.events
             sse: Iterator[SSEEvent]
@@ -604,6 +679,7 @@ class EventStream(_StreamBase):
         return self._end()
 
     def close(self) -> None:
+        self._untraced(None)
         if self._watchdog is not None:
             self._watchdog.stop()
         if self._response is not None:
@@ -670,6 +746,23 @@ class AsyncClient(_Base):
     async def send(self, request: Request | HttpRequest, *, strict: bool = False) -> Response:
         """Like ``Client.send``."""
         prepared = request if isinstance(request, HttpRequest) else await self.prepare(request, strict=strict)
+        return await self._send_traced(request, prepared)
+
+    async def _send_traced(self, request: Request | HttpRequest, prepared: HttpRequest) -> Response:
+        """``prepared`` sent, in a span of its own when telemetry is on (``request``: the IR, for
+        the span's attributes, where the caller has it)."""
+        call = self._traced(request, prepared)
+        try:
+            answer = await self._send(prepared)
+        except BaseException as exc:
+            if call is not None:
+                call.failed(exc, prepared.encoded.warnings if prepared.encoded is not None else ())
+            raise
+        if call is not None:
+            call.ok(answer)
+        return answer
+
+    async def _send(self, prepared: HttpRequest) -> Response:
         response = await self.open(prepared)
         try:
             content = await response.aread()
@@ -680,6 +773,23 @@ class AsyncClient(_Base):
         finally:
             await response.aclose()
         return _with_warnings(self._decode_body(response.status_code, content), prepared.encoded, [])
+
+    async def count_tokens(self, request: Request) -> TokenCount:
+        """Like ``Client.count_tokens``."""
+        ready = await self._aready(request)
+        prepared = self._count_request(ready)
+        if prepared is None:
+            return estimate_tokens(ready)
+        response = await self.open(prepared)
+        try:
+            content = await response.aread()
+        except Exception as exc:
+            if _retryable_exception(exc):
+                raise _transport_error(self.codec, exc) from None
+            raise
+        finally:
+            await response.aclose()
+        return self._read_count(response.status_code, content)
 
     def stream(self, request: Request | HttpRequest, *, strict: bool = False) -> AsyncEventStream:
         """Like ``Client.stream``; with a resolver, handles are resolved (and the request
@@ -807,6 +917,7 @@ class AsyncEventStream(_StreamBase):
             self._prepared = client._prepared(request, stream=True, strict=strict)
         if self._prepared is not None:
             self._encoded(self._prepared)
+            self._call = client._traced(request, self._prepared)
         self._response: httpx2.Response | None = None
         self._feeder: asyncio.Task[None] | None = None
         self._decoder: _ThreadedDecoder[StreamEvent] | None = None
@@ -828,7 +939,12 @@ class AsyncEventStream(_StreamBase):
                 assert isinstance(self._request, Request)
                 self._prepared = await self._client.prepare(self._request, stream=True, strict=self._strict)
                 self._encoded(self._prepared)
-            self._response = await self._client.open(self._prepared)
+                self._call = self._client._traced(self._request, self._prepared)
+            try:
+                self._response = await self._client.open(self._prepared)
+            except BaseException as exc:
+                self._untraced(exc)
+                raise
             framing = self._prepared.events
             codec = self._client.codec
 
@@ -900,6 +1016,7 @@ class AsyncEventStream(_StreamBase):
 
     async def aclose(self) -> None:
         self._closed = True
+        self._untraced(None)
         if self._feeder is not None and not self._feeder.done():
             self._feeder.cancel()
         if self._decoder is not None:

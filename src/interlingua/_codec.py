@@ -189,6 +189,41 @@ class BatchLine(NamedTuple):
         return {self.id: line_id, "method": "POST", "url": self.url, self.body: body}
 
 
+class Counting(NamedTuple):
+    """How a wire's token-count endpoint is served, for the gateway: ``answer(n)`` is the count
+    answer's body. ``path``: its own route (``/v1/acme/count``); else ``method``, a method after
+    the model's ``:`` where the model sits in the path (``models/{model}:countTokens``).
+    ``request`` turns the count body into the body ``decode_request`` reads (None: it is one)."""
+
+    answer: Callable[[int], dict[str, Any]]
+    path: str | None = None
+    method: str | None = None
+    request: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+
+
+class ListedModel(NamedTuple):
+    """One model a gateway lists (``GET /v1/models``): its name, the provider serving it, and
+    what the catalog says of it (None: not known)."""
+
+    id: str
+    owner: str
+    display_name: str | None = None
+    context_window: int | None = None
+    max_output_tokens: int | None = None
+
+
+class ModelList(NamedTuple):
+    """How a wire's model list is served: ``GET path``, answered by ``page(models)``. Where two
+    wires list at one path, ``header`` (a request header that wire's clients always send) says
+    which asks; the wire without one answers the rest. ``also``: further paths (another API
+    version)."""
+
+    path: str
+    page: Callable[[Sequence[ListedModel]], dict[str, Any]]
+    header: str | None = None
+    also: tuple[str, ...] = ()
+
+
 class Serving(NamedTuple):
     """How a codec's API is *served*, for the gateway (``interlingua serve``): what the codec
     protocol's ``http_request`` says for sending, read the other way.
@@ -200,6 +235,8 @@ class Serving(NamedTuple):
     ``:`` that are served and ``stream_method`` the one that asks for a stream. ``batch`` is the
     vendor's batch-file line, which the CLI reads and writes (``interlingua convert`` keeps ids).
     ``also``: further paths served the same way (another API version the vendor's SDKs call).
+    ``count``: the wire's token-count endpoint (:class:`Counting`); ``models``: its model list
+    (:class:`ModelList`); None where the API has none.
     A recorded HTTP exchange names its wire by its path: the route after its version segment
     (``/chat/completions`` of ``/v1/chat/completions``), since proxies and cloud hosts put their
     own prefix ahead of it."""
@@ -211,6 +248,8 @@ class Serving(NamedTuple):
     stream_method: str | None = None
     batch: BatchLine | None = None
     also: tuple[str, ...] = ()
+    counting: Counting | None = None
+    models: ModelList | None = None
 
     def names(self, path: str) -> tuple[bool, str | None]:
         """Whether an HTTP ``path`` is this route, and the model it names where the model sits
@@ -266,6 +305,9 @@ class Codec(Protocol):
     serving: Serving | None
     """Optional (default None): how the wire's API is served, for the gateway and the CLI's batch
     lines; a codec without one is reached through the gateway as an upstream only."""
+    genai_provider: str | None
+    """Optional (default None: ``provider``): the vendor's name in OpenTelemetry's GenAI
+    conventions (``gen_ai.provider.name``), where it differs from ``provider``."""
 
     def encode_request(
         self,
@@ -307,6 +349,15 @@ class Codec(Protocol):
         ``request`` (with the ``strict``, ``reasoning`` and ``resolve`` it chose); without it the
         codec encodes with the defaults. Either way the encode happens once and the result rides
         on ``HttpRequest.encoded``, its warnings with it."""
+        ...
+
+    def count_request(self, request: Request, *, endpoint: Endpoint) -> HttpRequest | None:
+        """Optional (default None: the API has no count endpoint, and callers estimate): the
+        vendor's token-count call for ``request`` (its input tokens, nothing generated)."""
+        ...
+
+    def read_count(self, body: Mapping[str, Any]) -> int:
+        """Optional (default: ``input_tokens``): the input tokens in the count endpoint's answer."""
         ...
 
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:

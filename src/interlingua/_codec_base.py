@@ -43,8 +43,9 @@ class CodecBase:
       encodes (once, or takes the caller's ``Encoded``) and puts the Encoded on the result.
 
     The optional members default to: no key variable, no oracle, no conformance data, not served,
-    claiming no body or stream (``sniff`` / ``sniff_stream``), no JSON-array streams, and the same
-    key variables behind every door (``api_key_env_for``)."""
+    claiming no body or stream (``sniff`` / ``sniff_stream``), no JSON-array streams, the same key
+    variables behind every door (``api_key_env_for``), no count endpoint (``count_request``;
+    ``read_count`` reads ``input_tokens``) and ``provider`` as the telemetry name (``genai_provider``)."""
 
     name: str
     provider: str
@@ -57,6 +58,7 @@ class CodecBase:
     writes_unmapped: frozenset[str] | None = None
     """The ``unmapped`` keys of its own provider's echoes this codec writes back, where codecs share
     a provider (each reports the other's); None: all of them."""
+    genai_provider: str | None = None
 
     # --- the hooks a codec writes --------------------------------------------------------------
 
@@ -157,6 +159,17 @@ class CodecBase:
 
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
         return tuple(self.api_key_env)
+
+    def count_request(self, request: Request, *, endpoint: Endpoint) -> HttpRequest | None:
+        return None
+
+    def read_count(self, body: Mapping[str, Any]) -> int:
+        count = body.get("input_tokens")
+        if not isinstance(count, int) or isinstance(count, bool):
+            from ._errors import DecodeError
+
+            raise DecodeError(self.name, "input_tokens", f"the count answer has no token count: {dict(body)!r:.200}")
+        return count
 
     def sniff(self, body: Mapping[str, Any]) -> Sniffed | None:
         return None

@@ -4,7 +4,7 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 from typing import TYPE_CHECKING
 
 from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
-from ._codec import BatchLine, ErrorBody, Serving
+from ._codec import BatchLine, Counting, ErrorBody, ListedModel, ModelList, Serving
 from ._codec_base import CodecBase
 from ._eventstream import event_frames, render_frames
 from ._gcp_auth import gcp_token
@@ -62,8 +62,11 @@ __all__ = [
     "lookup",
     "nearest_level",
     "BatchLine",
+    "Counting",
     "CodecBase",
     "ErrorBody",
+    "ListedModel",
+    "ModelList",
     "Serving",
     "event_frames",
     "render_frames",

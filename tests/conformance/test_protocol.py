@@ -30,6 +30,7 @@ def test_the_protocol_names_every_hook_the_core_reads() -> None:
             "oracle",
             "conformance",
             "serving",
+            "genai_provider",
             "encode_request",
             "decode_request",
             "decode_response",
@@ -42,6 +43,8 @@ def test_the_protocol_names_every_hook_the_core_reads() -> None:
             "api_key_env_for",
             "sniff",
             "sniff_stream",
+            "count_request",
+            "read_count",
         ]
     ) == MEMBERS
 
@@ -69,6 +72,7 @@ def test_every_installed_codec_keeps_the_protocol(name: str) -> None:
     assert codec.oracle is None or (isinstance(codec.oracle, str) and ":" in codec.oracle)
     assert codec.serving is None or isinstance(codec.serving, Serving)
     assert codec.conformance is None or isinstance(conformance_for(name), Conformance)
+    assert codec.genai_provider is None or (isinstance(codec.genai_provider, str) and codec.genai_provider)
     keys = codec.api_key_env_for({})
     assert keys is None or (isinstance(keys, tuple) and all(isinstance(v, str) for v in keys))
     assert codec.sniff({}) is None or isinstance(codec.sniff({}), Sniffed)
@@ -99,8 +103,13 @@ def test_the_base_class_gives_every_optional_member_its_default() -> None:
         "oracle": None,
         "conformance": None,
         "serving": None,
+        "genai_provider": None,
     }
     assert {key: getattr(bare, key) for key in defaults} == defaults
+    assert bare.count_request(il.Request(messages=[]), endpoint=il.Endpoint()) is None
+    assert bare.read_count({"input_tokens": 12}) == 12
+    with pytest.raises(il.DecodeError, match="no token count"):
+        bare.read_count({"tokens": 12})
     assert bare.api_key_env_for({"door": "any"}) == ()
     assert (bare.sniff({"messages": []}), bare.sniff_stream([("message", {})])) == (None, None)
     assert bare.decode_json_array_stream([b"[]"]) is None

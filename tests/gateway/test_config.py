@@ -68,6 +68,10 @@ def test_a_docs_page_holds_the_same_config() -> None:
             "route '*': environment variable NOT_SET_ANYWHERE is not set",
         ),
         ('[[route]]\nmatch = "*"\ncodec = "gemini"\n', "[gateway]: no keys_env; set it, or open = true"),
+        (
+            '[gateway]\nopen = true\ntelemetry = "yes"\n[[route]]\nmatch = "*"\ncodec = "gemini"\n',
+            "[gateway] telemetry: true, false or \"content\", not 'yes'",
+        ),
         ('[gateway]\nopen = "yes"\n[[route]]\nmatch = "*"\ncodec = "gemini"\n', "no keys_env"),
         ('[gateway]\nopen = true\nbody_timeout = 0\n[[route]]\nmatch = "*"\ncodec = "gemini"\n', "body_timeout"),
         ('[gateway]\nopen = true\n[[route]]\nmatch = "*"\ncodec = "gemini"\ntimeout = "x"\n', "route[0]: timeout"),
@@ -125,6 +129,21 @@ def test_open_true_serves_without_keys(tmp_path: Path) -> None:
     path = tmp_path / "gateway.toml"
     path.write_text('[gateway]\nopen = true\n[[route]]\nmatch = "*"\ncodec = "gemini"\n')
     assert load_config(path).keys == frozenset()
+
+
+@pytest.mark.parametrize(("line", "content"), [("telemetry = true", False), ('telemetry = "content"', True)])
+def test_the_telemetry_key_instruments_the_gateway(tmp_path: Path, line: str, content: bool) -> None:
+    pytest.importorskip("opentelemetry")
+    from interlingua import _otel
+    from interlingua.gateway import Gateway
+
+    path = tmp_path / "gateway.toml"
+    path.write_text(f'[gateway]\nopen = true\n{line}\n[[route]]\nmatch = "*"\ncodec = "gemini"\n')
+    try:
+        Gateway(load_config(path))
+        assert _otel.ACTIVE is not None and _otel.ACTIVE.content is content
+    finally:
+        _otel.uninstrument()
 
 
 def test_a_gateway_built_in_code_checks_its_routes_too() -> None:

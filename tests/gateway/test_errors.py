@@ -232,12 +232,13 @@ def test_a_gemini_method_the_gateway_does_not_serve_is_a_404_in_googles_shape(gw
     import httpx2
 
     answer = httpx2.post(
-        f"{gw.url}/v1beta/models/via-gemini:countTokens", json={"contents": []}, headers={"x-goog-api-key": GATEWAY_KEY}
+        f"{gw.url}/v1beta/models/via-gemini:embedContent", json={"content": {}}, headers={"x-goog-api-key": GATEWAY_KEY}
     )
 
     assert (answer.status_code, answer.json()["error"]["status"]) == (404, "NOT_FOUND")
     assert answer.json()["error"]["message"] == (
-        "/v1beta/models/via-gemini:countTokens: this gateway serves generateContent and streamGenerateContent"
+        "/v1beta/models/via-gemini:embedContent: this gateway serves generateContent, streamGenerateContent"
+        " and countTokens"
     )
 
 

@@ -4,6 +4,7 @@ escaped; the google-genai client's default path (``/v1``) is served."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import socket
 import subprocess
@@ -62,7 +63,8 @@ def test_a_port_in_use_is_one_line_and_not_the_lossy_exit(tmp_path: Path) -> Non
 
 @pytest.fixture
 def served(gw: Running, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """``interlingua serve`` in front of the gemini upstream, its stderr kept for the log tests."""
+    """``interlingua serve`` in front of the gemini upstream, its stderr kept for the log tests; on
+    uvloop's event loop (``--uvloop``) where uvloop is installed, as the dev requirements have it."""
     upstream = gw.upstreams["gemini"]
     upstream.answer = Answer(json=UPSTREAMS["gemini"].body())
     config = tmp_path / "gateway.toml"
@@ -72,6 +74,7 @@ def served(gw: Running, tmp_path: Path):  # type: ignore[no-untyped-def]
     )
     port = free_port()
     command = [sys.executable, "-m", "interlingua.cli", "serve", "--config", str(config), "--port", str(port)]
+    command += ["--uvloop"] if importlib.util.find_spec("uvloop") else []
     env = {**os.environ, "GW_KEYS": GATEWAY_KEY, "GW_UPSTREAM": "sk-upstream"}
     output = tmp_path / "output.txt"
     with output.open("wb") as sink:  # stdout and stderr both: uvicorn writes its access lines to stdout
@@ -87,6 +90,27 @@ def served(gw: Running, tmp_path: Path):  # type: ignore[no-untyped-def]
     yield f"http://127.0.0.1:{port}", (process, output)
     process.terminate()
     process.wait(10)
+
+
+def test_serve_runs_on_uvloop_when_asked(served) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("uvloop")
+    import httpx2
+
+    url, (process, _) = served
+
+    assert httpx2.get(f"{url}/v1/models", headers={"authorization": f"Bearer {GATEWAY_KEY}"}).status_code == 200
+    maps = Path(f"/proc/{process.pid}/maps").read_text()
+    assert "/uvloop/loop." in maps, "the gateway process has not loaded uvloop's loop"
+
+
+def test_uvloop_asked_but_not_installed_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    config = tmp_path / "gateway.toml"
+    config.write_text(f"[gateway]\nopen = true\n{ROUTE}")
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / "uvloop.py").write_text("raise ImportError('blocked for the test')\n")  # found first, fails
+    done = serve(config, "--uvloop", env={**os.environ, "PYTHONPATH": str(blocked)})
+    assert done.returncode == 2 and "uvloop is not installed" in done.stderr, done.stderr
 
 
 def _log_of(running: tuple[subprocess.Popen[bytes], Path]) -> str:

@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--keep-alive", type=float, default=5.0, metavar="SECONDS", help="idle keep-alive connections close after this"
     )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument(
+        "--uvloop", action="store_true", help="run on uvloop's event loop (pip install 'interlingua[uvloop]')"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--port {args.port}: a TCP port is 1 to 65535", USAGE)
     if args.workers < 1:
         raise CliError(f"--workers {args.workers}: at least 1", USAGE)
+    if args.uvloop:
+        try:
+            import uvloop  # noqa: F401
+        except ImportError:
+            raise CliError("--uvloop: uvloop is not installed: pip install 'interlingua[uvloop]'", USAGE) from None
     _check_free(args.host, args.port)
     os.environ[CONFIG_ENV] = os.path.abspath(args.config)
     _log_requests(args.log_level)
@@ -60,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             log_level=args.log_level,
             timeout_keep_alive=args.keep_alive,
+            # asyncio unless asked: uvicorn's "auto" would switch loops silently when uvloop is installed
+            loop="uvloop" if args.uvloop else "asyncio",
             access_log=False,  # the gateway writes its own line, query keys redacted
         )
     except SystemExit as stop:  # uvicorn's startup failure is exit 3, this CLI's "strict and lossy"

@@ -6,6 +6,7 @@ docs/guide/gateway.md.
 
 from ._app import WARNINGS_HEADER, Gateway, create_app
 from ._config import ConfigError, GatewayConfig, Route, load_config
+from ._count import COUNT_HEADER
 from ._fallback import HOPS_HEADER, UPSTREAM_HEADER, Upstream
 from ._ids import IdStore, MemoryIdStore, SqliteIdStore, ToolIdMap
 from ._state import Cooldowns, MemoryCooldowns, SqliteCooldowns, open_state
@@ -13,6 +14,7 @@ from ._state import Cooldowns, MemoryCooldowns, SqliteCooldowns, open_state
 __all__ = [
     "HOPS_HEADER",
     "UPSTREAM_HEADER",
+    "COUNT_HEADER",
     "WARNINGS_HEADER",
     "ConfigError",
     "Cooldowns",

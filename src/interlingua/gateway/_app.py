@@ -80,14 +80,36 @@ class Gateway:
         self._http = http_client
         self._clients: dict[tuple[int, int], AsyncClient] = {}
         self._secrets: list[str] = []
+        if config.telemetry:
+            from .._otel import instrument
+
+            instrument(content=True if config.telemetry == "content" else None)
 
     def app(self) -> Starlette:
         from starlette.applications import Starlette
         from starlette.routing import Route as Path
 
+        from . import _count, _models
+
         def endpoint(wire: ServedWire) -> Callable[[HttpIn], Any]:
+            counting = wire.serving.counting
+
             async def handle(request: HttpIn) -> HttpOut:
+                if _count.asks_count(counting, request):  # models/M:countTokens
+                    return await _count.count(self, wire, request)
                 return await self.handle(wire, request)
+
+            return handle
+
+        def counter(wire: ServedWire) -> Callable[[HttpIn], Any]:
+            async def handle(request: HttpIn) -> HttpOut:
+                return await _count.count(self, wire, request)
+
+            return handle
+
+        def lister(claims: list[Any]) -> Callable[[HttpIn], Any]:
+            async def handle(request: HttpIn) -> HttpOut:
+                return await _models.answer(self, claims, request)
 
             return handle
 
@@ -101,6 +123,10 @@ class Gateway:
             for wire in served()
             for path in (wire.path, *wire.serving.also)
         ]
+        # token counts and model lists (issue 42): their own paths, ahead of any catch-all
+        counts = [(wire, wire.serving.counting.path) for wire in served() if wire.serving.counting is not None]
+        paths[:0] = [Path(path, counter(wire), methods=["POST"]) for wire, path in counts if path is not None]
+        paths += [Path(path, lister(claims), methods=["GET"]) for path, claims in _models.list_routes(served()).items()]
         return Starlette(routes=paths, lifespan=lifespan)
 
     async def aclose(self) -> None:
@@ -135,10 +161,10 @@ class Gateway:
             facts["tries"] = tries
 
             async def attempt(hop: Hop, more: bool) -> Any:
-                client, prepared = await self._prepare(route, hop, request, stream=stream)
+                client, sent, prepared = await self._prepare(route, hop, request, stream=stream)
                 if stream:
-                    return await self._open(client, prepared, caller, more)
-                return await self._until_disconnect(http, client.send(prepared))
+                    return await self._open(client, sent, prepared, caller, more)
+                return await self._until_disconnect(http, client._send_traced(sent, prepared))
 
             if stream:
                 return self._stream(await tries.run(attempt), facts, started)
@@ -212,7 +238,9 @@ class Gateway:
         if serving.model_in_path:
             model, _, method = http.path_params["target"].rpartition(":")
             if not model or method not in serving.methods:
-                raise _Refused(404, f"{http.url.path}: this gateway serves {' and '.join(serving.methods)}")
+                counted = serving.counting.method if serving.counting is not None else None
+                methods = [*serving.methods, *([counted] if counted else [])]
+                raise _Refused(404, f"{http.url.path}: this gateway serves {', '.join(methods[:-1])} and {methods[-1]}")
             stream = method == serving.stream_method
         try:
             request = caller.decode_request(body)
@@ -226,8 +254,8 @@ class Gateway:
 
     async def _prepare(
         self, route: Route, hop: Hop, request: Request, *, stream: bool
-    ) -> tuple[AsyncClient, HttpRequest]:
-        """The request for one upstream, encoded by its codec under its model's name and rules:
+    ) -> tuple[AsyncClient, Request, HttpRequest]:
+        """The request for one upstream (as sent: its model's name), encoded by its codec under its model's rules:
         what its wire cannot carry rides on ``.encoded`` (and on ``hop.warnings``); under
         ``strict``, a LossyEncodeError (a 400 naming it, when no other upstream serves)."""
         client = self._client(route, hop.at)
@@ -240,7 +268,7 @@ class Gateway:
         except EncodeError as exc:  # the caller's request, not the gateway's fault: a 400
             raise _Unfit(exc.codec, exc.path, exc.reason) from None
         hop.warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
-        return client, prepared
+        return client, request, prepared
 
     async def _until_disconnect(self, http: HttpIn, call: Any) -> Response:
         """The upstream answer, or (the caller left first) the upstream call cancelled."""
@@ -285,12 +313,22 @@ class Gateway:
 
     # --- streams ----------------------------------------------------------------------------
 
-    async def _open(self, client: AsyncClient, prepared: HttpRequest, caller: Codec, more: bool) -> _Opened:
+    async def _open(
+        self, client: AsyncClient, request: Request, prepared: HttpRequest, caller: Codec, more: bool
+    ) -> _Opened:
         """Open the upstream stream first, so its refusal is still an HTTP status (AsyncClient's
         open: its retries, its deadline, its vendor errors). With ``more`` upstreams left to try,
         read it up to the first bytes the caller would get: a stream that breaks or stalls before
-        them is a TransportError here, and the next upstream is tried."""
-        response = await client.open(prepared)
+        them is a TransportError here, and the next upstream is tried. With telemetry on, the
+        upstream call has a span of its own (``_Opened.call``), ended by the relay or here."""
+        warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
+        call = client._traced(request, prepared)
+        try:
+            response = await client.open(prepared)
+        except BaseException as exc:
+            if call is not None:
+                call.failed(exc, warnings)
+            raise
         pipe = Pipe(
             client.codec,
             caller,
@@ -299,14 +337,17 @@ class Gateway:
             max_event_size=client.max_event_size,
             hide=self._hide,
             framing=prepared.events,
+            collect=call is not None,
         )
-        opened = _Opened(response, pipe, response.aiter_bytes(), client.deadline)
+        opened = _Opened(response, pipe, response.aiter_bytes(), client.deadline, call)
         if more:
             try:
                 opened.first = await opened.read_ahead(client.codec.name)
-            except BaseException:
+            except BaseException as exc:
                 pipe.close()
                 await response.aclose()
+                if call is not None:
+                    call.failed(exc, warnings)
                 raise
         return opened
 
@@ -331,7 +372,7 @@ class Gateway:
         the wait between two events, not only each read: bytes that make no event (comment lines
         dripped by a stalled upstream) do not hold the caller."""
         network: BaseException | None = None
-        response, pipe, deadline = opened.response, opened.pipe, opened.deadline
+        response, pipe, deadline, call = opened.response, opened.pipe, opened.deadline, opened.call
         try:
             if opened.first:
                 yield opened.first
@@ -359,6 +400,8 @@ class Gateway:
                 await response.aclose()
             facts["tokens"] = None if pipe.usage is None else f"{pipe.usage.input_tokens}/{pipe.usage.output_tokens}"
             self._log(facts, [*warnings, *pipe.warnings], started, 502 if pipe.failed else 200)
+            if call is not None:
+                pipe.traced(call, warnings)
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -440,8 +483,12 @@ class _Unfit(EncodeError):
 class _Opened:
     """An upstream stream open, its pipe, and (read ahead) the first bytes for the caller."""
 
-    def __init__(self, response: httpx2.Response, pipe: Pipe, chunks: AsyncIterator[bytes], deadline: float) -> None:
+    def __init__(
+        self, response: httpx2.Response, pipe: Pipe, chunks: AsyncIterator[bytes], deadline: float, call: Any = None
+    ) -> None:
         self.response, self.pipe, self.chunks, self.deadline = response, pipe, chunks, deadline
+        self.call = call
+        """The upstream call's span (telemetry on), ended when the relay ends."""
         self.first = b""
 
     async def read_ahead(self, codec: str) -> bytes:

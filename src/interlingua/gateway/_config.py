@@ -89,6 +89,9 @@ class GatewayConfig:
     id_store: IdStore | None = None
     body_timeout: float = DEFAULT_BODY_TIMEOUT
     cooldowns: Cooldowns | None = None
+    telemetry: bool | str = False
+    """True: OpenTelemetry spans and metrics (:func:`interlingua.instrument`); ``"content"``: with
+    message content too."""
 
     def route_for(self, model: str) -> Route | None:
         return next((route for route in self.routes if route.matches(model)), None)
@@ -97,7 +100,7 @@ class GatewayConfig:
 _ROUTE_KEYS = frozenset(Route.__dataclass_fields__) - {"upstreams"}
 _FALLBACK_KEYS = frozenset({"match", "upstream", "fallback_strict", "cooldown"})
 _UPSTREAM_KEYS = frozenset(Upstream.__dataclass_fields__)
-_GATEWAY_KEYS = frozenset({"keys_env", "open", "max_body_bytes", "body_timeout", "id_store", "state"})
+_GATEWAY_KEYS = frozenset({"keys_env", "open", "max_body_bytes", "body_timeout", "id_store", "state", "telemetry"})
 
 
 def load_config(path: str | Path) -> GatewayConfig:
@@ -105,7 +108,8 @@ def load_config(path: str | Path) -> GatewayConfig:
     holding the callers' keys, comma-separated, required unless ``open = true`` says anyone may
     call; ``max_body_bytes``; ``body_timeout``; ``id_store``: a SQLite file that keeps the tool ids
     too long to encode, shared by workers and restarts; ``state``: where the id store and the
-    cooldowns live, a SQLite file or a ``redis://`` URL shared by several instances) and
+    cooldowns live, a SQLite file or a ``redis://`` URL shared by several instances; ``telemetry``:
+    true, or ``"content"``, for OpenTelemetry spans and metrics through the global providers) and
     ``[[route]]`` tables with :class:`Route`'s fields, or with ``match``, ``fallback_strict``,
     ``cooldown`` and ``[[route.upstream]]`` tables (:class:`Upstream`'s fields). Keys are never
     written in the file itself. Everything a request would otherwise find wrong later is checked
@@ -149,8 +153,17 @@ def config_from_mapping(document: Mapping[str, Any]) -> GatewayConfig:
         store, cooldowns = _state(gateway["state"])
     size = _number(gateway, "max_body_bytes", int, DEFAULT_MAX_BODY)
     timeout = _number(gateway, "body_timeout", float, DEFAULT_BODY_TIMEOUT)
+    telemetry = gateway.get("telemetry", False)
+    if telemetry not in (True, False, "content"):
+        raise ConfigError(f"[gateway] telemetry: true, false or \"content\", not {telemetry!r}")
     return GatewayConfig(
-        routes, keys=keys, max_body_bytes=int(size), id_store=store, body_timeout=timeout, cooldowns=cooldowns
+        routes,
+        keys=keys,
+        max_body_bytes=int(size),
+        id_store=store,
+        body_timeout=timeout,
+        cooldowns=cooldowns,
+        telemetry=telemetry,
     )
 
 

@@ -15,9 +15,10 @@ from typing import Any
 
 from .._codec import Codec, Framing
 from .._errors import ProviderError, ServerError
-from .._response import Usage
+from .._response import Response, Usage
 from .._sse import parse_sse, render_event
-from .._stream import ErrorEvent, MessageEnd, PartStart, StreamEvent, UsageUpdate
+from .._stream import ErrorEvent, MessageEnd, PartStart, StreamAccumulator, StreamEvent, UsageUpdate
+from .._stream_errors import StreamError
 from .._warnings import AnyWarning
 from ._ids import ToolIdMap
 
@@ -39,6 +40,7 @@ class Pipe:
         max_event_size: int | None,
         hide: Callable[[str], str],
         framing: Framing | None = None,
+        collect: bool = False,
     ) -> None:
         from greenlet import greenlet  # type: ignore[import-untyped]  # greenlet ships no stubs; used as Any
 
@@ -54,6 +56,7 @@ class Pipe:
         self._upstream, self._caller, self._ids, self._accepts = upstream, caller, ids, accepts
         self._max_event_size, self._hide, self._framing = max_event_size, hide, framing
         self._made: list[bytes] = []
+        self._answer = StreamAccumulator() if collect else None  # for the telemetry's span
         self._network: BaseException | None = None
         self._chain: Any = greenlet(self._run)
         self._chain.switch()  # runs up to its first wait for bytes
@@ -67,6 +70,25 @@ class Pipe:
     def close(self) -> None:
         if not self._chain.dead:
             self._chain.throw()  # GreenletExit: the generators' finally blocks run
+
+    def traced(self, call: Any, sent: list[AnyWarning]) -> None:
+        """End the upstream call's span (``collect=True``): the answer relayed, or the failure."""
+        warnings = [*sent, *self.warnings]
+        if self.failed:
+            why = self._hide(str(self._network)) if self._network is not None else "the upstream stream failed"
+            call.failed(StreamError(f"the stream broke off: {why}"), warnings)
+            return
+        # the answer relayed; where the accumulator gave up on it, what the pipe saw of it (its usage)
+        answer = self._answer.snapshot() if self._answer is not None else Response(usage=self.usage or Usage())
+        call.ok(answer.model_copy(update={"warnings": warnings}))
+
+    def _collect(self, event: StreamEvent) -> None:
+        """The event into the span's answer; one the accumulator refuses stops the collecting,
+        never the relay (the caller's stream is the same with telemetry on or off)."""
+        try:
+            self._answer.add(event)  # type: ignore[union-attr]  # only called while collecting
+        except Exception:
+            self._answer = None
 
     def _switch(self, item: object) -> bytes:
         if self._chain.dead:
@@ -122,6 +144,8 @@ class Pipe:
                     self.early_error = None if self.content else event.error
                 elif isinstance(event, PartStart):
                     self.content = True
+                if self._answer is not None:
+                    self._collect(event)
                 yield self._ids.outward_event(event, self._accepts)
         except Exception as exc:  # a DecodeError or a framing StreamError: the stream is over
             self._network = self._network or exc

@@ -7,7 +7,9 @@ at the wire's own path (the path the codec's ``http_request`` sends to) with the
 decoded into the IR, on ``received``. With ``validate=True`` each request body is also checked
 against the codec's oracle (the vendor SDK's types and the vendor rules types miss, see
 ``validate_wire`` and ``check_rules``): a body the real API would refuse gets a 400 naming the
-problems, which are also kept on ``problems``.
+problems, which are also kept on ``problems``. Where the wire's vendor has a token-count endpoint
+(the codec's ``count_request``), the fake answers it too: the request's compact JSON length / 4,
+in the answer the codec reads (its exchange has ``count=True``).
 
 Everything the fake knows about a wire it learns from the codec: where requests go and how a
 stream is asked for (two ``http_request`` calls, one per mode), how answers, streams and errors
@@ -17,6 +19,7 @@ later is served the same way, and the fake stays as right as the codecs are.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -121,13 +124,15 @@ def _tokens(part: ContentPart) -> int:
 @dataclass
 class Exchange:
     """One request the fake received: the HTTP facts, the body decoded into the IR (None when it
-    did not decode: ``problems`` says why), whether it asked for a stream, and what was wrong
-    with it (a decode error; under ``validate``, the oracle's findings)."""
+    did not decode, or a count: ``problems`` says why), whether it asked for a stream, and what was
+    wrong with it (a decode error; under ``validate``, the oracle's findings)."""
 
     received: Received
     request: Request | None
     stream: bool
     problems: list[str] = field(default_factory=list)
+    count: bool = False
+    """A token-count request (the codec's ``count_request``), answered with a count."""
 
     @property
     def path(self) -> str:
@@ -162,6 +167,8 @@ class _Route:
         full, added = urlsplit(plain.url).path, urlsplit(here.url).path
         self.prefix = full[: len(full) - len(added)] if full.endswith(added) else ""
         self.shown = urlsplit(plain.url).path.replace(_MODEL, "{model}")
+        counted = codec.count_request(probe, endpoint=_PROBE)
+        self.count = None if counted is None else self._pattern(counted.url)
 
     @staticmethod
     def _pattern(url: str) -> re.Pattern[str]:
@@ -249,6 +256,9 @@ class FakeVendor(VendorServer):
         received = self._read(handler)
         with self._lock:
             self.received.append(received)
+        if self._route.count is not None and self._route.count.match(urlsplit(received.path).path):
+            self._count(handler, received)
+            return
         found = self._route.match(received.path, received.body)
         if found is None:
             message = f"{self.wire} is served at {self._route.shown}, not {urlsplit(received.path).path}"
@@ -278,6 +288,30 @@ class FakeVendor(VendorServer):
         else:
             body = self.codec.encode_response(reply.response(answer_model)).body
             self._send(handler, 200, {}, json.dumps(body).encode(), "application/json")
+
+    def _count(self, handler: BaseHTTPRequestHandler, received: Received) -> None:
+        """A count request (the codec's ``count_request`` URL): a 400 unless its body is a JSON
+        object; else its compact JSON length / 4 as the count, in the answer the codec reads."""
+        with self._lock:
+            self.exchanges.append(exchange := Exchange(received, None, False, count=True))
+        if not isinstance(received.body, dict):
+            exchange.problems = ["the request body is not a JSON object"]
+            self._error(handler, Reply.error(400, exchange.problems[0], kind="invalid_request_error"))
+            return
+        tokens = len(json.dumps(received.body, separators=(",", ":"))) // 4
+        self._send(handler, 200, {}, json.dumps(self._count_answer(tokens)).encode(), "application/json")
+
+    def _count_answer(self, tokens: int) -> dict[str, Any]:
+        """The count answer as the wire's own server writes it: its served form where the codec
+        serves one, else the first common form its ``read_count`` reads back."""
+        serving = self.codec.serving
+        if serving is not None and serving.counting is not None:
+            return serving.counting.answer(tokens)
+        for key in ("input_tokens", "inputTokens", "totalTokens"):
+            with contextlib.suppress(InterlinguaError):
+                if self.codec.read_count({key: tokens}) == tokens:
+                    return {key: tokens}
+        raise ValueError(f"{self.wire}: no count answer its read_count reads")
 
     def _problems(self, body: Any, model: str | None) -> list[str]:
         if not isinstance(body, dict):

@@ -23,7 +23,7 @@ from interlingua.kit import (
     versioned_base,
 )
 
-from . import _doors, _errors, _request, _response, _rules, _sniff, _stream
+from . import _count, _doors, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import PROVIDER
 from ._sdk import plain
@@ -48,7 +48,13 @@ class AnthropicMessagesCodec(CodecBase):
     oracle = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
     conformance = "interlingua_anthropic._conformance:CONFORMANCE"  # the conformance suite's data
     # A Message Batches request is {custom_id, params}: https://docs.anthropic.com/en/api/creating-message-batches
-    serving = Serving("/v1/messages", _errors.served_error, batch=BatchLine("custom_id", "params"))
+    serving = Serving(
+        "/v1/messages",
+        _errors.served_error,
+        batch=BatchLine("custom_id", "params"),
+        counting=_count.COUNTING,
+        models=_count.MODELS,
+    )
 
     def __init__(self, *, default_max_tokens: int = 4096, budgets: ThinkingBudgets | None = None) -> None:
         self.default_max_tokens = default_max_tokens
@@ -110,6 +116,12 @@ class AnthropicMessagesCodec(CodecBase):
         base, version = versioned_base(endpoint.base_url, DEFAULT_BASE_URL, codec=self.name, version="v1")
         url = f"{base}/{version}/messages"
         return HttpRequest(method="POST", url=url, headers=headers, json=body, stream=stream)
+
+    def count_request(self, request: Request, *, endpoint: Endpoint) -> HttpRequest | None:
+        """``POST /v1/messages/count_tokens`` (Anthropic's own API; a door's count goes unasked)."""
+        if _doors.door(endpoint.settings) is not None:
+            return None
+        return _count.count_request(self.http_request(request, stream=False, endpoint=endpoint))
 
 
 def _checked(budgets: ThinkingBudgets) -> ThinkingBudgets:

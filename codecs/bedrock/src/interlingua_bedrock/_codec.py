@@ -8,6 +8,7 @@ from typing import Any
 
 from interlingua import (
     DecodedStream,
+    DecodeError,
     Encoded,
     EncodeError,
     Endpoint,
@@ -46,6 +47,7 @@ class BedrockConverseCodec(CodecBase):
 
     name = NAME
     provider = PROVIDER
+    genai_provider = "aws.bedrock"  # gen_ai.provider.name (opentelemetry-semantic-conventions: GenAiProviderNameValues)
     # api_key_env is () (CodecBase): a Bedrock API key is optional, else SigV4 (see wire_request)
     capabilities = CAPABILITIES
     oracle = "interlingua_bedrock._oracle:ORACLE"  # the test kit's oracle: botocore's service model
@@ -106,6 +108,22 @@ class BedrockConverseCodec(CodecBase):
         )
         events = partial(event_frames, codec=NAME) if stream else None
         return HttpRequest("POST", url, headers, body, stream=stream, sign=sign, events=events)
+
+    def count_request(self, request: Request, *, endpoint: Endpoint) -> HttpRequest | None:
+        """``POST /model/{modelId}/count-tokens`` with ``{"input": {"converse": {...}}}``, signed as
+        Converse is; answered ``{"inputTokens": n}`` (botocore's bedrock-runtime service model:
+        CountTokens, ConverseTokensRequest: messages, system, toolConfig, additionalModelRequestFields)."""
+        sent = self.http_request(request, stream=False, endpoint=endpoint)
+        counted = ("messages", "system", "toolConfig", "additionalModelRequestFields")
+        body = {"input": {"converse": {key: sent.json[key] for key in counted if key in sent.json}}}
+        url = sent.url.removesuffix("/converse") + "/count-tokens"
+        return HttpRequest("POST", url, sent.headers, body, sign=sent.sign)
+
+    def read_count(self, body: Mapping[str, Any]) -> int:
+        count = body.get("inputTokens")
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise DecodeError(NAME, "inputTokens", f"the count answer has no token count: {dict(body)!r:.200}")
+        return count
 
     def __repr__(self) -> str:
         return "BedrockConverseCodec()"

@@ -23,7 +23,7 @@ from interlingua.kit import (
     Serving,
 )
 
-from . import _errors, _http, _request, _response, _rules, _sniff, _stream
+from . import _count, _errors, _http, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._parts import NAME, PROVIDER
 
@@ -58,7 +58,10 @@ class GeminiCodec(CodecBase):
         batch=BatchLine("key", "request"),  # a batch file's line: https://ai.google.dev/gemini-api/docs/batch-mode
         # google-genai calls /v1 by default (3.6.1: GOOGLE_AI_API_DEFAULT_VERSION = "v1" in _api_client.py)
         also=("/v1/models/{target}",),
+        counting=_count.COUNTING,
+        models=_count.MODELS,
     )
+    genai_provider = "gcp.gemini"  # gen_ai.provider.name (opentelemetry-semantic-conventions: GenAiProviderNameValues)
     rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
@@ -102,6 +105,17 @@ class GeminiCodec(CodecBase):
 
     def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         return _http.http_request(Encoded(body), request.model, stream=stream, endpoint=endpoint)
+
+    def count_request(self, request: Request, *, endpoint: Endpoint) -> HttpRequest | None:
+        """``models/{model}:countTokens`` with the whole generateContent body (the Gemini API's;
+        Vertex AI's takes another body and goes unasked)."""
+        if _http.on_vertex(endpoint.settings):
+            return None
+        sent = self.http_request(request, stream=False, endpoint=endpoint)
+        return _count.count_request(sent, request.model or "")
+
+    def read_count(self, body: Mapping[str, Any]) -> int:
+        return _count.read_count(body)
 
     def __repr__(self) -> str:
         return "GeminiCodec()" if self.budgets is None else f"GeminiCodec(budgets={self.budgets!r})"

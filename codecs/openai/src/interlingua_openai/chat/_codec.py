@@ -20,7 +20,7 @@ from interlingua import (
 )
 from interlingua.kit import BatchLine, CodecBase, Serving, decoding
 
-from .. import _azure
+from .. import _azure, _listing
 from .._shared import bearer_headers, served_error
 from . import _request, _response, _rules, _sniff
 from ._capabilities import capabilities_for
@@ -53,6 +53,7 @@ class OpenAIChatCodec(CodecBase):
         stream_keys=("stream", "stream_options"),
         # a batch input line: {custom_id, method, url, body}: https://platform.openai.com/docs/guides/batch
         batch=BatchLine("custom_id", "body", "/v1/chat/completions"),
+        models=_listing.MODELS,  # GET /v1/models: one list for both OpenAI wires
     )
 
     def __init__(self, *, dialect: str | Dialect = "openai", budgets: ThinkingBudgets | None = None) -> None:

@@ -23,7 +23,7 @@ from interlingua.kit import (
     TurnRules,
 )
 
-from .. import _azure
+from .. import _azure, _listing
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers, served_error
 from . import _echo, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -53,7 +53,12 @@ class OpenAIResponsesCodec(CodecBase):
     oracle = "interlingua_openai.responses._oracle:ORACLE"  # the test kit's SDK oracle and rules
     conformance = "interlingua_openai.responses._conformance:CONFORMANCE"  # the conformance suite's data
     # a batch input line: {custom_id, method, url, body}: https://platform.openai.com/docs/guides/batch
-    serving = Serving("/v1/responses", served_error, batch=BatchLine("custom_id", "body", "/v1/responses"))
+    serving = Serving(
+        "/v1/responses",
+        served_error,
+        batch=BatchLine("custom_id", "body", "/v1/responses"),
+        counting=_listing.COUNTING,
+    )
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = _request.BUDGETS if budgets is None else budgets
@@ -115,6 +120,12 @@ class OpenAIResponsesCodec(CodecBase):
             return _azure.http_request(body, wire="responses", stream=stream, endpoint=endpoint, codec=self.name)
         url = f"{self.base_url(endpoint, DEFAULT_BASE_URL)}/responses"
         return HttpRequest("POST", url, bearer_headers(endpoint.api_key, endpoint.headers), body, stream=stream)
+
+    def count_request(self, request: Request, *, endpoint: Endpoint) -> HttpRequest | None:
+        """``POST {base}/responses/input_tokens`` (OpenAI's own API; Azure's goes unasked)."""
+        if _azure.on_azure(endpoint.settings, self.name):
+            return None
+        return _listing.count_request(self.http_request(request, stream=False, endpoint=endpoint))
 
     def __repr__(self) -> str:
         budgets = "" if self.budgets == _request.BUDGETS else f"budgets={self.budgets!r}"
