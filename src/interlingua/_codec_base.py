@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ._codec import Capabilities, Endpoint, HttpRequest, Serving
 from ._normalize import ReasoningPolicy, TurnRules, encode_with_rules
 from ._read import decoding
+from ._tool_names import restore_event, restore_request, restore_response
 from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import Encoded, WarningSink
 
@@ -53,6 +54,9 @@ class CodecBase:
     api_key_env: tuple[str, ...] = ()
     oracle: str | None = None
     serving: Serving | None = None
+    response_depth_check = True
+    """Whether ``decode_response`` refuses a body nested too deep before ``read_response`` reads
+    it (False: the codec's reader checks what it keeps unread itself)."""
 
     # --- the hooks a codec writes --------------------------------------------------------------
 
@@ -114,11 +118,11 @@ class CodecBase:
         """A body -> IR. ``model``: the model the body was sent to, where the wire names it
         outside the body (in the URL); a wire whose body names it reads it from there."""
         with decoding(self.name, body):
-            return self.read_request(body, model)
+            return restore_request(self.read_request(body, model))
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name, body):
-            return self.read_response(body)
+        with decoding(self.name, body if self.response_depth_check else None):
+            return restore_response(self.read_response(body))
 
     def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
         out = WarningSink(self.name)
@@ -126,7 +130,8 @@ class CodecBase:
 
     def _read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
         with decoding(self.name):
-            yield from self.read_stream(events, out)
+            for event in self.read_stream(events, out):
+                yield restore_event(event)
 
     def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
         out = WarningSink(self.name)

@@ -18,7 +18,7 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, CodecBase, Serving, decoding
+from interlingua.kit import BatchLine, CodecBase, Serving
 
 from .. import _azure
 from .._shared import bearer_headers, served_error
@@ -80,9 +80,10 @@ class OpenAIChatCodec(CodecBase):
     def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
         return _request.decode_request(wire_dict(body), self._ctx())
 
-    def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name):  # the depth check is the decoder's: only what it keeps unread can nest
-            return _response.decode_response(wire_dict(body), self._ctx())
+    response_depth_check = False  # the decoder's own: only what it keeps unread can nest
+
+    def read_response(self, body: Mapping[str, Any]) -> Response:
+        return _response.decode_response(wire_dict(body), self._ctx())
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         ctx = self._ctx()
