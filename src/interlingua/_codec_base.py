@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ._codec import Capabilities, Endpoint, HttpRequest, Serving
+from ._media_rules import MediaTypes
 from ._normalize import ReasoningPolicy, TurnRules, encode_with_rules
 from ._read import decoding
 from ._tool_names import restore_event, restore_request, restore_response
@@ -54,6 +55,9 @@ class CodecBase:
     api_key_env: tuple[str, ...] = ()
     oracle: str | None = None
     serving: Serving | None = None
+    media_types: Mapping[str, MediaTypes] = {}
+    """The inline media types the wire takes, per kind of part, with sources (see
+    ``interlingua._media_rules``); a kind not stated is sent as it is."""
     response_depth_check = True
     """Whether ``decode_response`` refuses a body nested too deep before ``read_response`` reads
     it (False: the codec's reader checks what it keeps unread itself)."""

@@ -24,6 +24,7 @@ from interlingua.kit import (
 
 from . import _doors, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
+from ._media_types import MEDIA_TYPES
 from ._parts import PROVIDER
 from ._sdk import plain
 
@@ -44,6 +45,7 @@ class AnthropicMessagesCodec(CodecBase):
     provider = PROVIDER
     api_key_env = ("ANTHROPIC_API_KEY",)
     capabilities = CAPABILITIES
+    media_types = MEDIA_TYPES
     oracle = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
     # A Message Batches request is {custom_id, params}: https://docs.anthropic.com/en/api/creating-message-batches
     serving = Serving("/v1/messages", _errors.served_error, batch=BatchLine("custom_id", "params"))

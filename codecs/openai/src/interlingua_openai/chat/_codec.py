@@ -21,6 +21,7 @@ from interlingua import (
 from interlingua.kit import BatchLine, CodecBase, Serving
 
 from .. import _azure
+from .._media_types import CHAT_MEDIA_TYPES
 from .._shared import bearer_headers, served_error
 from . import _request, _response, _rules, _sniff
 from ._capabilities import capabilities_for
@@ -44,6 +45,7 @@ class OpenAIChatCodec(CodecBase):
     """
 
     name = "openai-chat"
+    media_types = CHAT_MEDIA_TYPES
     oracle = "interlingua_openai.chat._oracle:ORACLE"  # the test kit's SDK oracle and rules
     serving = Serving(
         "/v1/chat/completions",

@@ -24,6 +24,7 @@ from interlingua.kit import (
 )
 
 from .. import _azure
+from .._media_types import RESPONSES_MEDIA_TYPES
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers, served_error
 from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -49,6 +50,7 @@ class OpenAIResponsesCodec(CodecBase):
     provider = PROVIDER
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
+    media_types = RESPONSES_MEDIA_TYPES
     oracle = "interlingua_openai.responses._oracle:ORACLE"  # the test kit's SDK oracle and rules
     # a batch input line: {custom_id, method, url, body}: https://platform.openai.com/docs/guides/batch
     serving = Serving("/v1/responses", served_error, batch=BatchLine("custom_id", "body", "/v1/responses"))
