@@ -64,3 +64,28 @@ def test_heic_warns_on_every_wire_but_gemini_which_takes_it() -> None:
     request = Request(model="m-1", messages=[Message(role="user", parts=[Text(text="look"), heic])])
     warned = {wire: bool(il.get_codec(wire).encode_request(request).warnings) for wire in WIRES}
     assert warned == {wire: wire != "gemini" for wire in WIRES}
+
+
+def media_table() -> str:
+    """The tables as docs/guide/tools.md shows them (full MIME types; ``text/*``: any text type)."""
+    rows = ["| wire | image | audio | video | document |", "|---|---|---|---|---|"]
+    for wire in WIRES:
+        media = il.get_codec(wire).media_types  # type: ignore[attr-defined]
+        cells = []
+        for kind in KINDS:
+            rule = media.get(kind)
+            if rule is None:
+                cells.append("not stated: sent as it is")
+            elif not rule.types and not rule.prefixes:
+                cells.append("none")
+            else:
+                cells.append(", ".join([f"`{t}`" for t in sorted(rule.types)] + [f"`{p}*`" for p in rule.prefixes]))
+        rows.append(f"| {wire} | " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def test_the_tools_guide_shows_every_wires_table_as_the_codecs_state_it() -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "tools.md").read_text()
+    assert media_table() in page  # regenerate from media_table() when a codec's table changes
