@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from ._errors import EncodeError
 from ._model import replace
@@ -106,7 +106,7 @@ class ToolNames:
         self.pattern = re.compile(pattern)
         self._hyphen = self.pattern.fullmatch("a-b") is not None
         self._max = _longest(self.pattern)
-        # An agent sends the same tools every turn: the names made are kept (bounded).
+        # An agent sends the same tools every turn: what each name goes out as is kept (bounded).
         self._made: dict[str, str] = {}
 
     def accepts(self, name: str) -> bool:
@@ -119,10 +119,11 @@ class ToolNames:
         if made is not None:
             return made
         if not name or (self.accepts(name) and original_name(name) == name):
-            return name
-        wire = escape(name, hyphen=self._hyphen)
-        if not self.accepts(wire) and self._max is not None and len(wire) > self._max:
-            wire = _cut(name, wire, self._max)
+            wire = name
+        else:
+            wire = escape(name, hyphen=self._hyphen)
+            if not self.accepts(wire) and self._max is not None and len(wire) > self._max:
+                wire = _cut(name, wire, self._max)
         if len(self._made) >= _LIMIT:
             self._made.clear()
         self._made[name] = wire
@@ -167,22 +168,23 @@ def send_names(request: Request, names: ToolNames, *, codec: str) -> Request:
         if first[1] != tool.name:
             why = f"{tool.name!r} and {first[1]!r} (tools[{first[0]}]) would both be sent as {wire!r}"
             raise EncodeError(codec, f"tools[{i}].name", why)
-    if any(names.encode(name) != name for name in _names_in(request)):
-        return _renamed(request, names.encode)
+    encode = names.encode
+    if any(encode(name) != name for name in _names_in(request)):
+        return _renamed(request, encode)
     return request
 
 
-def _names_in(request: Request) -> Iterator[str]:
+def _names_in(request: Request) -> set[str]:
     """Every tool name ``request`` holds: its tools', the forced tool's, its calls' and results'."""
-    for tool in request.tools:
-        if type(tool) is Tool:
-            yield tool.name
+    names = {tool.name for tool in request.tools if type(tool) is Tool}
     if isinstance(request.tool_choice, ToolChoice):
-        yield request.tool_choice.name
+        names.add(request.tool_choice.name)
     for message in request.messages:
         for part in message.parts:
-            if isinstance(part, (ToolUse, ToolResult)):
-                yield part.name
+            kind = type(part)
+            if kind is ToolUse or kind is ToolResult:
+                names.add(part.name)  # type: ignore[union-attr,arg-type]  # kind says so
+    return names
 
 
 def _rename_part(part: ContentPart, rename: Callable[[str], str]) -> ContentPart:
