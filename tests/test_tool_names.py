@@ -171,3 +171,17 @@ def test_a_body_encoded_here_decodes_to_the_same_ids_and_names_in_a_new_process(
     )
     expected = [[tool_id, "github/search_issues"] for tool_id in FOREIGN_IDS]
     assert json.loads(done.stdout) == dict.fromkeys(wires, expected)
+
+
+@pytest.mark.parametrize("wire", ["anthropic-messages", "openai-chat", "openai-responses", "gemini", "bedrock-converse"])
+def test_a_forced_tool_goes_out_under_the_name_its_tool_went_and_reads_back(wire: str) -> None:
+    codec = il.get_codec(wire)
+    request = il.Request(
+        model="m-1",
+        messages=[il.Message.user("find it")],
+        tools=[il.Tool(name="github/search_issues")],
+        tool_choice=il.ToolChoice(name="github/search_issues"),
+    )
+    body = codec.encode_request(request).body
+    assert "github/search_issues" not in json.dumps(body) and json.dumps(body).count("github_x2fsearch_issues") == 2
+    assert codec.decode_request(body).tool_choice == il.ToolChoice(name="github/search_issues")
