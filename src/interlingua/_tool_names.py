@@ -123,7 +123,7 @@ class ToolNames:
         else:
             wire = escape(name, hyphen=self._hyphen)
             if not self.accepts(wire) and self._max is not None and len(wire) > self._max:
-                wire = _cut(name, wire, self._max)
+                return _cut(name, wire, self._max)  # not kept here: each cut records its original again
         if len(self._made) >= _LIMIT:
             self._made.clear()
         self._made[name] = wire
