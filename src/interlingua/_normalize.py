@@ -7,8 +7,10 @@ empty text blocks, reasoning signed by someone else. Each codec declares what it
 
 What is lossless, and so reported by no warning (documented here and in docs/guide/switching-vendors.md):
 - a tool id the target rejects is rewritten by :class:`ToolIds`, the same way for the call and
-  its result, deterministically (the same id always maps to the same id) and reversibly (the codec
-  that rewrote an id maps it back when it decodes);
+  its result, deterministically (the same id always maps to the same id) and reversibly (any
+  decoder, in any process, reads the original back from an encoded id; a digest, where no
+  encoding fits the target's rule, is mapped back by the codec that made it);
+- a tool name the target refuses is escaped (``_tool_names``), and every decoder reads it back;
 - where the target refuses blank text, a text part that is empty or only whitespace is removed:
   it carries nothing (its echoes were for that block). A cache mark on it moves to the part
   before it, which ends the same cached prefix; with no such part the mark is reported, as
