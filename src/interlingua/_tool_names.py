@@ -1,7 +1,7 @@
 """Tool names a target refuses, sent in a form it takes and read back as given, with no state.
 
 A name outside the target's pattern (``github/search_issues``: no ``/`` on most wires; a leading
-digit on Gemini and Cohere; a ``-`` on Cohere) goes out with each character the wire refuses
+digit or a ``-`` where a wire forbids them) goes out with each character the wire refuses
 written as ``_x`` and the two lowercase hex digits of each of its UTF-8 bytes
 (``github_x2fsearch_issues``), and so does a ``_`` the original has before an ``x``, so the
 escapes are the only ``_x`` runs in the result. The name stays readable to the model, and
