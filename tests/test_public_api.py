@@ -150,6 +150,7 @@ PUBLIC = {
         "ReasoningPolicy",
         "Sniffed",
         "ToolIds",
+        "MediaTypes",
         "TurnRules",
         "CORPUS",
         "Rule",
