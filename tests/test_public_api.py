@@ -162,6 +162,7 @@ PUBLIC = {
         "ReasoningPolicy",
         "Sniffed",
         "ToolIds",
+        "MediaTypes",
         "TurnRules",
         "CORPUS",
         "Rule",

@@ -8,8 +8,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ._codec import Capabilities, Endpoint, HttpRequest, Serving
+from ._media_rules import MediaTypes
 from ._normalize import ReasoningPolicy, TurnRules, encode_with_rules
 from ._read import decoding
+from ._tool_names import restore_event, restore_request, restore_response
 from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import Encoded, WarningSink, noting_unmapped
 
@@ -59,6 +61,12 @@ class CodecBase:
     """The ``unmapped`` keys of its own provider's echoes this codec writes back, where codecs share
     a provider (each reports the other's); None: all of them."""
     genai_provider: str | None = None
+    media_types: Mapping[str, MediaTypes] = {}
+    """The inline media types the wire takes, per kind of part, with sources (see
+    ``interlingua._media_rules``); a kind not stated is sent as it is."""
+    response_depth_check = True
+    """Whether ``decode_response`` refuses a body nested too deep before ``read_response`` reads
+    it (False: the codec's reader checks what it keeps unread itself)."""
 
     # --- the hooks a codec writes --------------------------------------------------------------
 
@@ -129,11 +137,11 @@ class CodecBase:
         """A body -> IR. ``model``: the model the body was sent to, where the wire names it
         outside the body (in the URL); a wire whose body names it reads it from there."""
         with decoding(self.name, body):
-            return self.read_request(body, model)
+            return restore_request(self.read_request(body, model))
 
     def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name, body):
-            return self.read_response(body)
+        with decoding(self.name, body if self.response_depth_check else None):
+            return restore_response(self.read_response(body))
 
     def decode_stream(self, events: Iterable[SSEEvent]) -> DecodedStream:
         out = WarningSink(self.name)
@@ -141,7 +149,8 @@ class CodecBase:
 
     def _read_stream(self, events: Iterable[SSEEvent], out: WarningSink) -> Iterator[StreamEvent]:
         with decoding(self.name):
-            yield from self.read_stream(events, out)
+            for event in self.read_stream(events, out):
+                yield restore_event(event)
 
     def encode_stream(self, events: Iterable[StreamEvent], *, strict: bool = False) -> EncodedStream:
         out = WarningSink(self.name)

@@ -7,8 +7,10 @@ empty text blocks, reasoning signed by someone else. Each codec declares what it
 
 What is lossless, and so reported by no warning (documented here and in docs/guide/switching-vendors.md):
 - a tool id the target rejects is rewritten by :class:`ToolIds`, the same way for the call and
-  its result, deterministically (the same id always maps to the same id) and reversibly (the codec
-  that rewrote an id maps it back when it decodes);
+  its result, deterministically (the same id always maps to the same id) and reversibly (any
+  decoder, in any process, reads the original back from an encoded id; a digest, where no
+  encoding fits the target's rule, is mapped back by the codec that made it);
+- a tool name the target refuses is escaped (``_tool_names``), and every decoder reads it back;
 - where the target refuses blank text, a text part that is empty or only whitespace is removed:
   it carries nothing (its echoes were for that block). A cache mark on it moves to the part
   before it, which ends the same cached prefix; with no such part the mark is reported, as
@@ -49,6 +51,7 @@ from ._request import Request
 from ._rules import RuleTable
 from ._sendable import MEDIA_TYPES, PartChecks, refuse_unsendable
 from ._tool_ids import ToolIds
+from ._tool_names import ToolNames, send_names
 from ._warnings import AnyWarning, Encoded, LossyEncode, WarningSink
 from ._wire import dumps
 
@@ -75,20 +78,22 @@ class TurnRules:
     ``stored_turns``: the transcript continues one the server stores (a request that names a
     stored response or conversation), so the results before its first assistant message answer
     calls the server holds: they stay where they are. ``with_stored_turns()`` gives these rules so.
-    ``tool_names``: the pattern the target holds tool names to (a name outside it is an
-    ``EncodeError``, see ``_sendable``); None when it takes any. ``result_names``: whether the target's
-    results carry a name of their own: ``True`` (every result), ``False`` (none: they answer a
-    call by its id alone), or a test of one result (a wire whose result name is optional and sent
-    only where its decoder found one); a result whose name is not its call's and does not go is
-    reported (see :func:`misnamed_results`). ``table``: the rows of the codec's rule table
-    (``interlingua.kit.Rule``), each with its source, that these settings and the codec's
-    encoder keep.
+    ``tool_names``: the pattern the target holds tool names to (a name outside it goes out in a
+    form it takes and is read back as given, see ``_tool_names``; one still outside it is an
+    ``EncodeError``, see ``_sendable``); None when it takes any; ``names`` maps them.
+    ``result_names``: whether the target's results carry a name of their own: ``True`` (every
+    result), ``False`` (none: they answer a call by its id alone), or a test of one result (a
+    wire whose result name is optional and sent only where its decoder found one); a result
+    whose name is not its call's and does not go is reported (see :func:`misnamed_results`).
+    ``table``: the rows of the codec's rule table (``interlingua.kit.Rule``), each with its
+    source, that these settings and the codec's encoder keep.
     """
 
     __slots__ = (
         "accepts_thinking",
         "drop_empty_text",
         "joins_turns",
+        "names",
         "one_results_message",
         "result_names",
         "stored_turns",
@@ -119,7 +124,8 @@ class TurnRules:
         self.tool_ids = tool_ids
         self.drop_empty_text = drop_empty_text
         self.one_results_message = one_results_message
-        self.tool_names = None if tool_names is None else re.compile(tool_names)
+        self.names = None if tool_names is None else ToolNames(tool_names)
+        self.tool_names = None if self.names is None else self.names.pattern
         # Each part class's verdict under these rules, found once (see ``_verdict_of``).
         self.verdicts: dict[type, _Verdict] = {}
 
@@ -136,6 +142,7 @@ class TurnRules:
             stored_turns=True,
         )
         rules.tool_names = self.tool_names
+        rules.names = self.names
         return rules
 
 
@@ -865,6 +872,8 @@ def encode_with_rules(
     ``writes_unmapped`` where that is given (codecs sharing a provider)."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
+    if rules.names is not None:
+        request = send_names(request, rules.names, codec=codec)  # the same object when no name needs it
     refuse_unsendable(request, codec=codec, tool_names=rules.tool_names)
     checks = PartChecks(codec, unique_ids=rules.tool_ids is not None)
     keeps = _walk(request.messages, rules, checks)  # the verdict and the checks of every part, in one walk

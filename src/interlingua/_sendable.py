@@ -3,8 +3,9 @@
 Types let these through and every vendor answers 400 to them, so an encoder refuses them, at
 the path of the request as given, rather than send them: an empty ``model``, a negative
 ``max_tokens``, a NaN or infinite sampling setting (no JSON token spells it), a tool name
-outside the target's pattern, two calls of one assistant turn sharing an id (no result could
-say which it answers), and base64 data that is not base64. None of these has a faithful repair;
+outside the target's pattern even once escaped (``_tool_names``: an empty one), two calls of
+one assistant turn sharing an id (no result could say which it answers), and base64 data that
+is not base64. None of these has a faithful repair;
 what has one is repaired elsewhere (an id the target rejects, an empty one included, is
 rewritten by ``ToolIds``; orphan results by the turn normalizer).
 

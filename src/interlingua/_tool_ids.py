@@ -1,4 +1,5 @@
-"""Deterministic, reversible tool call ids for APIs that restrict them (see ``TurnRules``)."""
+"""Deterministic, reversible tool call ids for APIs that restrict them (see ``TurnRules``), and
+the stateless id encoding the library and the gateway share (:func:`encode_id`)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,55 @@ from ._parts import ContentPart, ToolResult, ToolUse
 from ._request import Request
 
 _ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_VALUES = {c: i for i, c in enumerate(_ALPHANUMERIC)}
+ENCODED = "ilx0"
+"""Marks an encoded id (base 62 of the original's bytes follows)."""
+
+
+def encode_id(original: str) -> str:
+    """``ENCODED`` + base 62 of ``original``'s bytes (a leading 1 byte keeps leading zeros): only
+    letters and digits, so every wire's id alphabet holds it, and :func:`decode_id` reads the
+    original back from it alone, in any process."""
+    number = int.from_bytes(b"\x01" + original.encode("utf-8", "surrogatepass"), "big")
+    digits = []
+    while number:
+        number, rest = divmod(number, 62)
+        digits.append(_ALPHANUMERIC[rest])
+    return ENCODED + "".join(reversed(digits))
+
+
+def decode_id(wire_id: str) -> str | None:
+    """The original of an :func:`encode_id` result; None for any other id."""
+    if not wire_id.startswith(ENCODED) or len(wire_id) == len(ENCODED):
+        return None
+    number = 0
+    for char in wire_id[len(ENCODED) :]:
+        value = _VALUES.get(char)
+        if value is None:
+            return None
+        number = number * 62 + value
+    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    if raw[:1] != b"\x01":
+        return None
+    try:
+        return raw[1:].decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
 
 
 class ToolIds:
     """Deterministic, reversible tool call ids for APIs that restrict them.
 
     An id the target accepts passes unchanged (so recorded traffic round-trips exactly); any
-    other id maps to ``prefix`` + a base-62 digest of it, the same id every time, so a call and
-    its result still match. The instance remembers the mappings it made (bounded), so the codec
-    that owns it gives the original ids back when it decodes a body it encoded.
+    other id maps to ``prefix`` + :func:`encode_id` of it where the target takes that, which any
+    decoder (in any process: a transcript saved and resumed later) reads back with no table.
+    Only an id too long for that (a host holding ids to nine characters) maps to ``prefix`` + a
+    base-62 digest of it, the same id every time, so a call and its result still match; the
+    instance remembers those (bounded), so the codec that owns it gives them back when it
+    decodes a body it encoded in this process.
     """
 
-    __slots__ = ("_accept", "_alphabet", "_length", "_made", "_prefix", "_seen", "_verdicts")
+    __slots__ = ("_accept", "_alphabet", "_length", "_made", "_marker", "_prefix", "_seen", "_verdicts")
 
     _LIMIT = 8192
 
@@ -30,6 +68,7 @@ class ToolIds:
         self._alphabet = alphabet
         self._length = length
         self._prefix = prefix
+        self._marker = prefix + ENCODED
         self._seen: dict[str, str] = {}
         # An agent sends its whole transcript again every turn, so the same ids come back on
         # every encode: what the pattern said of each, and the digests made, are kept (bounded).
@@ -60,10 +99,14 @@ class ToolIds:
             return tool_id
         mapped = self._made.get(tool_id)
         if mapped is None:
-            mapped = self._digest(tool_id)
+            mapped = self._prefix + encode_id(tool_id)
+            if not self.accepts(mapped):
+                mapped = self._digest(tool_id)
             if len(self._made) >= self._LIMIT:
                 self._made.clear()
             self._made[tool_id] = mapped
+        if mapped.startswith(self._marker):
+            return mapped
         if len(self._seen) >= self._LIMIT:
             self._seen.pop(next(iter(self._seen)))
         self._seen[mapped] = tool_id
@@ -79,20 +122,24 @@ class ToolIds:
         return self._prefix + "".join(chars)
 
     def decode(self, wire_id: str) -> str:
+        if wire_id.startswith(self._marker):
+            original = decode_id(wire_id[len(self._prefix) :])
+            if original is not None and not self.accepts(original):
+                return original
         return self._seen.get(wire_id, wire_id)
 
     def restore(self, request: Request) -> Request:
         """``request`` (decoded from a body this mapping encoded) with the caller's ids back on
         its calls and results; the same object when no id needs it."""
-        seen = self._seen
-        if not seen or not any(_tool_id(p) in seen for m in request.messages for p in m.parts):
+        if not any(self.decode(i) != i for m in request.messages for p in m.parts if (i := _tool_id(p)) is not None):
             return request
         messages = [replace(m, parts=[self._restore(p) for p in m.parts]) for m in request.messages]
         return replace(request, messages=messages)
 
     def _restore(self, part: ContentPart) -> ContentPart:
-        original = self._seen.get(_tool_id(part))  # type: ignore[arg-type]  # None is never a key
-        if original is None:
+        tool_id = _tool_id(part)
+        original = None if tool_id is None else self.decode(tool_id)
+        if original is None or original == tool_id:
             return part
         return replace(part, **{"id" if isinstance(part, ToolUse) else "tool_use_id": original})
 

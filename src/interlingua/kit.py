@@ -9,6 +9,7 @@ from ._codec_base import CodecBase
 from ._eventstream import event_frames, render_frames
 from ._gcp_auth import gcp_token
 from ._handles import find_handles, unresolved_handle
+from ._media_rules import MediaTypes
 from ._model import construct, maker
 from ._normalize import (
     REASONING_POLICIES,
@@ -78,6 +79,7 @@ __all__ = [
     "REASONING_POLICIES",
     "ReasoningPolicy",
     "ToolIds",
+    "MediaTypes",
     "TurnRules",
     "CORPUS",
     "Rule",

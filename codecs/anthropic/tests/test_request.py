@@ -88,7 +88,7 @@ def test_tool_message_and_following_user_message_merge_into_one_user_turn() -> N
         ],
     )
     encoded = CODEC.encode_request(request)
-    MAPPED = "toolu_0KR2AWXE7FIyUMlOIueMnRQZ"
+    MAPPED = "toolu_ilx01mxHivYfZ"  # "call.1" in base 62, read back in any process
     assert encoded.body["messages"][1:] == [
         {
             "role": "assistant",

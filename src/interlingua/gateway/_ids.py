@@ -2,10 +2,11 @@
 
 An upstream's call id that the caller's wire would refuse (too long, other characters) is handed
 to the caller encoded: a marker and the id's UTF-8 bytes in base 62, which every wire's id
-alphabet holds. The caller sends it back on its next turn and the gateway decodes it, with no
-table, so any worker of any gateway process, before or after a restart, gives the upstream the
-id it made. Only an id too long to encode within the caller's limit goes to an :class:`IdStore`
-(keyed by a digest of the id); share one store between workers for those.
+alphabet holds (the encoding the library's own id mapping uses, ``interlingua._tool_ids``). The
+caller sends it back on its next turn and the gateway decodes it, with no table, so any worker of
+any gateway process, before or after a restart, gives the upstream the id it made. Only an id
+too long to encode within the caller's limit goes to an :class:`IdStore` (keyed by a digest of
+the id); share one store between workers for those.
 """
 
 from __future__ import annotations
@@ -20,11 +21,9 @@ from .._parts import ContentPart, ToolResult, ToolUse
 from .._request import Request
 from .._response import Response
 from .._stream import PartStart, StreamEvent
+from .._tool_ids import ENCODED, decode_id, encode_id
 
 _DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_VALUES = {c: i for i, c in enumerate(_DIGITS)}
-ENCODED = "ilx0"
-"""Marks an id the gateway encoded (base 62 of the original's bytes)."""
 STORED = "ils0"
 """Marks an id kept in the store (a digest of the original)."""
 
@@ -82,35 +81,6 @@ class SqliteIdStore:
         with self._lock:
             row = self._db.execute("select original from tool_ids where key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
-
-
-def encode_id(original: str) -> str:
-    """``ENCODED`` + base 62 of ``original``'s bytes (a leading 1 byte keeps leading zeros)."""
-    number = int.from_bytes(b"\x01" + original.encode("utf-8", "surrogatepass"), "big")
-    digits = []
-    while number:
-        number, rest = divmod(number, 62)
-        digits.append(_DIGITS[rest])
-    return ENCODED + "".join(reversed(digits))
-
-
-def decode_id(wire_id: str) -> str | None:
-    """The original of an :func:`encode_id` result; None for any other id."""
-    if not wire_id.startswith(ENCODED) or len(wire_id) == len(ENCODED):
-        return None
-    number = 0
-    for char in wire_id[len(ENCODED) :]:
-        value = _VALUES.get(char)
-        if value is None:
-            return None
-        number = number * 62 + value
-    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
-    if raw[:1] != b"\x01":
-        return None
-    try:
-        return raw[1:].decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError:
-        return None
 
 
 def _stored_key(original: str) -> str:

@@ -25,6 +25,7 @@ from interlingua.kit import (
 
 from . import _count, _doors, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
+from ._media_types import MEDIA_TYPES
 from ._parts import PROVIDER
 from ._sdk import plain
 
@@ -45,6 +46,7 @@ class AnthropicMessagesCodec(CodecBase):
     provider = PROVIDER
     api_key_env = ("ANTHROPIC_API_KEY",)
     capabilities = CAPABILITIES
+    media_types = MEDIA_TYPES
     oracle = "interlingua_anthropic._oracle:ORACLE"  # the test kit's SDK oracle and rules
     conformance = "interlingua_anthropic._conformance:CONFORMANCE"  # the conformance suite's data
     # A Message Batches request is {custom_id, params}: https://docs.anthropic.com/en/api/creating-message-batches

@@ -31,6 +31,7 @@ from interlingua.kit import (
 
 from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
+from ._media_types import MEDIA_TYPES
 from ._parts import NAME, PROVIDER
 
 
@@ -50,6 +51,7 @@ class BedrockConverseCodec(CodecBase):
     genai_provider = "aws.bedrock"  # gen_ai.provider.name (opentelemetry-semantic-conventions: GenAiProviderNameValues)
     # api_key_env is () (CodecBase): a Bedrock API key is optional, else SigV4 (see wire_request)
     capabilities = CAPABILITIES
+    media_types = MEDIA_TYPES
     oracle = "interlingua_bedrock._oracle:ORACLE"  # the test kit's oracle: botocore's service model
     conformance = "interlingua_bedrock._conformance:CONFORMANCE"  # the conformance suite's data
 

@@ -19,6 +19,7 @@ from interlingua.kit import CodecBase, as_object, versioned_base
 
 from . import _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
+from ._media_types import MEDIA_TYPES
 from ._parts import NAME, PROVIDER
 
 DEFAULT_BASE_URL = "https://api.cohere.com"
@@ -31,6 +32,7 @@ class CohereChatCodec(CodecBase):
     provider = PROVIDER
     api_key_env = ("CO_API_KEY", "COHERE_API_KEY")
     capabilities = CAPABILITIES
+    media_types = MEDIA_TYPES
     oracle = "interlingua_cohere._oracle:ORACLE"  # the test kit's oracle: the cohere SDK's types
     conformance = "interlingua_cohere._conformance:CONFORMANCE"  # the conformance suite's data
 

@@ -52,6 +52,8 @@ from interlingua.kit import (
     unresolved_handle,
 )
 
+from ._media_types import MEDIA_TYPES
+
 PROVIDER = "cohere"
 NAME = "cohere-chat"
 
@@ -288,6 +290,10 @@ def _encode_image(
         case UrlSource(url=url):
             return {"type": "image_url", "image_url": {"url": url, **data}}
         case Base64Source(media_type=media_type, data=payload):
+            refused = MEDIA_TYPES["image"].refusal("Cohere", "image", media_type)
+            if refused is not None:
+                out.lossy(f"{path(at)}.parts[{index}]", "image", refused)
+                return None
             return {"type": "image_url", "image_url": {"url": data_url(media_type, payload), **data}}
         case HandleSource():
             raise unresolved_handle(NAME, f"{path(at)}.parts[{index}]", part.source)

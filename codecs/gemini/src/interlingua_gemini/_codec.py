@@ -25,6 +25,7 @@ from interlingua.kit import (
 
 from . import _count, _errors, _http, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
+from ._media_types import MEDIA_TYPES
 from ._parts import NAME, PROVIDER
 
 
@@ -45,6 +46,7 @@ class GeminiCodec(CodecBase):
     provider = PROVIDER
     api_key_env = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
     capabilities = CAPABILITIES
+    media_types = MEDIA_TYPES
     oracle = "interlingua_gemini._oracle:ORACLE"  # the test kit's SDK oracle and rules
     conformance = "interlingua_gemini._conformance:CONFORMANCE"  # the conformance suite's data
     # Served as the REST API is: the model and the method in the path (``models/M:generateContent``,

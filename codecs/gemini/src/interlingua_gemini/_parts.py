@@ -44,6 +44,7 @@ from interlingua import (
 from interlingua.kit import article, expect, join, maker, optional, parse_data_url, require, unresolved_handle
 
 from ._keys import check_camel
+from ._media_types import MEDIA_TYPES
 
 PROVIDER = "gemini"
 NAME = "gemini"
@@ -542,7 +543,22 @@ def _encode_media(part: Image | Audio | Video | Document, at: str, ctx: Encoding
         ctx.out.lossy(at, "document", "Gemini parts carry no document name", action="converted")
     if isinstance(part, Image | Document):  # mediaResolution's levels are not OpenAI's detail: reported
         ctx.out.unsent_media_fields(part, at)
+    inline = _inline_type(part.source)
+    refused = None if inline is None else MEDIA_TYPES[part.type].refusal("Gemini", part.type, inline)
+    if refused is not None:
+        ctx.out.lossy(at, part.type, refused)
+        return None
     return _with_echo(_source_block(part.source, at, ctx, part.type), part, at, ctx)
+
+
+def _inline_type(source: Any) -> str | None:
+    """The MIME type of inline data (base64, or a data URL); None for a reference to a file."""
+    if isinstance(source, Base64Source):
+        return source.media_type
+    if isinstance(source, UrlSource):
+        inline = parse_data_url(source.url)
+        return None if inline is None else inline[0]
+    return None
 
 
 def _encode_audio_output(part: AudioOutput, at: str, ctx: Encoding) -> dict[str, Any] | None:

@@ -6,6 +6,8 @@ it is (the server reads the type of what it fetches).
 
 from __future__ import annotations
 
+from interlingua.kit import MediaTypes
+
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"})
 """https://platform.openai.com/docs/guides/images-vision (image input requirements: PNG, JPEG,
 WEBP, non-animated GIF); the same four in the profile quoted at
@@ -20,3 +22,27 @@ def refused_image(media_type: str) -> str | None:
     if media_type in IMAGE_TYPES or media_type in IMAGE_ALIASES:
         return None
     return f"OpenAI takes PNG, JPEG, WEBP and GIF images, not {media_type}; dropped (convert it first)"
+
+
+AUDIO_TYPES = frozenset({"audio/wav", "audio/x-wav", "audio/wave", "audio/mpeg", "audio/mp3"})
+"""openai SDK types/chat/chat_completion_content_part_input_audio_param.py: ``format`` is "wav" or
+"mp3" (the MIME types of those two formats, as ``chat._parts`` reads them)."""
+
+_IMAGES = MediaTypes(
+    IMAGE_TYPES | IMAGE_ALIASES, "https://platform.openai.com/docs/guides/images-vision (PNG, JPEG, WEBP, GIF)"
+)
+_NO_VIDEO = "openai SDK types: no input content part carries video"
+
+CHAT_MEDIA_TYPES = {
+    "image": _IMAGES,
+    "audio": MediaTypes(AUDIO_TYPES, "openai SDK types/chat/chat_completion_content_part_input_audio_param.py"),
+    "video": MediaTypes(frozenset(), _NO_VIDEO),
+}
+"""Chat Completions, per kind; documents (``file`` parts) are not stated: sent as they are."""
+
+RESPONSES_MEDIA_TYPES = {
+    "image": _IMAGES,
+    "audio": MediaTypes(frozenset(), "openai SDK types/responses/response_input_content_param.py: no audio part"),
+    "video": MediaTypes(frozenset(), _NO_VIDEO),
+}
+"""Responses, per kind; documents (``input_file``) are not stated: sent as they are."""

@@ -18,9 +18,10 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, CodecBase, Serving, decoding
+from interlingua.kit import BatchLine, CodecBase, Serving
 
 from .. import _azure, _listing
+from .._media_types import CHAT_MEDIA_TYPES
 from .._shared import bearer_headers, served_error
 from . import _request, _response, _rules, _sniff
 from ._capabilities import capabilities_for
@@ -45,6 +46,7 @@ class OpenAIChatCodec(CodecBase):
 
     name = "openai-chat"
     writes_unmapped = WRITES_UNMAPPED  # the provider is Responses' too
+    media_types = CHAT_MEDIA_TYPES
     oracle = "interlingua_openai.chat._oracle:ORACLE"  # the test kit's SDK oracle and rules
     conformance = "interlingua_openai.chat._conformance:CONFORMANCE"  # the conformance suite's data
     serving = Serving(
@@ -83,9 +85,10 @@ class OpenAIChatCodec(CodecBase):
     def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
         return _request.decode_request(wire_dict(body), self._ctx())
 
-    def decode_response(self, body: Mapping[str, Any]) -> Response:
-        with decoding(self.name):  # the depth check is the decoder's: only what it keeps unread can nest
-            return _response.decode_response(wire_dict(body), self._ctx())
+    response_depth_check = False  # the decoder's own: only what it keeps unread can nest
+
+    def read_response(self, body: Mapping[str, Any]) -> Response:
+        return _response.decode_response(wire_dict(body), self._ctx())
 
     def encode_response(self, response: Response, *, strict: bool = False) -> Encoded:
         ctx = self._ctx()

@@ -24,6 +24,7 @@ from interlingua.kit import (
 )
 
 from .. import _azure, _listing
+from .._media_types import RESPONSES_MEDIA_TYPES
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers, served_error
 from . import _echo, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
@@ -50,6 +51,7 @@ class OpenAIResponsesCodec(CodecBase):
     writes_unmapped = _echo.UNMAPPED  # the provider is Chat Completions' too
     api_key_env = API_KEY_ENV
     capabilities = CAPABILITIES
+    media_types = RESPONSES_MEDIA_TYPES
     oracle = "interlingua_openai.responses._oracle:ORACLE"  # the test kit's SDK oracle and rules
     conformance = "interlingua_openai.responses._conformance:CONFORMANCE"  # the conformance suite's data
     # a batch input line: {custom_id, method, url, body}: https://platform.openai.com/docs/guides/batch
