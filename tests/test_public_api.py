@@ -303,6 +303,7 @@ PUBLIC = {
         "Target",
         "answer",
         "conformance_for",
+        "merged",
         "options",
         "pair",
         "setting",

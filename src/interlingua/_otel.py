@@ -97,14 +97,24 @@ def uninstrument() -> None:
     ACTIVE = None
 
 
+def _version() -> str:
+    """The installed distribution's version (from its metadata: importing the package's own
+    ``__version__`` would make this module, which the package's client imports, import it back)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("interlingua")
+    except PackageNotFoundError:
+        return "0"
+
+
 class Telemetry:
     """The tracer, the instruments and the content switch; :meth:`call` starts one call's span."""
 
     def __init__(self, tracer_provider: Any, meter_provider: Any, *, content: bool) -> None:
         from opentelemetry import metrics, trace
 
-        from . import __version__
-
+        __version__ = _version()
         self.content = content
         self.tracer = trace.get_tracer("interlingua", __version__, tracer_provider=tracer_provider)
         meter = metrics.get_meter("interlingua", __version__, meter_provider=meter_provider)

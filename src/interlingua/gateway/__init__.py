@@ -5,8 +5,9 @@ docs/guide/gateway.md.
 """
 
 from ._app import WARNINGS_HEADER, Gateway, create_app
-from ._config import ConfigError, GatewayConfig, Route, load_config
+from ._config import GatewayConfig, Route, load_config
 from ._count import COUNT_HEADER
+from ._errors import ConfigError
 from ._fallback import HOPS_HEADER, UPSTREAM_HEADER, Upstream
 from ._ids import IdStore, MemoryIdStore, SqliteIdStore, ToolIdMap
 from ._state import Cooldowns, MemoryCooldowns, SqliteCooldowns, open_state

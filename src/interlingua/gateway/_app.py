@@ -37,7 +37,8 @@ from .._registry import ServedWire, get_codec, served
 from .._request import Request
 from .._response import Response
 from .._warnings import AnyWarning, LossyEncodeError
-from ._config import ConfigError, GatewayConfig, Route, check_route
+from ._config import GatewayConfig, Route, check_route
+from ._errors import ConfigError
 from ._fallback import HOPS_HEADER, Attempts, Hop
 from ._ids import ToolIdMap
 from ._pipe import Pipe

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._errors import ConfigError
 from ._fallback import DEFAULT_COOLDOWN, Upstream, check_upstream
 from ._ids import IdStore, SqliteIdStore
 from ._state import Cooldowns, open_state
@@ -18,10 +19,6 @@ DEFAULT_MAX_BODY = 32 * 1024 * 1024
 """32 MiB: the largest request limit the four served APIs document."""
 DEFAULT_BODY_TIMEOUT = 60.0
 """Seconds a caller has to send its whole request body (a slow drip holds a connection)."""
-
-
-class ConfigError(ValueError):
-    """A configuration the gateway cannot run with (named by its key)."""
 
 
 @dataclass(frozen=True)

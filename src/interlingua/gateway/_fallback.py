@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from .._errors import EncodeError, ProviderError, ServerError, TimeoutError, TransportError
 from .._warnings import AnyWarning, LossyEncodeError
+from ._errors import ConfigError
 
 if TYPE_CHECKING:
     from ._state import Cooldowns
@@ -82,16 +83,12 @@ class Upstream:
             return None
         key = os.environ.get(self.api_key_env)
         if not key:
-            from ._config import ConfigError
-
             raise ConfigError(f"upstream {self.label!r}: environment variable {self.api_key_env} is not set")
         return key
 
 
 def check_upstream(upstream: Upstream, at: str) -> None:
     """Raise ConfigError for what only a fallback upstream has: a weight, an order, a name."""
-    from ._config import ConfigError
-
     weight = upstream.weight
     if isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight < math.inf:
         raise ConfigError(f"{at}: weight must be a positive number, not {weight!r}")

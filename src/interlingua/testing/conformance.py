@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = [
-    "merged",
     "ANSWER_SCHEMA",
     "Body",
     "Conformance",
@@ -37,6 +36,7 @@ __all__ = [
     "Target",
     "answer",
     "conformance_for",
+    "merged",
     "options",
     "pair",
     "setting",
