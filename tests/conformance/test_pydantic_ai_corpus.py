@@ -52,14 +52,8 @@ def _ids(listing: str) -> list[str]:
     return listing.split()
 
 
-_C3_SNOWFLAKE = "class 3 (options): Snowflake Cortex's Chat takes `reasoning`, which Chat drops as a Responses key"
-_SNOWFLAKE = _ids("""
-openai-chat/models__test_snowflake__test_snowflake_thinking__0
-openai-chat/models__test_snowflake__test_snowflake_thinking__1
-openai-chat/models__test_snowflake__test_snowflake_thinking_streaming
-""")
 _OWNED_ELSEWHERE: dict[str, dict[str, str]] = {
-    "request": dict.fromkeys(_SNOWFLAKE, _C3_SNOWFLAKE),
+    "request": {},
     "rules": {},
     "refused": {},
     "answer": {},
