@@ -71,10 +71,6 @@ openai-responses/models__test_openai_responses__test_openai_previous_response_id
 openai-responses/models__test_openai_responses__test_openai_previous_response_id_auto_mode
 openai-responses/models__test_openai_responses__test_openai_responses_verbosity
 """)
-_OPENROUTER_ENCRYPTED = _ids("""
-openai-chat/models__test_openrouter__test_openrouter_stream_with_native_options
-openai-chat/models__test_openrouter__test_openrouter_stream_with_reasoning
-""")
 _REASONING_IN_MESSAGE = _ids("""
 openai-responses/models__test_deepseek_responses__test_deepseek_responses_function_tool_stream__0
 openai-responses/models__test_deepseek_responses__test_deepseek_responses_text_stream
@@ -86,13 +82,6 @@ _GAPS: dict[str, dict[str, str]] = {
         " 'incomplete' (the echoes branch makes an enum value the wire lacks a DecodeError)"
     ),
     "re-encode": {
-        **dict.fromkeys(
-            _OPENROUTER_ENCRYPTED,
-            "Chat stream encoder: an OpenRouter reasoning.encrypted detail (redacted thinking) has no delta form",
-        ),
-        "openai-chat/models__test_openrouter__test_openrouter_streaming_reasoning": (
-            "Chat stream encoder: the signature of an OpenRouter reasoning.text detail is not written back"
-        ),
         **dict.fromkeys(
             _REASONING_IN_MESSAGE,
             "Responses stream encoder: reasoning streamed as a message item's reasoning_text content"
