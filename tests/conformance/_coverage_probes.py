@@ -595,6 +595,7 @@ def openai_responses() -> dict[str, Probe]:
         }
     )
     reasoning = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "let me think"}]}
+    raw = {"type": "reasoning", "id": "rs_1", "summary": [], "content": [{"type": "reasoning_text", "text": "so..."}]}
     return {
         "model": pair(_R, {"model": "gpt-4.1"}, {}, "model"),
         "instructions": setting(_R, "instructions", "be brief", "messages[0]"),
@@ -628,6 +629,7 @@ def openai_responses() -> dict[str, Probe]:
             "messages[2].parts[0]",
         ),
         "input[reasoning].summary[].*": pair(_R, _r_turns(reasoning, said), _r_turns(said), "messages[1].parts[0]"),
+        "input[reasoning].content[].*": pair(_R, _r_turns(raw, said), _r_turns(said), "messages[1].parts[0]"),
         **_r_blocks("message"),
         **_r_blocks("output"),
         "tools[function].name": pair(_R, {"tools": [_R_TOOL]}, {}, "tools[0]"),
@@ -985,6 +987,7 @@ def responses_answers() -> dict[str, Probe]:
         ],
     }
     reasoning = {"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "let me think"}]}
+    raw = {"type": "reasoning", "id": "rs_1", "summary": [], "content": [{"type": "reasoning_text", "text": "so..."}]}
     return {
         "status": answer(
             _R_ANSWER, "stop_reason", status="incomplete", incomplete_details={"reason": "max_output_tokens"}
@@ -999,6 +1002,7 @@ def responses_answers() -> dict[str, Probe]:
         ),
         "output[message].content[output_text].annotations[*].*": answer(_R_ANSWER, "message.parts[0]", output=[cited]),
         "output[reasoning].summary[].*": answer(_R_ANSWER, "message.parts[0]", output=[reasoning, said]),
+        "output[reasoning].content[].*": answer(_R_ANSWER, "message.parts[0]", output=[raw, said]),
     }
 
 

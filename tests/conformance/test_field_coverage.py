@@ -44,7 +44,6 @@ UNPROBED = {
     ("openai-chat", "messages[*].content[*].prompt_cache_breakpoint.*"): _NOT_MAPPED,
     ("openai-chat", "messages[*].content[].prompt_cache_breakpoint.*"): _NOT_MAPPED,
     ("openai-chat", "messages[assistant].function_call.*"): _NOT_MAPPED,
-    ("openai-responses", "input[reasoning].content[].*"): _NOT_MAPPED,
     ("openai-responses", "input[message].content[*].prompt_cache_breakpoint.*"): _NOT_MAPPED,
     ("openai-responses", "input[function_call_output].output[*].prompt_cache_breakpoint.*"): _NOT_MAPPED,
     ("openai-responses", "input[message].content[input_file].detail"): _NOT_MAPPED,

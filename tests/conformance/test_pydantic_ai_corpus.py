@@ -71,23 +71,11 @@ openai-responses/models__test_openai_responses__test_openai_previous_response_id
 openai-responses/models__test_openai_responses__test_openai_previous_response_id_auto_mode
 openai-responses/models__test_openai_responses__test_openai_responses_verbosity
 """)
-_REASONING_IN_MESSAGE = _ids("""
-openai-responses/models__test_deepseek_responses__test_deepseek_responses_function_tool_stream__0
-openai-responses/models__test_deepseek_responses__test_deepseek_responses_text_stream
-openai-responses/models__test_openai_responses__test_openai_responses_raw_cot_stream_openrouter
-""")
 _GAPS: dict[str, dict[str, str]] = {
     "answer": dict.fromkeys(
         _HAND_EDITED, "a hand-edited answer (the corpus README): 'complete' is no Responses status; re-encoded as"
         " 'incomplete' (the echoes branch makes an enum value the wire lacks a DecodeError)"
     ),
-    "re-encode": {
-        **dict.fromkeys(
-            _REASONING_IN_MESSAGE,
-            "Responses stream encoder: reasoning streamed as a message item's reasoning_text content"
-            " (DeepSeek, OpenRouter) is written back in another item, and decodes to another part",
-        ),
-    },
 }
 """Per test, failures of no class issue 37 names, not fixed yet: test id -> the cause (reported
 in the issue's notes). xfail(strict=True) too."""

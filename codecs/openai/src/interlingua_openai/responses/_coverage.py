@@ -35,7 +35,7 @@ def _items(at: str) -> Declaration:
         f"{at}[function_call].arguments": ("ir", "ToolUse.input (parsed JSON)"),
         f"{at}[function_call].*": _ECHO,
         f"{at}[reasoning].summary[].*": ("ir", "Thinking.text (one part per summary entry)"),
-        f"{at}[reasoning].content[].*": ("meaning", "the item's echo: reasoning text (home Thinking.text), not mapped"),
+        f"{at}[reasoning].content[].*": ("ir", "Thinking.text (one part per reasoning text, marked content)"),
         f"{at}[reasoning].id": _ECHO,
         f"{at}[reasoning].encrypted_content": _ECHO,
         f"{at}[reasoning].status": _ECHO,
