@@ -17,7 +17,10 @@ Id rules are the host's: a dialect without ``tool_id_pattern`` takes every id as
 with a pattern has its source in ``_rules.py``.
 - ``mistral``: thinking as ``{"type": "thinking"}`` content blocks; PDFs as ``document_url``;
   tool call ids of exactly 9 letters and digits (foreign ids are mapped by the core's ``ToolIds``);
-  no ``developer`` role; ``max_tokens``; no ``stream_options``.
+  no ``developer`` role; ``max_tokens``; no ``stream_options``; ``tool_choice: "any"`` is
+  ``required`` (its API spec, ToolChoiceEnum: "`any` or `required` means the model must call one
+  or more tools"), decoded so and sent back as the body spelled it; a tool without ``type`` is a
+  function tool (its FunctionTool's ``type`` is optional, default ``function``), sent back without.
 - ``ollama``: Ollama's ``/v1``: reasoning as ``reasoning``; ``max_tokens``; no key, localhost.
 """
 
@@ -59,6 +62,8 @@ class Dialect:
     tool_id_alphabet: str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     tool_id_prefix: str = "call_"
     tool_names: str | None = None  # the pattern function names must match, where the server has one
+    choice_any: bool = False  # tool_choice "any" is "required" (Mistral's spelling)
+    typeless_tools: bool = False  # a tool without ``type`` is a function tool (Mistral's default)
 
 
 DIALECTS: dict[str, Dialect] = {
@@ -114,6 +119,8 @@ DIALECTS: dict[str, Dialect] = {
         tool_id_pattern=r"[a-zA-Z0-9]{9}",
         tool_id_length=9,
         tool_id_prefix="",
+        choice_any=True,
+        typeless_tools=True,
     ),
     "ollama": Dialect(
         "ollama",
