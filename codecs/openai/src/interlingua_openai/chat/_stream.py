@@ -167,9 +167,19 @@ class StreamDecoder:
         out.append(PartStart(index, part))
         return index
 
+    def _close_thinking(self, out: list[StreamEvent]) -> None:
+        """The reasoning ends where the answer begins (its text or a call): its part closes there,
+        so no encoder has two parts open at once (an Anthropic block stops before the next starts).
+        Reasoning after that opens a part of its own."""
+        index = self.slots.pop("thinking", None)
+        if index is not None and index in self.open:
+            self.open.remove(index)
+            out.append(PartEnd(index))
+
     def _text(self, key: str, text: str, out: list[StreamEvent], echo: Block | None = None) -> None:
         index = self.slots.get(key)
         if index is None:
+            self._close_thinking(out)
             part = build(Text, text="", provider_echoes=echo_list(self.provider, echo or {}))
             index = self._part(key, part, out)
         out.append(TextDelta(index, text))
@@ -252,6 +262,7 @@ class StreamDecoder:
             function = expect(function, dict, _at(i, f"delta.tool_calls[{j}].function"))
         index = self.tools.get(wire_index)
         if index is None:
+            self._close_thinking(out)
             wire_id = _text_at(call.get("id") or "", i, f"delta.tool_calls[{j}].id")
             name = _text_at(function.get("name") or "", i, f"delta.tool_calls[{j}].function.name")
             self.ctx.names[wire_id] = name
