@@ -47,14 +47,8 @@ def _ids(listing: str) -> list[str]:
     return listing.split()
 
 
-_C3_SNOWFLAKE = "class 3 (options): Snowflake Cortex's Chat takes `reasoning`, which Chat drops as a Responses key"
-_SNOWFLAKE = _ids("""
-openai-chat/models__test_snowflake__test_snowflake_thinking__0
-openai-chat/models__test_snowflake__test_snowflake_thinking__1
-openai-chat/models__test_snowflake__test_snowflake_thinking_streaming
-""")
 _OWNED_ELSEWHERE: dict[str, dict[str, str]] = {
-    "request": dict.fromkeys(_SNOWFLAKE, _C3_SNOWFLAKE),
+    "request": {},
     "rules": {},
     "refused": {},
     "answer": {},
@@ -66,43 +60,32 @@ _OWNED_ELSEWHERE: dict[str, dict[str, str]] = {
 """Per test, the cases that fail only for a class another branch fixes (issue 37): test id -> the
 class. Each is an xfail(strict=True), so the fix turns it red here until its entry goes."""
 
-_HAND_EDITED = _ids("""
-openai-responses/models__test_openai_responses__test_openai_previous_response_id__0
-openai-responses/models__test_openai_responses__test_openai_previous_response_id__1
-openai-responses/models__test_openai_responses__test_openai_previous_response_id_auto_mode
-openai-responses/models__test_openai_responses__test_openai_responses_verbosity
-""")
-_OPENROUTER_ENCRYPTED = _ids("""
-openai-chat/models__test_openrouter__test_openrouter_stream_with_native_options
-openai-chat/models__test_openrouter__test_openrouter_stream_with_reasoning
-""")
-_REASONING_IN_MESSAGE = _ids("""
-openai-responses/models__test_deepseek_responses__test_deepseek_responses_function_tool_stream__0
-openai-responses/models__test_deepseek_responses__test_deepseek_responses_text_stream
-openai-responses/models__test_openai_responses__test_openai_responses_raw_cot_stream_openrouter
-""")
-_GAPS: dict[str, dict[str, str]] = {
-    "answer": dict.fromkeys(
-        _HAND_EDITED, "a hand-edited answer (the corpus README): 'complete' is no Responses status; re-encoded as"
-        " 'incomplete' (the echoes branch makes an enum value the wire lacks a DecodeError)"
-    ),
-    "re-encode": {
-        **dict.fromkeys(
-            _OPENROUTER_ENCRYPTED,
-            "Chat stream encoder: an OpenRouter reasoning.encrypted detail (redacted thinking) has no delta form",
-        ),
-        "openai-chat/models__test_openrouter__test_openrouter_streaming_reasoning": (
-            "Chat stream encoder: the signature of an OpenRouter reasoning.text detail is not written back"
-        ),
-        **dict.fromkeys(
-            _REASONING_IN_MESSAGE,
-            "Responses stream encoder: reasoning streamed as a message item's reasoning_text content"
-            " (DeepSeek, OpenRouter) is written back in another item, and decodes to another part",
-        ),
-    },
-}
-"""Per test, failures of no class issue 37 names, not fixed yet: test id -> the cause (reported
-in the issue's notes). xfail(strict=True) too."""
+_SDK_ENUM = re.compile(r"(?P<path>[^:]+): Input should be ")  # the SDK oracle's word for a closed enum
+
+
+def _enum_breaks(wire: str, body: Any) -> set[str]:
+    """The paths where an answer holds a value its wire's SDK type does not define (a closed enum)."""
+    return {m["path"] for problem in validate_wire(wire, "response", body) if (m := _SDK_ENUM.match(problem))}
+
+
+HAND_EDITED_MARK = ("status", "complete")
+"""Answers that are not the vendor's. The corpus README says so: "a few cassettes are hand-edited
+fixtures rather than recordings (e.g. Responses answers with "status": "complete", ids like
+`resp_1234`)". The bodies show it: ids ``resp_1234``, ``resp_5678``, ``msg_test_...``; keys no
+Response has (``status_details``, ``tool_calls``, a top-level ``total_tokens`` of 15 beside a usage
+total of 11); a ``created_at`` of March 2025 for gpt-5, released in August 2025. The openai SDK
+types ``Response.status`` as a closed Literal without ``complete``
+(openai/types/responses/response_status.py), and pydantic-ai's own history holds a real recording
+of the same cassette (test_openai_previous_response_id.yaml, at pydantic/pydantic-ai 111dda9)
+answering ``"status": "completed"``.
+
+The rule is general, not a list of cases: an answer holding a value outside a closed enum of its
+wire's SDK type, that the codec refuses at the same path, is not a vendor's answer; the codec is
+held to invariant 5 for it (a DecodeError at that path, never a guess) instead of a round trip.
+Two independent judges must agree (a host's own values, Groq's ``service_tier: on_demand`` or
+Snowflake's ``finish_reason: ""``, the codec reads and re-encodes: those round-trip as any
+answer). Each answer set aside so must carry the README's mark, so a new kind of departure (in the
+half of the corpus held back) fails here instead of being set aside unseen."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +149,7 @@ def _decoded(case: Case) -> Request:
 def _param(test: str, case: Case, *more: Any, id: str | None = None) -> Any:
     """A case of ``test`` (a key of ``_OWNED_ELSEWHERE``), an xfail where that lists it."""
     marks = []
-    reason = _OWNED_ELSEWHERE[test].get(id or case.id) or _GAPS.get(test, {}).get(id or case.id)
+    reason = _OWNED_ELSEWHERE[test].get(id or case.id)
     if reason is not None:
         marks.append(pytest.mark.xfail(strict=True, reason=reason))
     return pytest.param(case, *more, id=id or case.id, marks=marks)
@@ -219,7 +202,13 @@ def _strip(value: Any) -> Any:
 @pytest.mark.parametrize("case", [_param("answer", case) for case in ANSWERS])
 def test_answer_round_trips_exactly_without_warnings(case: Case) -> None:
     body = _load(case.file("response.json"))
-    response = case.codec.decode_response(body)
+    try:
+        response = case.codec.decode_response(body)
+    except il.DecodeError as error:
+        if error.path not in _enum_breaks(case.wire, body):
+            raise
+        assert body.get(HAND_EDITED_MARK[0]) == HAND_EDITED_MARK[1], f"set aside at {error.path}, not the README's mark"
+        return  # not the vendor's (HAND_EDITED_MARK): refused where its SDK refuses it
     assert not response.warnings, [str(w) for w in response.warnings]
     encoded = case.codec.encode_response(response)
     assert_same_json(body, encoded.body, f"{case.wire} response round trip")

@@ -19,6 +19,10 @@ _NO_STOP = (
     "encoder: an answer whose stop reason is unknown (a chat stream ended by [DONE] with no finish_reason)"
     " gets no finishReason, as encode_response writes it, rather than an invented one"
 )
+_INTERLEAVED = (
+    "encoder: an upstream's interleaved items (OpenRouter's Responses stream ends its reasoning item after the"
+    " message, pydantic-ai's raw_cot_stream_openrouter) are written as they come, two parts open at once"
+)
 KNOWN: dict[str, dict[str, str]] = {
     "anthropic-messages": {
         "content_block_start:server_tool_use -> content_block_stop": "encoder: a server tool's input is not streamed",
@@ -31,6 +35,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "content_block_start:thinking -> content_block_stop": "encoder: an empty thinking block has no delta",
         "content_block_delta:thinking_delta -> content_block_stop": "encoder: no signature_delta for foreign thinking",
         "content_block_start:tool_use -> content_block_stop": "encoder: a call that came whole has no input_json_delta",
+        "content_block_delta:thinking_delta -> content_block_start:text": _INTERLEAVED,
     },
     "openai-chat": {
         "content -> call": _CORPUS + " (text, then a call)",
@@ -50,6 +55,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "functionCall -> finish": "encoder: finishReason in a chunk of its own, not with the last part",
         "ends with finish": "encoder: finishReason in a chunk of its own, not with the last part",
         "text -> functionCall": _CORPUS + " (text, then a call)",
+        "thought -> functionCall": _CORPUS + " (reasoning, then a call: a Responses reasoning item's text)",
         "error -> finish": _AFTER_ERROR,
         "text -> metadata": _NO_STOP,
         "ends with metadata": _NO_STOP,
@@ -58,6 +64,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "messageStart -> contentBlockStart:toolUse": _CORPUS + " (4 recordings)",
         "contentBlockDelta:toolUse -> contentBlockStart:toolUse": _CORPUS + " (parallel calls)",
         "contentBlockStart:toolUse -> contentBlockStop": "encoder: a call that came whole has no toolUse delta",
+        "contentBlockDelta:reasoningContent -> contentBlockDelta:text": _INTERLEAVED,
     },
     "cohere-chat": {
         "message-start -> tool-call-start": _CORPUS + " (3 recordings)",
@@ -66,6 +73,7 @@ KNOWN: dict[str, dict[str, str]] = {
         "tool-call-delta -> tool-call-start": _CORPUS + " (parallel calls)",
         "error -> message-end": _AFTER_ERROR,
         "tool-call-start -> tool-call-end": "encoder: a call that came whole has no tool-call-delta",
+        "content-delta -> content-start": _INTERLEAVED,
     },
 }
 """Per target wire, the breaks of today (a break -> why): the other wires' encoders are not this

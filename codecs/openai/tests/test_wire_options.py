@@ -54,6 +54,22 @@ def test_a_hosts_extension_keys_go_back_to_chat_and_are_reported_on_responses(ca
     assert reported.isdisjoint(request.options("openai").get("_wire", {}))  # spelling records are private
 
 
+def test_a_key_only_responses_has_goes_back_to_the_chat_host_that_sent_it() -> None:
+    # Snowflake Cortex's Chat Completions takes Responses' ``reasoning`` and answered 200 (pydantic-ai's
+    # test_snowflake_thinking): what Chat's own decoder kept is the host's, sent back whatever its name.
+    body = {"model": "claude-sonnet-4-6", "messages": [{"role": "user", "content": "hi"}]}
+    body["reasoning"] = {"effort": "low"}
+    assert_request_round_trip(CHAT, body)
+    request = CHAT.decode_request(body)
+    responses = RESPONSES.encode_request(request)  # on the Responses API it would be its own field: not sent
+    assert ("reasoning" in responses.body, _warned(responses)) == (
+        False,
+        [("UnsupportedSetting", "provider_options.openai.reasoning")],
+    )
+    by_hand = Request(model="gpt-5", messages=[il.Message.user("hi")], provider_options={"openai": {"reasoning": {}}})
+    assert _warned(CHAT.encode_request(by_hand)) == [("UnsupportedSetting", "provider_options.openai.reasoning")]
+
+
 def test_a_groq_service_tier_reaches_chat_but_not_responses_which_has_no_such_tier() -> None:
     case = "test_thinking_wire_contract__test_reasoning_wire_contract_groq-gpt-oss-thinking-merges-user-extra-body"
     body = _pydantic_ai_body(case)

@@ -113,8 +113,10 @@ def spelling(options: Mapping[str, Any], api: Api) -> Mapping[str, Any]:
 
 
 def own_options(options: Mapping[str, Any], api: Api, other: Api, out: WarningSink) -> dict[str, Any]:
-    """The options ``api`` sends, each other one reported once. Options its own decoder kept, or
-    set by hand, go as they are, less the fields only ``other`` has; options ``other``'s decoder
+    """The options ``api`` sends, each other one reported once. Options its own decoder kept go back
+    as they are, whatever their name (the server took them: Snowflake Cortex's Chat takes
+    Responses' ``reasoning``, recorded in pydantic-ai's test_snowflake_thinking); options set by
+    hand go as they are, less the fields only ``other`` has; options ``other``'s decoder
     kept go only where ``api`` takes the same thing (:data:`SHARED_FIELDS`, :data:`SHARED_VALUES`):
     a host's extension key, a tool_choice or tier of the other API's form, is reported. A null is
     absence, dropped without a word. ``stream_options`` of the other wire keeps the keys ``api``'s
@@ -125,7 +127,9 @@ def own_options(options: Mapping[str, Any], api: Api, other: Api, out: WarningSi
         return {}  # most requests: nothing to sort
     wire = options.get(WIRE)
     origin = wire.get(API) if isinstance(wire, Mapping) else None
-    crossing = origin is not None and origin != api.key
+    if origin == api.key:
+        return {key: value for key, value in options.items() if key != WIRE}
+    crossing = origin is not None
     kept: dict[str, Any] = {}
     for key, value in options.items():
         if key == WIRE:
@@ -136,7 +140,7 @@ def own_options(options: Mapping[str, Any], api: Api, other: Api, out: WarningSi
         elif value is not None:
             out.unsupported(f"provider_options.{PROVIDER}.{key}", "provider_options", why)
     stream = kept.get("stream_options")
-    if isinstance(stream, Mapping) and origin != api.key:  # a host's own stream options go back to it
+    if isinstance(stream, Mapping):
         unknown = set(stream) - api.stream_options
         dropped = unknown if crossing else unknown & other.stream_options
         if dropped:

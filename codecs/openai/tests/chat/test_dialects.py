@@ -14,6 +14,7 @@ from interlingua import (
     Request,
     Text,
     Thinking,
+    Tool,
     ToolResult,
     ToolUse,
     UnsupportedSetting,
@@ -177,3 +178,28 @@ def test_max_tokens_field_follows_the_dialect() -> None:
     request = Request(model="m", messages=[Message.user("hi")], max_tokens=10)
     assert OpenAIChatCodec().encode_request(request).body["max_completion_tokens"] == 10
     assert OpenAIChatCodec(dialect="ollama").encode_request(request).body["max_tokens"] == 10
+
+
+def test_mistrals_any_is_required_and_its_typeless_tools_are_functions() -> None:
+    # Mistral's API spec: "`any` or `required` means the model must call one or more tools"; a
+    # FunctionTool's ``type`` is optional, default function (pydantic-ai's tool_choice_matrix
+    # recordings send both, answered 200).
+    codec = OpenAIChatCodec(dialect="mistral")
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}}
+    tool = {"function": {"name": "get_weather", "parameters": schema}}
+    body = {"model": "mistral-large-latest", "messages": [{"role": "user", "content": "hi"}]}
+    body |= {"tools": [tool], "tool_choice": "any"}
+    assert_request_round_trip(codec, body)
+    request = codec.decode_request(body)
+    names = [t.name for t in request.tools if isinstance(t, Tool)]
+    assert (request.tool_choice, names) == ("required", ["get_weather"])
+    claude = request.model_copy(update={"model": "claude-sonnet-4-5"})
+    anthropic = get_codec("anthropic-messages").encode_request(claude)
+    assert (anthropic.body["tool_choice"], anthropic.body["tools"][0]["name"], anthropic.warnings) == (
+        {"type": "any"},
+        "get_weather",
+        [],
+    )
+    again = codec.encode_request(request.model_copy(update={"provider_options": {}}))  # no record: OpenAI's spelling
+    assert (again.body["tool_choice"], again.body["tools"][0]["type"]) == ("required", "function")
+    assert get_codec("openai-chat").decode_request(body).tool_choice is None  # elsewhere "any" stays as it came

@@ -15,7 +15,7 @@ _NOTES = {
     "top_k": "no top_k field",
     "thinking": "reasoning_effort; a budget is sent as the nearest effort with a warning (by the table low 1024, "
     "medium 4096, high 16384, xhigh 65536 tokens, or budgets=)",
-    "redacted_thinking": "only OpenRouter takes encrypted reasoning back (reasoning_details)",
+    "redacted_thinking": "encrypted reasoning goes back only as the reasoning_details its host sent (OpenRouter)",
     "tool_result.json": "a tool message holds text: a JSON result is sent as its text",
     "tool_result.error": "a tool message cannot mark an error",
     "tool_result.media": "a tool message holds text; media move to a user message after it",

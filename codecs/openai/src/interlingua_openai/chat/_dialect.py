@@ -17,7 +17,10 @@ Id rules are the host's: a dialect without ``tool_id_pattern`` takes every id as
 with a pattern has its source in ``_rules.py``.
 - ``mistral``: thinking as ``{"type": "thinking"}`` content blocks; PDFs as ``document_url``;
   tool call ids of exactly 9 letters and digits (foreign ids are mapped by the core's ``ToolIds``);
-  no ``developer`` role; ``max_tokens``; no ``stream_options``.
+  no ``developer`` role; ``max_tokens``; no ``stream_options``; ``tool_choice: "any"`` is
+  ``required`` (its API spec, ToolChoiceEnum: "`any` or `required` means the model must call one
+  or more tools"), decoded so and sent back as the body spelled it; a tool without ``type`` is a
+  function tool (its FunctionTool's ``type`` is optional, default ``function``), sent back without.
 - ``ollama``: Ollama's ``/v1``: reasoning as ``reasoning``; ``max_tokens``; no key, localhost.
 """
 
@@ -29,7 +32,7 @@ from typing import Literal
 
 from interlingua import RedactedThinking, Thinking
 from interlingua.kit import ToolIds as ToolIds  # re-exported: the chat modules type their context with it
-from interlingua.kit import no_thinking, unsigned_or_own_thinking
+from interlingua.kit import unsigned_or_own_thinking
 
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, TOOL_NAMES
 
@@ -46,7 +49,8 @@ class Dialect:
     api_key_env: tuple[str, ...]
     reasoning: ReasoningWire = "none"
     reasoning_field: str | None = None  # the assistant message key holding reasoning text
-    reasoning_details: bool = False  # OpenRouter's reasoning_details blocks
+    reasoning_details: bool = False  # plain reasoning goes as reasoning_details too (OpenRouter); a host's
+    # own details are read and sent back on every dialect (``_messages.decode_reasoning``)
     max_tokens_field: str = "max_completion_tokens"
     developer_role: bool = True
     top_k: bool = False
@@ -58,6 +62,8 @@ class Dialect:
     tool_id_alphabet: str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     tool_id_prefix: str = "call_"
     tool_names: str | None = None  # the pattern function names must match, where the server has one
+    choice_any: bool = False  # tool_choice "any" is "required" (Mistral's spelling)
+    typeless_tools: bool = False  # a tool without ``type`` is a function tool (Mistral's default)
 
 
 DIALECTS: dict[str, Dialect] = {
@@ -113,6 +119,8 @@ DIALECTS: dict[str, Dialect] = {
         tool_id_pattern=r"[a-zA-Z0-9]{9}",
         tool_id_length=9,
         tool_id_prefix="",
+        choice_any=True,
+        typeless_tools=True,
     ),
     "ollama": Dialect(
         "ollama",
@@ -138,11 +146,25 @@ def tool_ids(dialect: Dialect) -> ToolIds:
     )
 
 
+class detailed_thinking:  # used like a function, as the kit's tests are
+    """Reasoning this host sent as ``reasoning_details`` (the part's echo holds its ``_detail``),
+    which goes back to it on every dialect. A class, not a closure, so codecs holding it pickle."""
+
+    __slots__ = ("provider",)
+
+    def __init__(self, provider: str) -> None:
+        self.provider = provider
+
+    def __call__(self, part: Thinking | RedactedThinking) -> bool:
+        return any(echo.provider == self.provider and "_detail" in echo.data for echo in part.provider_echoes)
+
+
 def thinking_test(dialect: Dialect) -> Callable[[Thinking | RedactedThinking], bool]:
-    """Which reasoning the server takes back: none on OpenAI's wire (it has no field for it);
-    elsewhere plain reasoning text, or what this server itself signed."""
+    """Which reasoning the server takes back: on OpenAI's wire (no reasoning field) only the
+    ``reasoning_details`` a host on it sent (Snowflake Cortex); elsewhere plain reasoning text, or
+    what this server itself signed."""
     if dialect.reasoning == "none":
-        return no_thinking
+        return detailed_thinking(dialect.provider)
     return unsigned_or_own_thinking(dialect.provider)
 
 

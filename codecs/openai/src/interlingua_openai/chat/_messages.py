@@ -109,13 +109,15 @@ def _decode_tool(item: Block, at: str, ctx: Ctx) -> Message:
 
 
 def decode_reasoning(item: Block, at: str, ctx: Ctx, data: dict[str, Any]) -> list[ContentPart]:
-    """The dialect's reasoning text (and OpenRouter's reasoning_details) -> thinking parts."""
-    dialect = ctx.dialect
-    field = dialect.reasoning_field
-    if field is None and not dialect.reasoning_details:
+    """The dialect's reasoning text, and ``reasoning_details`` on any host that sends them, ->
+    thinking parts. The details are OpenRouter's form, which other hosts use too (Snowflake
+    Cortex, on no dialect of its own: pydantic-ai's test_snowflake_thinking); each detail's keys
+    but its text ride in the part's echo (``_detail``), so the host gets back what it signed."""
+    field = ctx.dialect.reasoning_field
+    details = item.get("reasoning_details")
+    if field is None and details is None:
         return []  # OpenAI's own wire: no reasoning text comes back
     text = optional(item, field, str, at) if field else None
-    details = item.get("reasoning_details") if dialect.reasoning_details else None
     if details is None:
         if text is None:
             return []
@@ -187,11 +189,9 @@ def _decode_assistant(item: Block, at: str, ctx: Ctx) -> Message:
         data: dict[str, Any] = {}  # nothing beyond the mapped keys (most turns)
         parts = decode_assistant_parts(item, at, ctx, data)
         return _message("assistant", parts, item, at, ctx, data)
-    known = _ASSISTANT_CALLS if item.get("tool_calls") else _ASSISTANT
+    known = (_ASSISTANT_CALLS if item.get("tool_calls") else _ASSISTANT) | {"reasoning_details"}
     if ctx.dialect.reasoning_field:
         known = known | {ctx.dialect.reasoning_field}
-    if ctx.dialect.reasoning_details:
-        known = known | {"reasoning_details"}
     data = extras(item, known)
     parts = decode_assistant_parts(item, at, ctx, data)
     return _message("assistant", parts, item, at, ctx, data)
@@ -455,6 +455,14 @@ class _Assistant:
         if part.cache_control is not None:
             ctx.out.lossy(part_path(self.at, j), "cache_control", "Chat Completions has no cache breakpoints")
         data = own(part.provider_echoes, ctx.provider)
+        detail = data.get("_detail")
+        if isinstance(detail, dict):  # a detail this host sent: back as it came, on any dialect
+            self.signed = True
+            key = "summary" if detail.get("type") == "reasoning.summary" else "text"
+            self.details.append({**detail, key: part.text})
+            if ctx.dialect.reasoning == "field":
+                self.reasoning.append(part.text)
+            return
         match ctx.dialect.reasoning:
             case "none":
                 ctx.out.lossy(
@@ -468,19 +476,14 @@ class _Assistant:
                     self.content.append(thinking_block(part, ctx))
             case "field":
                 self.reasoning.append(part.text)
-                detail = data.get("_detail")
-                if isinstance(detail, dict):
-                    self.signed = True
-                    key = "summary" if detail.get("type") == "reasoning.summary" else "text"
-                    self.details.append({**detail, key: part.text})
-                elif ctx.dialect.reasoning_details:
+                if ctx.dialect.reasoning_details:
                     self.details.append({"type": "reasoning.text", "text": part.text})
             case _:
                 assert_never(ctx.dialect.reasoning)
 
     def _redacted(self, part: RedactedThinking, j: int) -> None:
         detail = own(part.provider_echoes, self.ctx.provider).get("_detail")
-        if self.ctx.dialect.reasoning_details and isinstance(detail, dict):
+        if isinstance(detail, dict):  # encrypted reasoning this host sent: back to it as it came
             self.signed = True
             self.details.append(detail)
         else:

@@ -55,6 +55,10 @@ _DETAILS = ("auto", "low", "high", "original")
 """``ImageURL.detail`` (openai.types.chat): Image.detail."""
 _CALL = frozenset({"id", "type", "function"})
 _FUNCTION = frozenset({"name", "arguments"})
+_CUSTOM_CALL = frozenset({"id", "type", "custom"})
+_CUSTOM = frozenset({"name", "input"})
+CUSTOM = "_custom"
+"""The echo flag of a custom tool's call (its object: the ``custom`` keys beside name and input)."""
 
 # The shapes built most, each a constructor made once (``maker``): a third cheaper than ``build``.
 _text = maker(Text, "text", "provider_echoes")
@@ -213,6 +217,8 @@ def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> 
     """``{"id", "type": "function", "function": {"name", "arguments"}}``; arguments that are not a
     JSON object are kept in ``raw_input``. ``index``: the call's place in the array at ``at``,
     spelled into the path only for an error."""
+    if type(call) is dict and call.get("type") == "custom":
+        return _decode_custom_call(call, at if index is None else f"{at}[{index}]", ctx)
     function = call.get("function") if type(call) is dict else None
     wire_id = name = text = None
     if type(function) is dict:
@@ -246,6 +252,20 @@ def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> 
     if len(function) != 2 and (more := extras(function, _FUNCTION)) != {}:
         data["_function"] = more
     return _call(ctx.ids.decode(wire_id), name, value, raw, echo_list(ctx.provider, data))
+
+
+def _decode_custom_call(call: Block, at: str, ctx: Ctx) -> ToolUse:
+    """A custom tool's call (openai/types/chat/chat_completion_message_custom_tool_call.py: ``id``,
+    ``custom: {name, input}``, ``type: "custom"``): a ToolUse whose free-form input is its
+    ``raw_input`` (never parsed: it is text, whatever it looks like), so the result that answers it
+    is a result of a call on every wire, and other wires report the text input they cannot send."""
+    custom = require(call, "custom", dict, at)
+    wire_id = require(call, "id", str, at)
+    name = require(custom, "name", str, join(at, "custom"))
+    text = require(custom, "input", str, join(at, "custom"))
+    ctx.names[wire_id] = name
+    data = {**extras(call, _CUSTOM_CALL), CUSTOM: extras(custom, _CUSTOM)}
+    return _call(ctx.ids.decode(wire_id), name, {}, text, echo_list(ctx.provider, data))
 
 
 def respelled(value: dict[str, Any], text: str) -> bool:
@@ -417,6 +437,8 @@ def encode_tool_call(part: ToolUse, ctx: Ctx) -> Block:
         data = echo.data
         if len(echoes) != 1 or echo.provider != ctx.provider or data.keys() != _KEPT_ARGUMENTS:
             data = own(echoes, ctx.provider)  # more kept than the arguments' own text (servers space them)
+            if isinstance(data.get(CUSTOM), dict):
+                return _encode_custom_call(part, data, ctx)
             function = {"name": part.name, "arguments": call_arguments(part, data)}
             if data.get(NO_ARGUMENTS) is True and function["arguments"] == "{}":
                 del function["arguments"]  # as the server left it out, while the input is still none
@@ -424,6 +446,14 @@ def encode_tool_call(part: ToolUse, ctx: Ctx) -> Block:
             return merge_into({"id": ctx.ids.encode(part.id), "type": "function", "function": function}, data)
     function = {"name": part.name, "arguments": call_arguments(part, data)}
     return {"id": ctx.ids.encode(part.id), "type": "function", "function": function}
+
+
+def _encode_custom_call(part: ToolUse, data: dict[str, Any], ctx: Ctx) -> Block:
+    """A custom tool's call as it came: its input is the part's text (``raw_input``, or the
+    input object as JSON text when a caller set one)."""
+    text = part.raw_input if part.raw_input is not None else arguments_text(part.input, None)
+    custom = {"name": part.name, "input": text, **data[CUSTOM]}
+    return merge_into({"id": ctx.ids.encode(part.id), "type": "custom", "custom": custom}, data)
 
 
 def call_arguments(part: ToolUse, data: dict[str, Any]) -> str:

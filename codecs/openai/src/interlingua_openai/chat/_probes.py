@@ -54,6 +54,22 @@ def _c_call(call_id: str = "call_1", name: str = "lookup", args: str = '{"q": "x
     }
 
 
+def _c_custom(call_id: str = "call_1", name: str = "run", text: str | None = "print(1)") -> Any:
+    """A custom tool's call and its result; ``text`` None: the same call as a function call
+    with no input (what a call without free-form input is on this wire)."""
+    call: Body = {"id": call_id, "type": "custom", "custom": {"name": name, "input": text}}
+    if text is None:
+        call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": "{}"}}
+    return {
+        "tools": [{"type": "custom", "custom": {"name": name}}],
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": call_id, "content": "1"},
+        ],
+    }
+
+
 def _c_tool(**function: Any) -> dict[str, Any]:
     return {"tools": [{"type": "function", "function": {**_C_TOOL["function"], **function}}]}
 
@@ -139,6 +155,13 @@ def openai_chat() -> dict[str, Probe]:
         ),
         "messages[assistant].tool_calls[function].function.arguments": pair(
             _C, _c_call(args='{"q": "y"}'), _c_call(), "messages[1].parts[0]"
+        ),
+        "messages[assistant].tool_calls[custom].id": pair(_C, _c_custom("call_2"), _c_custom(), "messages[1].parts[0]"),
+        "messages[assistant].tool_calls[custom].custom.name": pair(
+            _C, _c_custom(name="exec"), _c_custom(), "messages[1].parts[0]"
+        ),
+        "messages[assistant].tool_calls[custom].custom.input": pair(  # without: the call with no free-form input
+            _C, _c_custom(text="print(2)"), _c_custom(text=None), "messages[1].parts[0]"
         ),
         "messages[tool].tool_call_id": pair(_C, _c_call("call_2"), _c_call(), "messages[2].parts[0]"),
         "tools[function].function.name": pair(_C, {"tools": [_C_TOOL]}, {}, "tools[0]"),

@@ -101,9 +101,24 @@ def _decode_tool(block: Block, at: str, ctx: Ctx) -> Tool | NativeTool:
     )
 
 
+def _typed(block: Block, ctx: Ctx) -> Block:
+    """A tool as its type says: on a host whose tools default to functions (Mistral's spec,
+    FunctionTool ``type`` optional, default ``function``) one with ``function`` alone is one."""
+    if ctx.dialect.typeless_tools and block.keys() == {"function"}:
+        return {"type": "function", **block}
+    return block
+
+
+def _untyped(body: Mapping[str, Any]) -> list[int]:
+    """Where the body's tools left ``type`` out (the spelling record, so they go back so)."""
+    tools = body.get("tools")
+    return [i for i, t in enumerate(tools) if isinstance(t, dict) and t.keys() == {"function"}] if tools else []
+
+
 _CHOICE_MODES = frozenset({"auto", "none", "required", "any"})
 """``ChatCompletionToolChoiceOptionParam``'s modes (openai.types.chat), and Mistral's ``any``
-(https://docs.mistral.ai/capabilities/function_calling/), which stays in the options."""
+(https://docs.mistral.ai/capabilities/function_calling/): ``required`` on the dialects that say so
+(``Dialect.choice_any``), elsewhere kept in the options."""
 _CHOICE_TYPES = frozenset({"function", "allowed_tools", "custom"})
 """Its object members' ``type``."""
 
@@ -152,7 +167,9 @@ def decode_request(body: Mapping[str, Any], ctx: Ctx) -> Request:
     wire: dict[str, Any] = {}
     fields: dict[str, Any] = {"model": optional(body, "model", str, "")}
     fields["messages"] = decode_messages(require(body, "messages", list, ""), ctx)
-    fields["tools"] = [_decode_tool(expect(t, dict, at), at, ctx) for at, t in each(body, "tools", "")]
+    fields["tools"] = [_decode_tool(_typed(expect(t, dict, at), ctx), at, ctx) for at, t in each(body, "tools", "")]
+    if ctx.dialect.typeless_tools and (untyped := _untyped(body)):
+        wire["untyped_tools"] = untyped
     if body.get("tools") == []:  # an empty list the IR holds as no tools: the spelling record keeps it
         options[WIRE] = {**options.get(WIRE, {}), "empty_tools": True}
     for key in _NUMBERS:
@@ -160,7 +177,10 @@ def decode_request(body: Mapping[str, Any], ctx: Ctx) -> Request:
     fields["seed"] = optional(body, "seed", int, "")
     fields["parallel_tool_calls"] = optional(body, "parallel_tool_calls", bool, "")
     _decode_max_tokens(body, fields, options, wire, ctx)
-    _keep_or_map(body, "tool_choice", _decode_tool_choice, fields, options)
+    if ctx.dialect.choice_any and body.get("tool_choice") == "any":  # the host's spelling of required
+        fields["tool_choice"], wire["tool_choice"] = "required", "any"
+    else:
+        _keep_or_map(body, "tool_choice", _decode_tool_choice, fields, options)
     _keep_or_map(body, "response_format", _decode_response_format, fields, options)
     _keep_or_map(body, "reasoning_effort", _decode_effort, fields, options, target="thinking")
     stop = body.get("stop")
@@ -366,10 +386,16 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
         body.pop("model")
     if request.tools:
         body["tools"] = _encode_tools(request, ctx)
+        untyped = _spelling(request, ctx).get("untyped_tools") if ctx.dialect.typeless_tools else None
+        for i in untyped if isinstance(untyped, list) else ():
+            if isinstance(i, int) and 0 <= i < len(body["tools"]) and isinstance(request.tools[i], Tool):
+                body["tools"][i].pop("type", None)  # as the decoded body spelled it
     elif _spelling(request, ctx).get("empty_tools") is True:  # sent so (accepted: Hugging Face's router)
         body["tools"] = []
     choice = request.tool_choice
-    if choice is not None:
+    if choice == "required" and ctx.dialect.choice_any and _spelling(request, ctx).get("tool_choice") == "any":
+        body["tool_choice"] = "any"  # as the decoded body spelled it
+    elif choice is not None:
         body["tool_choice"] = (
             choice if isinstance(choice, str) else {"type": "function", "function": {"name": choice.name}}
         )

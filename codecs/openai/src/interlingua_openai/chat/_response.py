@@ -33,11 +33,9 @@ _response_of = maker(Response, "provider_echoes", "id", "model", "message", "sto
 
 
 def message_known(ctx: Ctx) -> frozenset[str]:
-    keys = _MESSAGE
+    keys = _MESSAGE | {"reasoning_details"}  # read on every host that sends them (``_messages``)
     if ctx.dialect.reasoning_field:
         keys = keys | {ctx.dialect.reasoning_field}
-    if ctx.dialect.reasoning_details:
-        keys = keys | {"reasoning_details"}
     return keys
 
 

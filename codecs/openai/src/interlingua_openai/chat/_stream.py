@@ -51,6 +51,7 @@ from ._stop_reason import decode_finish_reason, encode_finish_reason, report_fin
 from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
 _CHUNK = frozenset({"id", "object", "model", "choices", "usage", "obfuscation"})
+_DETAIL = "_detail"  # the echo flag of a host's reasoning detail (``_messages.decode_reasoning``)
 
 # --- decoding ------------------------------------------------------------------------------------
 
@@ -66,7 +67,6 @@ class StreamDecoder:
         self.codec = codec
         self.provider = ctx.provider
         self.reasoning_field = ctx.dialect.reasoning_field
-        self.reasoning_details = ctx.dialect.reasoning_details
         self.started = False
         self.meta: Block = {}
         self.open: list[int] = []
@@ -167,17 +167,30 @@ class StreamDecoder:
         out.append(PartStart(index, part))
         return index
 
+    def _close_thinking(self, out: list[StreamEvent]) -> None:
+        """The reasoning ends where the answer begins (its text or a call): its part closes there,
+        so no encoder has two parts open at once (an Anthropic block stops before the next starts).
+        Reasoning after that opens a part of its own."""
+        index = self.slots.pop("thinking", None)
+        if index is not None and index in self.open:
+            self.open.remove(index)
+            out.append(PartEnd(index))
+
     def _text(self, key: str, text: str, out: list[StreamEvent], echo: Block | None = None) -> None:
         index = self.slots.get(key)
         if index is None:
+            self._close_thinking(out)
             part = build(Text, text="", provider_echoes=echo_list(self.provider, echo or {}))
             index = self._part(key, part, out)
         out.append(TextDelta(index, text))
 
-    def _thinking(self, text: str, out: list[StreamEvent]) -> None:
+    def _thinking(self, text: str, out: list[StreamEvent], echo: Block | None = None) -> None:
+        """Grow the thinking part; ``echo``: the echo it opens with, when a detail opens it (so an
+        encoder knows from its start that it is a host's detail)."""
         index = self.slots.get("thinking")
         if index is None:
-            index = self._part("thinking", build(Thinking, text=""), out)
+            part = build(Thinking, text="", provider_echoes=echo_list(self.provider, echo or {}))
+            index = self._part("thinking", part, out)
         out.append(ThinkingDelta(index, text))
 
     def delta(self, delta: Block, out: list[StreamEvent], i: int) -> None:
@@ -187,7 +200,7 @@ class StreamDecoder:
             if text:
                 self._text("text", text, out)
             return
-        if self.reasoning_details and delta.get("reasoning_details"):
+        if delta.get("reasoning_details"):  # on any host that sends them (``_messages.decode_reasoning``)
             self._details(expect(delta["reasoning_details"], list, _at(i, "delta.reasoning_details")), out, i)
         elif self.reasoning_field and (text := delta.get(self.reasoning_field)):
             self._thinking(_text_at(text, i, f"delta.{self.reasoning_field}"), out)
@@ -219,20 +232,23 @@ class StreamDecoder:
                         self._thinking(_text_at(text, i, f"delta.content[{j}].thinking[{k}].text"), out)
 
     def _details(self, details: list[Any], out: list[StreamEvent], i: int) -> None:
-        """OpenRouter's reasoning_details deltas: text grows the thinking part, the rest of each
-        detail (type, format, signature) merges into its echo; encrypted ones are their own part."""
+        """reasoning_details deltas (OpenRouter's form, which Snowflake Cortex streams too: read on
+        every dialect): text grows the thinking part, which the first detail opens with its echo;
+        the rest of each detail (type, format, signature) merges into that echo; encrypted ones are
+        their own part."""
         for j, detail in enumerate(details):
             if not isinstance(detail, dict):
                 continue
             kind = detail.get("type")
             key = {"reasoning.text": "text", "reasoning.summary": "summary"}.get(kind if type(kind) is str else "")
             if key is None:
-                echo = echo_list(self.provider, {"_detail": detail})
+                echo = echo_list(self.provider, {_DETAIL: detail})
                 self._part(f"redacted{self.count}", build(RedactedThinking, provider_echoes=echo), out)
                 continue
-            self._thinking(_text_at(detail.get(key) or "", i, f"delta.reasoning_details[{j}].{key}"), out)
             rest = extras(detail, frozenset({key}))
-            echo_data = build(ProviderEcho, provider=self.provider, data={"_detail": rest}, model=None)
+            text = _text_at(detail.get(key) or "", i, f"delta.reasoning_details[{j}].{key}")
+            self._thinking(text, out, {_DETAIL: rest})
+            echo_data = build(ProviderEcho, provider=self.provider, data={_DETAIL: rest}, model=None)
             out.append(Echo(self.slots["thinking"], echo_data))
 
     def _tool_call(self, call: Any, out: list[StreamEvent], i: int, j: int) -> None:
@@ -246,6 +262,7 @@ class StreamDecoder:
             function = expect(function, dict, _at(i, f"delta.tool_calls[{j}].function"))
         index = self.tools.get(wire_index)
         if index is None:
+            self._close_thinking(out)
             wire_id = _text_at(call.get("id") or "", i, f"delta.tool_calls[{j}].id")
             name = _text_at(function.get("name") or "", i, f"delta.tool_calls[{j}].function.name")
             self.ctx.names[wire_id] = name
@@ -329,6 +346,8 @@ class StreamEncoder:
         self.joined: dict[str, bool] = {}  # kind -> whether a join was reported
         self.head: Block = {"id": "", "object": "chat.completion.chunk", "created": 0, "model": ""}
         self.kinds: dict[int, str] = {}
+        self.details: dict[int, Block] = {}  # a host's thinking part -> its reasoning detail as last known
+        self.written: dict[int, Block] = {}  # ... and as last written
         self.tool_index: dict[int, int] = {}
         self.bare: dict[int, ToolUse] = {}  # calls whose arguments have not been written yet
         self.usage: Usage | None = None
@@ -379,7 +398,10 @@ class StreamEncoder:
                 if part.text:
                     yield self._chunk({kind: part.text})
             case Thinking():
-                if self.ctx.dialect.reasoning == "none":
+                detail = own(part.provider_echoes, self.ctx.provider).get(_DETAIL)
+                if isinstance(detail, dict):  # a host's reasoning detail: written back as one, on any dialect
+                    self.details[event.index] = detail
+                elif self.ctx.dialect.reasoning == "none":
                     self.kinds[event.index] = "dropped"
                     self.ctx.out.lossy(self._at(".part"), "thinking", f"{self.ctx.dialect.name} streams no reasoning")
                     return
@@ -391,6 +413,9 @@ class StreamEncoder:
                 yield from self._tool_start(event.index, part)
             case AudioOutput():
                 yield from self._audio(part, self._at(".part"))
+            case RedactedThinking() if isinstance(own(part.provider_echoes, self.ctx.provider).get(_DETAIL), dict):
+                self.kinds[event.index] = "redacted"  # a host's encrypted detail (OpenRouter): back as it came
+                yield self._chunk({"reasoning_details": [own(part.provider_echoes, self.ctx.provider)[_DETAIL]]})
             case _:
                 self.kinds[event.index] = "dropped"
                 self.ctx.out.lossy(self._at(".part"), part.type, f"a chunk's delta has no form for a {part.type} part")
@@ -408,6 +433,10 @@ class StreamEncoder:
         self.joined[kind] = kind in self.joined
 
     def _part_end(self, event: PartEnd) -> Iterator[Block]:
+        detail = self.details.get(event.index)
+        if detail is not None and event.index not in self.written:  # a detail no delta wrote
+            self.written[event.index] = detail
+            yield self._chunk({"reasoning_details": [detail]})
         if event.citations:
             self.ctx.out.lossy(self._at(".citations"), "citations", "a chunk's delta has no annotations")
         if event.index in self.bare:
@@ -449,7 +478,16 @@ class StreamEncoder:
 
     def _thinking(self, event: ThinkingDelta) -> Iterator[Block]:
         dialect = self.ctx.dialect
-        if dialect.reasoning == "field" and dialect.reasoning_field:
+        detail = self.details.get(event.index)
+        if detail is not None:  # the text in the detail as the host sends it (and in its field, if it has one)
+            key = "summary" if detail.get("type") == "reasoning.summary" else "text"
+            delta: Block = {}
+            if dialect.reasoning == "field" and dialect.reasoning_field:
+                delta[dialect.reasoning_field] = event.text
+            delta["reasoning_details"] = [{**detail, key: event.text}]
+            self.written[event.index] = detail
+            yield self._chunk(delta)
+        elif dialect.reasoning == "field" and dialect.reasoning_field:
             yield self._chunk({dialect.reasoning_field: event.text})
         elif dialect.reasoning == "mistral_blocks":
             yield self._chunk({"content": [{"type": "thinking", "thinking": [{"type": "text", "text": event.text}]}]})
@@ -462,6 +500,13 @@ class StreamEncoder:
             yield self._chunk({"tool_calls": [{"index": wire_index, "function": {"arguments": event.json}}]})
 
     def _echo(self, event: Echo) -> Iterator[Block]:
+        """The answer's echo is kept for its end; a host's detail that changed (its signature,
+        which comes last) goes out at once, in a detail with no text, as the host sends it."""
+        if event.index in self.details and event.echo.provider == self.ctx.provider:
+            detail = event.echo.data.get(_DETAIL)
+            if isinstance(detail, dict) and detail != self.written.get(event.index):
+                self.details[event.index] = self.written[event.index] = detail
+                return iter((self._chunk({"reasoning_details": [detail]}),))
         if event.index is None and event.echo.provider == self.ctx.provider:
             usage = event.echo.data.get("_usage")
             self.leftovers = usage if isinstance(usage, dict) else self.leftovers

@@ -38,7 +38,7 @@ def _items(at: str) -> Declaration:
         f"{at}[function_call].arguments": ("ir", "ToolUse.input (parsed JSON)"),
         f"{at}[function_call].*": _ECHO,
         f"{at}[reasoning].summary[].*": ("ir", "Thinking.text (one part per summary entry)"),
-        f"{at}[reasoning].content[].*": ("meaning", "the item's echo, marked unmapped: reasoning text"),
+        f"{at}[reasoning].content[].*": ("ir", "Thinking.text (one part per reasoning text, marked content)"),
         f"{at}[reasoning].id": _ECHO,
         f"{at}[reasoning].encrypted_content": _ECHO,
         f"{at}[reasoning].status": _ECHO,

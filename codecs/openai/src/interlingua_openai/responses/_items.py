@@ -123,20 +123,46 @@ _EASY_KEYS = frozenset({"role", "content", "type"})
 
 
 def decode_reasoning(item: Item, at: str, model: str | None) -> list[ContentPart]:
-    """One Thinking part per summary entry; the first carries the item (id, encrypted_content),
-    the rest say they continue it. An empty summary still gives one (empty) Thinking part."""
-    own = _echo.leftover(item, frozenset({"type", "summary"}))
+    """One Thinking part per reasoning text of ``content`` (the raw chain of thought, marked
+    ``content``: ResponseReasoningItem.content, which DeepSeek and OpenRouter return), then one per
+    summary entry; the first carries the item (id, encrypted_content), the rest say they continue
+    it. An item with neither still gives one (empty) Thinking part."""
+    texts = _reasoning_texts(item, at)
+    own = _echo.leftover(item, _REASONING_KEYS if texts else _SUMMARY_KEYS)
     summary = [(where, expect(entry, dict, where)) for where, entry in _each(item, "summary", at)]
-    if not summary:
-        data = {"item": own, "empty": True} if "summary" in item else {"item": own, "empty": True, "omit": ["summary"]}
-        return [_echo.build(Thinking, text="", provider_echoes=_echo.make(data, model))]
+    first: dict[str, Any] = {"item": own} if "summary" in item else {"item": own, "omit": ["summary"]}
+    if not summary and not texts:
+        return [_echo.build(Thinking, text="", provider_echoes=_echo.make({**first, "empty": True}, model))]
     parts: list[ContentPart] = []
-    for i, (where, entry) in enumerate(summary):
-        data = {"item": own} if i == 0 else {"continues": True}
+    entries = [(where, entry, True) for where, entry in texts] + [(where, entry, False) for where, entry in summary]
+    for i, (where, entry, raw) in enumerate(entries):
+        data = dict(first) if i == 0 else {"continues": True}
+        if raw:
+            data["content"] = True
         _echo.with_extra(data, _echo.leftover(entry, frozenset({"type", "text"})))
         text = require(entry, "text", str, where)
         parts.append(_echo.build(Thinking, text=text, provider_echoes=_echo.make(data, model)))
     return parts
+
+
+_SUMMARY_KEYS = frozenset({"type", "summary"})
+_REASONING_KEYS = frozenset({"type", "summary", "content"})
+
+
+def _reasoning_texts(item: Item, at: str) -> list[tuple[str, dict[str, Any]]]:
+    """The ``reasoning_text`` entries of a reasoning item's ``content``, when it is a list of
+    nothing else (openai/types/responses/response_reasoning_item.py ``Content``); otherwise none,
+    and ``content`` stays in the item's echo as it came."""
+    if not isinstance(item.get("content"), list):
+        return []
+    entries = _each(item, "content", at)
+    if all(_is_reasoning_text(entry) for _, entry in entries):
+        return entries
+    return []
+
+
+def _is_reasoning_text(entry: Any) -> bool:
+    return isinstance(entry, dict) and entry.get("type") == "reasoning_text" and isinstance(entry.get("text"), str)
 
 
 def decode_function_call(item: Item, at: str, model: str | None) -> list[ContentPart]:
@@ -507,6 +533,10 @@ class ItemWriter:
             self.open_reasoning = reasoning
         else:
             self.out.lossy(at, "thinking", "reasoning not made by OpenAI cannot be replayed (no encrypted_content)")
+            return
+        if _echo.flag(data, "content"):  # raw reasoning text: in ``content``, as it came
+            entry = _echo.apply({"type": "reasoning_text", "text": part.text}, {"extra": data.get("extra")})
+            self.open_reasoning.setdefault("content", []).append(entry)
             return
         entry = _echo.apply({"type": "summary_text", "text": part.text}, {"extra": data.get("extra")})
         self.open_reasoning["summary"].append(entry)

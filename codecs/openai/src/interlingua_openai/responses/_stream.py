@@ -67,8 +67,8 @@ class _Item:
     """An output item while its events arrive: its IR parts by content or summary index."""
 
     added: Event
-    parts: dict[int, int] = field(default_factory=dict)
-    chunks: dict[int, list[str]] = field(default_factory=dict)
+    parts: dict[tuple[int, int], int] = field(default_factory=dict)  # (0 content | 1 summary, index) -> IR index
+    chunks: dict[tuple[int, int], list[str]] = field(default_factory=dict)
 
 
 class _Decoder:
@@ -77,7 +77,7 @@ class _Decoder:
         self.started = False
         self.next = 0
         self.items: dict[int, _Item] = {}
-        self.finished: list[tuple[int, ContentPart]] = []
+        self.finished: list[tuple[int, int, ContentPart]] = []  # (output_index, IR index, part), in done order
         self.done_items: list[Event] = []
 
     def event(self, data: Event) -> list[StreamEvent]:
@@ -85,7 +85,7 @@ class _Decoder:
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         return handler(self, data) if handler is not None else []
 
-    def _open(self, output_index: int, sub: int, part: ContentPart) -> list[StreamEvent]:
+    def _open(self, output_index: int, sub: tuple[int, int], part: ContentPart) -> list[StreamEvent]:
         item = self.items.get(output_index)
         if item is None:
             raise DecodeError(NAME, "output_index", f"no output item {output_index} was added")
@@ -95,12 +95,13 @@ class _Decoder:
         item.chunks[sub] = []
         return [PartStart(index, part)]
 
-    def _index(self, data: Event, sub_key: str | None) -> tuple[_Item, int, int]:
+    def _index(self, data: Event, sub_key: str | None) -> tuple[_Item, tuple[int, int], int]:
         output_index = data.get("output_index")
-        sub = data.get(sub_key) if sub_key else 0
-        if type(output_index) is not int or type(sub) is not int:
+        number = data.get(sub_key) if sub_key else 0
+        if type(output_index) is not int or type(number) is not int:
             output_index = require(data, "output_index", int, "")  # the readers name what is wrong
-            sub = require(data, sub_key, int, "") if sub_key else 0
+            number = require(data, sub_key, int, "") if sub_key else 0
+        sub = (1 if sub_key == "summary_index" else 0, number)
         item = self.items.get(output_index)
         if item is None or sub not in item.parts:
             raise DecodeError(NAME, "output_index", "a delta for a part that was never opened")
@@ -126,25 +127,39 @@ class _Decoder:
                 name=require(item, "name", str, "item"),
                 provider_echoes=_echo.make({"item": own} if own else {}),
             )
-            return self._open(output_index, 0, call)
+            return self._open(output_index, (0, 0), call)
         return []
 
     def content_part_added(self, data: Event) -> list[StreamEvent]:
         output_index = require(data, "output_index", int, "")
         sub = require(data, "content_index", int, "")
-        part = decode_content_block(require(data, "part", dict, ""), "part")
+        block = require(data, "part", dict, "")
         item = self.items.get(output_index)
+        if item is not None and item.added.get("type") == "reasoning" and block.get("type") == "reasoning_text":
+            return self._reasoning_part(output_index, item, (0, sub), {"content": True})
+        part = decode_content_block(block, "part")
         if sub == 0 and item is not None:
             marker = {"item": _echo.leftover(item.added, frozenset({"role", "content"}))}
             part = part.model_copy(update={"provider_echoes": _echo.make({**_echo.own(part), **marker})})
-        return self._open(output_index, sub, part)
+        return self._open(output_index, (0, sub), part)
 
     def summary_part_added(self, data: Event) -> list[StreamEvent]:
         output_index = require(data, "output_index", int, "")
         sub = require(data, "summary_index", int, "")
         item = self.items.get(output_index)
-        added = item.added if item is not None else {}
-        echo = {"item": _echo.leftover(added, frozenset({"type", "summary"}))} if sub == 0 else {"continues": True}
+        return self._reasoning_part(output_index, item, (1, sub), {})
+
+    def _reasoning_part(
+        self, output_index: int, item: _Item | None, sub: tuple[int, int], echo: Event
+    ) -> list[StreamEvent]:
+        """A Thinking part of a reasoning item: a summary part, or a reasoning text of its
+        ``content`` (``echo``: marked so); the item's first part carries the item, as
+        decode_response's does (``_items.decode_reasoning``), the rest continue it."""
+        if item is None or not item.parts:
+            added = item.added if item is not None else {}
+            echo = {"item": _echo.leftover(added, frozenset({"type", "summary", "content"})), **echo}
+        else:
+            echo = {"continues": True, **echo}
         part = _echo.build(Thinking, text="", provider_echoes=_echo.make(echo, self.model))
         return self._open(output_index, sub, part)
 
@@ -157,7 +172,13 @@ class _Decoder:
         return [TextDelta(index, delta)]
 
     def summary_delta(self, data: Event) -> list[StreamEvent]:
-        item, sub, index = self._index(data, "summary_index")
+        return self._thinking_delta(data, "summary_index")
+
+    def reasoning_text_delta(self, data: Event) -> list[StreamEvent]:
+        return self._thinking_delta(data, "content_index")
+
+    def _thinking_delta(self, data: Event, sub_key: str) -> list[StreamEvent]:
+        item, sub, index = self._index(data, sub_key)
         delta = data.get("delta")
         if type(delta) is not str:
             delta = require(data, "delta", str, "")
@@ -183,12 +204,12 @@ class _Decoder:
         out: list[StreamEvent] = []
         for position, part in enumerate(final):
             if position >= len(opened):
-                self.finished.append((self.next, part))
+                self.finished.append((output_index, self.next, part))
                 out += [PartStart(self.next, part), PartEnd(self.next)]
                 self.next += 1
                 continue
             sub, index = opened[position]
-            self.finished.append((index, part))
+            self.finished.append((output_index, index, part))
             out += _finish_part(index, part, state.chunks[sub] if state is not None else [])
         for _, index in opened[len(final) :]:
             out.append(PartEnd(index))
@@ -221,7 +242,10 @@ class _Decoder:
         if len(parts) != len(self.finished):
             return []
         out: list[StreamEvent] = []
-        for (index, seen), part in zip(self.finished, parts, strict=True):
+        # in output order: items may finish in another (OpenRouter ends a reasoning item after the
+        # message that follows it: pydantic-ai's test_openai_responses_raw_cot_stream_openrouter)
+        in_output = sorted(self.finished, key=lambda entry: entry[0])  # stable: an item's parts keep their order
+        for (_, index, seen), part in zip(in_output, parts, strict=True):
             if part.provider_echoes != seen.provider_echoes:
                 out.extend(Echo(index, echo) for echo in part.provider_echoes)
         return out
@@ -241,6 +265,7 @@ _HANDLERS: dict[str, Callable[[_Decoder, Event], list[StreamEvent]]] = {
     "response.refusal.delta": _Decoder.text_delta,
     "response.reasoning_summary_part.added": _Decoder.summary_part_added,
     "response.reasoning_summary_text.delta": _Decoder.summary_delta,
+    "response.reasoning_text.delta": _Decoder.reasoning_text_delta,
     "response.function_call_arguments.delta": _Decoder.arguments_delta,
     "response.output_item.done": _Decoder.item_done,
     "response.completed": _Decoder.end,
@@ -308,6 +333,8 @@ class _Open:
     output_index: int
     parts: list[int] = field(default_factory=list)
     positions: list[int] = field(default_factory=list)
+    texts: int = 0  # of a reasoning item: its reasoning texts (``content``) so far
+    summaries: int = 0  # ... and its summary parts
 
 
 class _Encoder:
@@ -328,6 +355,7 @@ class _Encoder:
         self.where: dict[int, tuple[_Open, int]] = {}
         self.refusals: set[int] = set()
         self.empty: set[int] = set()
+        self.reasoning: dict[int, tuple[str, int]] = {}  # a reasoning part: its wire kind and index in the item
         self.streamed: dict[int, list[str]] = {}  # each open part's deltas, by IR index
         self.arguments: dict[str, str] = {}  # each ended call's streamed arguments, by item id
         self.start: MessageStart | None = None
@@ -443,9 +471,17 @@ class _Encoder:
         if item.kind == "reasoning" and _echo.flag(_echo.own(part), "empty"):
             self.empty.add(item.parts[sub])  # an item without a summary: no summary part, as the API
             return []
+        if item.kind == "reasoning" and _echo.flag(_echo.own(part), "content"):  # raw reasoning text
+            self.reasoning[item.parts[sub]] = ("content", item.texts)
+            item.texts += 1
+            part_block = {"type": "reasoning_text", "text": ""}
+            return [self._sse("response.content_part.added", **at, content_index=item.texts - 1, part=part_block)]
         if item.kind == "reasoning":
+            self.reasoning[item.parts[sub]] = ("summary", item.summaries)
+            item.summaries += 1
             part_block = {"type": "summary_text", "text": ""}
-            return [self._sse("response.reasoning_summary_part.added", **at, summary_index=sub, part=part_block)]
+            index = item.summaries - 1
+            return [self._sse("response.reasoning_summary_part.added", **at, summary_index=index, part=part_block)]
         return []
 
     def text_delta(self, event: TextDelta) -> list[SSEEvent]:
@@ -463,10 +499,13 @@ class _Encoder:
         found = self.where.get(event.index)
         if found is None or found[0].kind != "reasoning":
             return []
-        item, sub = found
+        item = found[0]
         self.streamed[event.index].append(event.text)
-        at = {"item_id": item.id, "output_index": item.output_index, "summary_index": sub}
-        return [self._sse("response.reasoning_summary_text.delta", **at, delta=event.text)]
+        at: dict[str, Any] = {"item_id": item.id, "output_index": item.output_index}
+        kind, number = self.reasoning.get(event.index, ("summary", 0))
+        if kind == "content":
+            return [self._sse("response.reasoning_text.delta", **at, content_index=number, delta=event.text)]
+        return [self._sse("response.reasoning_summary_text.delta", **at, summary_index=number, delta=event.text)]
 
     def tool_delta(self, event: ToolInputDelta) -> list[SSEEvent]:
         found = self.where.get(event.index)
@@ -502,7 +541,14 @@ class _Encoder:
             return [done, self._sse("response.content_part.done", **at, part=block)]
         if item.kind == "reasoning":
             text = "".join(pieces)
-            at["summary_index"] = sub
+            kind, number = self.reasoning.get(event.index, ("summary", 0))
+            if kind == "content":
+                at["content_index"] = number
+                return [
+                    self._sse("response.reasoning_text.done", **at, text=text),
+                    self._sse("response.content_part.done", **at, part={"type": "reasoning_text", "text": text}),
+                ]
+            at["summary_index"] = number
             return [
                 self._sse("response.reasoning_summary_text.done", **at, text=text),
                 self._sse("response.reasoning_summary_part.done", **at, part={"type": "summary_text", "text": text}),
