@@ -386,3 +386,44 @@ def test_sqlite_cooldowns_are_shared_by_two_opened_stores_and_a_longer_one_holds
 
     seen = asyncio.run(run())
     assert list(seen) == ["a"] and 29 < seen["a"] <= 30
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["answer", "stream"])
+def test_with_telemetry_on_each_hop_is_a_span_of_its_own(fakes: dict[str, FakeVendor], stream: bool) -> None:
+    """A fallback is two upstream calls: the failed hop's span ends in error with its status, the
+    serving hop's names its own model (not the caller's route name), streamed or not."""
+    pytest.importorskip("opentelemetry.sdk")
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from opentelemetry.trace import StatusCode
+
+    import interlingua as il
+
+    spans = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(spans))
+    primary, backup = fakes["anthropic-messages"], fakes["gemini"]
+    primary.reply(Reply.error(429, "rate limited", kind="rate_limit_error"))
+    route = Route("smart", upstreams=(upstream(primary, "primary"), upstream(backup, "backup")))
+    il.instrument(tracer_provider=provider)
+    try:
+        with gateway(route) as url:
+            sdk = chat_sdk(url)
+            if stream:
+                chunks = sdk.chat.completions.create(model="smart", messages=HI, stream=True)
+                text = "".join(chunk.choices[0].delta.content or "" for chunk in chunks if chunk.choices)
+            else:
+                text = ask_chat(sdk, "smart")[0]
+            deadline = time.monotonic() + 5  # a streamed span ends when the relay's generator closes
+            while len(spans.get_finished_spans()) < 2 and time.monotonic() < deadline:
+                time.sleep(0.02)
+    finally:
+        il.uninstrument()
+
+    failed, served = sorted(spans.get_finished_spans(), key=lambda span: span.start_time)
+    assert text == "served by gemini"
+    assert failed.status.status_code is StatusCode.ERROR and failed.attributes["error.type"] == "429"
+    assert failed.attributes["gen_ai.request.model"] == MODELS["anthropic-messages"]
+    assert served.status.status_code is StatusCode.UNSET
+    assert served.attributes["gen_ai.request.model"] == MODELS["gemini"]
