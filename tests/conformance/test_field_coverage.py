@@ -63,6 +63,8 @@ def test_every_decoded_row_has_a_probe_and_every_probe_a_row(wire: str) -> None:
 
 @pytest.mark.parametrize("wire", WIRES)
 def test_probes_are_requests_and_answers_the_vendor_sdk_accepts(wire: str) -> None:
+    if reason := older_sdk(wire):  # a probe of a key newer than the installed SDK's types
+        pytest.skip(reason)
     for kind, table in (("request", probes.PROBES[wire]()), ("response", probes.RESPONSE_PROBES[wire]())):
         for row, probe in table.items():
             for body in (probe.body, probe.without):
