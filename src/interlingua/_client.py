@@ -280,7 +280,8 @@ class _Base:
     def _prepared(self, request: Request, *, stream: bool, strict: bool) -> HttpRequest:
         """The request encoded once: ``strict`` raises LossyEncodeError here, before any sending."""
         encoded = self.codec.encode_request(request, strict=strict)
-        return self.codec.http_request(request, stream=stream, endpoint=self._endpoint, encoded=encoded)
+        prepared = self.codec.http_request(request, stream=stream, endpoint=self._endpoint, encoded=encoded)
+        return replace(prepared, source=request)
 
     def _decode_body(self, status: int, content: bytes) -> Response:
         try:
@@ -301,12 +302,19 @@ class _Base:
             request.extensions["timeout"] = self._per_request.as_dict()
         return request
 
+    def span(self, prepared: HttpRequest) -> _otel.Call | None:
+        """The telemetry span of one call of ``prepared`` that the caller opens and reads itself (a
+        gateway relaying a stream through its own reader); None while telemetry is off. The caller
+        ends it: ``ok(response)``, or ``failed(error, warnings)``. ``send`` and ``stream`` make
+        their own."""
+        return self._traced(prepared, prepared)
+
     def _traced(self, request: Request | HttpRequest, prepared: HttpRequest) -> _otel.Call | None:
         """The call's span when telemetry is on (:func:`interlingua.instrument`), else None."""
         active = _otel.ACTIVE
         if active is None:
             return None
-        ir = request if isinstance(request, Request) else None
+        ir = request if isinstance(request, Request) else prepared.source
         model = prepared.json.get("model") if ir is None else None
         return active.call(self.codec, ir, prepared.url, stream=prepared.stream, model=model)
 

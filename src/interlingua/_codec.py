@@ -152,7 +152,9 @@ class HttpRequest:
     sends it reports them without encoding again. A cloud door (the same wire served by another
     host) may add ``sign``, which the transport calls on each attempt with the final bytes, and
     ``events``, which reads a stream framed other than as SSE into the events the codec's
-    ``decode_stream`` reads."""
+    ``decode_stream`` reads. ``source`` is the IR request it was prepared from (the Client's
+    ``prepare`` sets it), so the call's telemetry span reads the request's own settings and model
+    whoever sends it."""
 
     method: str
     url: str
@@ -162,6 +164,7 @@ class HttpRequest:
     sign: Signer | None = None
     events: Framing | None = None
     encoded: Encoded | None = None
+    source: Request | None = None
 
     def __repr__(self) -> str:
         shown = {k: ("<hidden>" if k.lower() in _SECRET_HEADERS else v) for k, v in self.headers.items()}

@@ -162,10 +162,10 @@ class Gateway:
             facts["tries"] = tries
 
             async def attempt(hop: Hop, more: bool) -> Any:
-                client, sent, prepared = await self._prepare(route, hop, request, stream=stream)
+                client, prepared = await self._prepare(route, hop, request, stream=stream)
                 if stream:
-                    return await self._open(client, sent, prepared, caller, more)
-                return await self._until_disconnect(http, client._send_traced(sent, prepared))
+                    return await self._open(client, prepared, caller, more)
+                return await self._until_disconnect(http, client.send(prepared))
 
             if stream:
                 return self._stream(await tries.run(attempt), facts, started)
@@ -255,8 +255,8 @@ class Gateway:
 
     async def _prepare(
         self, route: Route, hop: Hop, request: Request, *, stream: bool
-    ) -> tuple[AsyncClient, Request, HttpRequest]:
-        """The request for one upstream (as sent: its model's name), encoded by its codec under its model's rules:
+    ) -> tuple[AsyncClient, HttpRequest]:
+        """The request for one upstream, encoded by its codec under its model's name and rules:
         what its wire cannot carry rides on ``.encoded`` (and on ``hop.warnings``); under
         ``strict``, a LossyEncodeError (a 400 naming it, when no other upstream serves)."""
         client = self._client(route, hop.at)
@@ -269,7 +269,7 @@ class Gateway:
         except EncodeError as exc:  # the caller's request, not the gateway's fault: a 400
             raise _Unfit(exc.codec, exc.path, exc.reason) from None
         hop.warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
-        return client, request, prepared
+        return client, prepared
 
     async def _until_disconnect(self, http: HttpIn, call: Any) -> Response:
         """The upstream answer, or (the caller left first) the upstream call cancelled."""
@@ -314,16 +314,14 @@ class Gateway:
 
     # --- streams ----------------------------------------------------------------------------
 
-    async def _open(
-        self, client: AsyncClient, request: Request, prepared: HttpRequest, caller: Codec, more: bool
-    ) -> _Opened:
+    async def _open(self, client: AsyncClient, prepared: HttpRequest, caller: Codec, more: bool) -> _Opened:
         """Open the upstream stream first, so its refusal is still an HTTP status (AsyncClient's
         open: its retries, its deadline, its vendor errors). With ``more`` upstreams left to try,
         read it up to the first bytes the caller would get: a stream that breaks or stalls before
         them is a TransportError here, and the next upstream is tried. With telemetry on, the
         upstream call has a span of its own (``_Opened.call``), ended by the relay or here."""
         warnings = list(prepared.encoded.warnings) if prepared.encoded is not None else []
-        call = client._traced(request, prepared)
+        call = client.span(prepared)
         try:
             response = await client.open(prepared)
         except BaseException as exc:
