@@ -435,6 +435,12 @@ class Client(_Base):
         return answer
 
     def _send(self, prepared: HttpRequest) -> Response:
+        status, content = self._read(prepared)
+        return _with_warnings(self._decode_body(status, content), prepared.encoded, [])
+
+    def _read(self, prepared: HttpRequest) -> tuple[int, bytes]:
+        """``prepared`` opened (retried per the policy) and its whole answer read: the status and
+        the bytes; a connection lost while reading is a TransportError."""
         response = self.open(prepared)
         try:
             content = response.read()
@@ -444,7 +450,7 @@ class Client(_Base):
             raise
         finally:
             response.close()
-        return _with_warnings(self._decode_body(response.status_code, content), prepared.encoded, [])
+        return response.status_code, content
 
     def count_tokens(self, request: Request) -> TokenCount:
         """The request's input tokens, nothing generated: the vendor's count endpoint where the
@@ -454,16 +460,7 @@ class Client(_Base):
         prepared = self._count_request(ready)
         if prepared is None:
             return estimate_tokens(ready)
-        response = self.open(prepared)
-        try:
-            content = response.read()
-        except Exception as exc:
-            if _retryable_exception(exc):
-                raise _transport_error(self.codec, exc) from None
-            raise
-        finally:
-            response.close()
-        return self._read_count(response.status_code, content)
+        return self._read_count(*self._read(prepared))
 
     def stream(self, request: Request | HttpRequest, *, strict: bool = False) -> EventStream:
         """Events as they arrive: ``with client.stream(req) as events: for event in events: ...``
@@ -754,11 +751,6 @@ class AsyncClient(_Base):
     async def send(self, request: Request | HttpRequest, *, strict: bool = False) -> Response:
         """Like ``Client.send``."""
         prepared = request if isinstance(request, HttpRequest) else await self.prepare(request, strict=strict)
-        return await self._send_traced(request, prepared)
-
-    async def _send_traced(self, request: Request | HttpRequest, prepared: HttpRequest) -> Response:
-        """``prepared`` sent, in a span of its own when telemetry is on (``request``: the IR, for
-        the span's attributes, where the caller has it)."""
         call = self._traced(request, prepared)
         try:
             answer = await self._send(prepared)
@@ -771,6 +763,11 @@ class AsyncClient(_Base):
         return answer
 
     async def _send(self, prepared: HttpRequest) -> Response:
+        status, content = await self._read(prepared)
+        return _with_warnings(self._decode_body(status, content), prepared.encoded, [])
+
+    async def _read(self, prepared: HttpRequest) -> tuple[int, bytes]:
+        """Like ``Client._read``."""
         response = await self.open(prepared)
         try:
             content = await response.aread()
@@ -780,7 +777,7 @@ class AsyncClient(_Base):
             raise
         finally:
             await response.aclose()
-        return _with_warnings(self._decode_body(response.status_code, content), prepared.encoded, [])
+        return response.status_code, content
 
     async def count_tokens(self, request: Request) -> TokenCount:
         """Like ``Client.count_tokens``."""
@@ -788,16 +785,7 @@ class AsyncClient(_Base):
         prepared = self._count_request(ready)
         if prepared is None:
             return estimate_tokens(ready)
-        response = await self.open(prepared)
-        try:
-            content = await response.aread()
-        except Exception as exc:
-            if _retryable_exception(exc):
-                raise _transport_error(self.codec, exc) from None
-            raise
-        finally:
-            await response.aclose()
-        return self._read_count(response.status_code, content)
+        return self._read_count(*await self._read(prepared))
 
     def stream(self, request: Request | HttpRequest, *, strict: bool = False) -> AsyncEventStream:
         """Like ``Client.stream``; with a resolver, handles are resolved (and the request
