@@ -225,12 +225,7 @@ class Gateway:
         return b"".join(chunks)
 
     def _decode(self, wire: ServedWire, caller: Codec, http: HttpIn, raw: bytes) -> tuple[Request, bool]:
-        try:
-            body = strict_json(raw)
-        except ValueError as exc:
-            raise _Refused(400, f"the request body is not JSON ({exc})") from None
-        if not isinstance(body, dict):
-            raise _Refused(400, "the request body must be a JSON object")
+        body = json_object(raw)
         stream = body.get("stream") is True
         serving = wire.serving
         for key in serving.stream_keys:
@@ -542,6 +537,18 @@ def _logged_path(http: HttpIn) -> str:
     pairs = parse_qsl(query, keep_blank_values=True)
     shown = [(name, "<redacted>" if name.lower() in _SECRET_PARAMS else value) for name, value in pairs]
     return f"{http.url.path}?{urlencode(shown, safe='<>')}"
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """A caller's request body, which every served endpoint takes as one JSON object: anything
+    else is the caller's 400."""
+    try:
+        body = strict_json(raw)
+    except ValueError as exc:
+        raise _Refused(400, f"the request body is not JSON ({exc})") from None
+    if not isinstance(body, dict):
+        raise _Refused(400, "the request body must be a JSON object")
+    return body
 
 
 def strict_json(raw: bytes) -> Any:

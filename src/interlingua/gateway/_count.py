@@ -13,7 +13,7 @@ from .._codec import Counting
 from .._count import TokenCount
 from .._errors import DecodeError, EncodeError
 from .._registry import ServedWire, get_codec
-from ._app import _logged_path, _Refused, strict_json
+from ._app import _logged_path, _Refused, json_object
 
 if TYPE_CHECKING:
     from starlette.requests import Request as HttpIn
@@ -78,11 +78,5 @@ async def count(gateway: Gateway, wire: ServedWire, http: HttpIn) -> HttpOut:
 
 
 async def _count_body(gateway: Gateway, http: HttpIn, counting: Counting) -> Any:
-    raw = await gateway._body(http)
-    try:
-        body = strict_json(raw)
-    except ValueError as exc:
-        raise _Refused(400, f"the request body is not JSON ({exc})") from None
-    if not isinstance(body, dict):
-        raise _Refused(400, "the request body must be a JSON object")
+    body = json_object(await gateway._body(http))
     return counting.request(body) if counting.request is not None else body
