@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ._errors import ConfigError
-from ._fallback import DEFAULT_COOLDOWN, Upstream, check_upstream
+from ._fallback import DEFAULT_COOLDOWN, Upstream, check_upstream, key_from
 from ._ids import IdStore, SqliteIdStore
 from ._state import Cooldowns, open_state
 
@@ -63,12 +63,7 @@ class Route:
 
     def api_key(self) -> str | None:
         """The upstream key, read when the route's client is built; never logged or shown."""
-        if self.api_key_env is None:
-            return None
-        key = os.environ.get(self.api_key_env)
-        if not key:
-            raise ConfigError(f"route {self.match!r}: environment variable {self.api_key_env} is not set")
-        return key
+        return key_from(self.api_key_env, f"route {self.match!r}")
 
 
 @dataclass(frozen=True)

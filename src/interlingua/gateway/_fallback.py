@@ -79,12 +79,18 @@ class Upstream:
 
     def api_key(self) -> str | None:
         """The upstream key, read when its client is built; never logged or shown."""
-        if self.api_key_env is None:
-            return None
-        key = os.environ.get(self.api_key_env)
-        if not key:
-            raise ConfigError(f"upstream {self.label!r}: environment variable {self.api_key_env} is not set")
-        return key
+        return key_from(self.api_key_env, f"upstream {self.label!r}")
+
+
+def key_from(variable: str | None, who: str) -> str | None:
+    """The key in environment ``variable`` (None: no key), for ``who`` (a route or an upstream,
+    as the error names it); a variable not set is a ConfigError."""
+    if variable is None:
+        return None
+    key = os.environ.get(variable)
+    if not key:
+        raise ConfigError(f"{who}: environment variable {variable} is not set")
+    return key
 
 
 def check_upstream(upstream: Upstream, at: str) -> None:
