@@ -22,7 +22,7 @@ from collections import Counter, deque
 from collections.abc import Generator, Iterable, Iterator
 from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass
-from multiprocessing.pool import AsyncResult
+from multiprocessing.pool import AsyncResult, Pool
 from typing import IO, Any
 
 from pydantic_core import to_json
@@ -169,21 +169,40 @@ def results(job: LineJob, lines: Iterable[tuple[int, bytes]], jobs: int) -> Gene
         return
     # An interrupt may not land while the pool is being made (its workers would be left running,
     # with the output's pipes) nor while it is being ended: SIGINT and SIGTERM wait, blocked, and
-    # arrive as soon as the pool is whole or gone.
-    with _signals_held():
-        pool = multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(job,))
+    # arrive as soon as the pool is whole or gone. The same holds for every call into the pool (see
+    # _collect). Its threads start with both blocked and keep them so: a signal is the main thread's.
+    pool: Pool | None = None
     try:
+        with _signals_held():
+            pool = multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(job,))
         pending: deque[AsyncResult[list[LineResult]]] = deque()
         for chunk in chunks(lines):
-            pending.append(pool.apply_async(_run_chunk, (chunk,)))
+            with _signals_held():  # no interrupt inside the pool's own bookkeeping either
+                pending.append(pool.apply_async(_run_chunk, (chunk,)))
             if len(pending) >= 4 * jobs:
-                yield from pending.popleft().get()
+                yield from _collect(pending.popleft())
         while pending:
-            yield from pending.popleft().get()
+            yield from _collect(pending.popleft())
     finally:
-        with _signals_held():
-            pool.terminate()
-            pool.join()
+        if pool is not None:
+            with _signals_held():
+                pool.terminate()
+                pool.join()
+
+
+def _collect(result: AsyncResult[list[LineResult]]) -> list[LineResult]:
+    """One chunk's results, waited for with SIGINT and SIGTERM held back.
+
+    An interrupt raised just after ``threading.Event.wait`` has taken its condition's lock, before
+    the ``with`` there guards it, leaves that lock held: the pool's result thread blocks on it for
+    ever when it sets the result, and ``terminate()`` waits on that thread (a CI run hung once after
+    a Ctrl-C). Held back, the signal is seen pending and raised as the block ends, where no lock is
+    held."""
+    with _signals_held():
+        while not result.ready() and not signal.sigpending() & _STOPS:
+            result.wait(0.05)
+        found = result.get() if result.ready() else []
+    return found
 
 
 @contextmanager
