@@ -115,6 +115,18 @@ def _untyped(body: Mapping[str, Any]) -> list[int]:
     return [i for i, t in enumerate(tools) if isinstance(t, dict) and t.keys() == {"function"}] if tools else []
 
 
+def _explicit_default_schemas(body: Mapping[str, Any]) -> list[int]:
+    """Where the body's function tools spelled out the empty object schema the IR holds for no
+    ``parameters`` (the spelling record, so they go back spelled out)."""
+    tools = body.get("tools")
+    found: list[int] = []
+    for i, tool in enumerate(tools if isinstance(tools, list) else ()):
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict) and function.get("parameters") == _DEFAULT_SCHEMA:
+            found.append(i)
+    return found
+
+
 _CHOICE_MODES = frozenset({"auto", "none", "required", "any"})
 """``ChatCompletionToolChoiceOptionParam``'s modes (openai.types.chat), and Mistral's ``any``
 (https://docs.mistral.ai/capabilities/function_calling/): ``required`` on the dialects that say so
@@ -170,6 +182,8 @@ def decode_request(body: Mapping[str, Any], ctx: Ctx) -> Request:
     fields["tools"] = [_decode_tool(_typed(expect(t, dict, at), ctx), at, ctx) for at, t in each(body, "tools", "")]
     if ctx.dialect.typeless_tools and (untyped := _untyped(body)):
         wire["untyped_tools"] = untyped
+    if explicit := _explicit_default_schemas(body):
+        wire["default_parameters"] = explicit
     if body.get("tools") == []:  # an empty list the IR holds as no tools: the spelling record keeps it
         options[WIRE] = {**options.get(WIRE, {}), "empty_tools": True}
     for key in _NUMBERS:
@@ -247,10 +261,12 @@ def _keep_or_map(
 
 def _encode_tools(request: Request, ctx: Ctx) -> list[Block]:
     tools: list[Block] = []
+    explicit = _spelling(request, ctx).get("default_parameters")
+    spelled_out = set(explicit) if isinstance(explicit, list) else set()
     for i, tool in enumerate(request.tools):
         match tool:  # function tools first: most lists hold nothing else
             case Tool():
-                tools.append(_encode_tool(tool, i, ctx))
+                tools.append(_encode_tool(tool, i, ctx, i in spelled_out))
             case NativeTool():
                 block = _encode_native_tool(tool, f"tools[{i}]", ctx)
                 if block is not None:
@@ -260,13 +276,13 @@ def _encode_tools(request: Request, ctx: Ctx) -> list[Block]:
     return tools
 
 
-def _encode_tool(tool: Tool, i: int, ctx: Ctx) -> Block:
+def _encode_tool(tool: Tool, i: int, ctx: Ctx, spelled_out: bool = False) -> Block:
     function: Block = {"name": tool.name}
     description = tool.description
     if description is not None:
         function["description"] = description
     schema = tool.input_schema
-    if schema != _DEFAULT_SCHEMA:
+    if spelled_out or schema != _DEFAULT_SCHEMA:
         at = f"tools[{i}].input_schema"
         function["parameters"] = fit_schema(schema, STRICT, at, ctx.out) if tool.strict else schema
     strict = tool.strict

@@ -112,6 +112,7 @@ def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingB
     _merge_options(body, options)
     spelled = spelling(given, RESPONSES)
     _respell_integers(body, spelled)
+    _unset_strict(request, body, spelled.get("strict_unset"))
     for key in spelled.get("empty", ()):
         body.setdefault(key, {})
     out.foreign_options(request.provider_options, own=PROVIDER)
@@ -145,6 +146,17 @@ def _encode_tool(tool: Tool | NativeTool, index: int, out: WarningSink) -> dict[
     block["parameters"] = fit_schema(schema, STRICT, f"tools[{index}].input_schema", out) if tool.strict else schema
     block["strict"] = tool.strict
     return block
+
+
+def _unset_strict(request: Request, body: dict[str, Any], unset: Any) -> None:
+    """Function tools the decoded body sent without ``strict`` go back without it while it is
+    still unset (the SDK's type requires the key, as null at least; the API takes it absent)."""
+    tools = body.get("tools")
+    if not isinstance(unset, list) or not isinstance(tools, list) or len(tools) != len(request.tools):
+        return
+    for i in unset:
+        if isinstance(i, int) and 0 <= i < len(tools) and tools[i].get("strict", False) is None:
+            del tools[i]["strict"]
 
 
 def _encode_tool_choice(choice: str | ToolChoice) -> Any:
@@ -261,6 +273,8 @@ def decode_request(body: Mapping[str, Any]) -> Request:
     fields["tools"] = [_decode_tool(tool, i) for i, tool in enumerate(_list(body, "tools"))]
     if body.get("tools") == []:  # the IR's no tools: the spelling record keeps the form
         options.setdefault(WIRE, {})["empty_tools"] = True
+    elif unset := [i for i, t in enumerate(fields["tools"]) if type(t) is Tool and "strict" not in body["tools"][i]]:
+        options.setdefault(WIRE, {})["strict_unset"] = unset  # FunctionToolParam requires it; the API does not
     _decode_tool_choice(body.get("tool_choice"), fields, options)
     _decode_settings(body, fields, options)
     for key, value in body.items():
