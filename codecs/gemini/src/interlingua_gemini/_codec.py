@@ -23,7 +23,7 @@ from interlingua.kit import (
     Serving,
 )
 
-from . import _count, _errors, _http, _request, _response, _rules, _sniff, _stream
+from . import _batch, _count, _errors, _http, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._media_types import MEDIA_TYPES
 from ._parts import NAME, PROVIDER
@@ -63,6 +63,7 @@ class GeminiCodec(CodecBase):
         counting=_count.COUNTING,
         models=_count.MODELS,
     )
+    batching = _batch.BATCHING
     genai_provider = "gcp.gemini"  # gen_ai.provider.name (opentelemetry-semantic-conventions: GenAiProviderNameValues)
     rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 
