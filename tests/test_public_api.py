@@ -198,6 +198,7 @@ PUBLIC = {
         "ResultFormat",
         "ResultLine",
         "failure_note",
+        "message_note",
         "request_note",
         "CodecBase",
         "Counting",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from ._warnings import WarningSink
+from ._warnings import WarningSink, article
 
 FailureKind = Literal["errored", "canceled", "expired"]
 """Why a request has no answer: it failed, or the batch was canceled or expired before it ran."""
@@ -33,12 +33,20 @@ class BatchFailure:
 @dataclass(frozen=True, slots=True)
 class ResultLine:
     """One result line read: its ``id`` (None where the format has none), the answer's wire body
-    (``response``) or ``failure``, and the ``request`` body where the line repeats it."""
+    (``response``) or ``failure``, and the ``request`` body where the line repeats it. ``own``:
+    what the vendor stamped on the line (its own ids, times), written back only by the format
+    named ``format`` (the one it was read from), so a line round-trips exactly."""
 
     id: Any
     response: Mapping[str, Any] | None = None
     failure: BatchFailure | None = None
     request: Mapping[str, Any] | None = None
+    format: str = ""
+    own: Mapping[str, Any] | None = None
+
+    def own_for(self, name: str) -> Mapping[str, Any]:
+        """The vendor's own fields where ``name`` is the format they were read from, else none."""
+        return (self.own or {}) if self.format == name else {}
 
 
 class ResultFormat(NamedTuple):
@@ -76,7 +84,15 @@ def failure_note(line: ResultLine, kinds: tuple[FailureKind, ...], out: WarningS
     error carrying the message)."""
     failure = line.failure
     if failure is not None and failure.kind not in kinds:
-        out.lossy(at, "batch_result", f"a {failure.kind} request is written as an error", action="converted")
+        why = f"{article(failure.kind)} request is written as an error"
+        out.lossy(at, "batch_result", why, action="converted")
+
+
+def message_note(line: ResultLine, out: WarningSink, at: str) -> None:
+    """Warn where the target's line says a request was canceled or expired with no words of its
+    own, and the source's line had some."""
+    if line.failure is not None and line.failure.message:
+        out.lossy(at, "batch_message", f"a {line.failure.kind} result carries no message")
 
 
 def request_note(line: ResultLine, out: WarningSink, at: str = "request") -> None:

@@ -3,7 +3,16 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 
 from typing import TYPE_CHECKING
 
-from ._batch import BatchFailure, Batching, FailureKind, ResultFormat, ResultLine, failure_note, request_note
+from ._batch import (
+    BatchFailure,
+    Batching,
+    FailureKind,
+    ResultFormat,
+    ResultLine,
+    failure_note,
+    message_note,
+    request_note,
+)
 from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
 from ._codec import BatchLine, Counting, ErrorBody, ListedModel, ModelList, Serving
 from ._codec_base import CodecBase
@@ -70,6 +79,7 @@ __all__ = [
     "ResultFormat",
     "ResultLine",
     "failure_note",
+    "message_note",
     "request_note",
     "Counting",
     "CodecBase",

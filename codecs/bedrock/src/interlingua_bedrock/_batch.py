@@ -20,7 +20,7 @@ from ._parts import NAME
 
 
 def read_record(line: Mapping[str, Any]) -> ResultLine:
-    request = require(line, "modelInput", dict, "")
+    request = optional(line, "modelInput", dict, "")  # only a record written without its request lacks it
     output = optional(line, "modelOutput", dict, "")
     if output is not None:
         return ResultLine(line.get("recordId"), response=output, request=request)
@@ -50,7 +50,7 @@ def write_record(line: ResultLine, out: WarningSink) -> dict[str, Any]:
 
 RECORDS = ResultFormat(
     "bedrock batch record",
-    frozenset({"recordId", "modelInput"}),
+    frozenset({"recordId"}),
     frozenset({"modelOutput", "error"}),
     read_record,
     write_record,

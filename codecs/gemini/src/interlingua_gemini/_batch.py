@@ -29,6 +29,8 @@ from interlingua.kit import (
 from ._errors import served_error
 from ._parts import NAME
 
+RESULT, PREDICTION = "gemini batch result", "vertex batch prediction"
+
 
 def read_result(line: Mapping[str, Any]) -> ResultLine:
     response = optional(line, "response", dict, "")
@@ -37,7 +39,7 @@ def read_result(line: Mapping[str, Any]) -> ResultLine:
     error = require(line, "error", dict, "")
     message, code = optional(error, "message", str, "error", ""), optional(error, "status", str, "error")
     failure = BatchFailure("errored", message, optional(error, "code", int, "error"), code)
-    return ResultLine(line.get("key"), failure=failure)
+    return ResultLine(line.get("key"), failure=failure, format=RESULT, own={"error": error})
 
 
 def write_result(line: ResultLine, out: WarningSink) -> dict[str, Any]:
@@ -49,16 +51,17 @@ def write_result(line: ResultLine, out: WarningSink) -> dict[str, Any]:
     error = served_error(failure.status or 500, failure.message or failure.kind, None)["error"]
     if failure.status is None:  # no HTTP status to give the code and the status by
         error = {"message": error["message"]}
-    return {"key": line.id, "error": error}
+    return {"key": line.id, "error": line.own_for(RESULT).get("error") or error}
 
 
 def read_prediction(line: Mapping[str, Any]) -> ResultLine:
-    request = require(line, "request", dict, "")
+    request = optional(line, "request", dict, "")  # only a line written without its request lacks it
     response = optional(line, "response", dict, "")
+    own = {"processed_time": line.get("processed_time")}
     if response is not None:
-        return ResultLine(None, response=response, request=request)
+        return ResultLine(None, response=response, request=request, format=PREDICTION, own=own)
     message = optional(line, "status", str, "", "")
-    return ResultLine(None, failure=BatchFailure("errored", message), request=request)
+    return ResultLine(None, failure=BatchFailure("errored", message), request=request, format=PREDICTION, own=own)
 
 
 def write_prediction(line: ResultLine, out: WarningSink) -> dict[str, Any]:
@@ -67,6 +70,8 @@ def write_prediction(line: ResultLine, out: WarningSink) -> dict[str, Any]:
     written: dict[str, Any] = {}
     failure = line.failure
     written["status"] = "" if failure is None else (failure.message or failure.kind)
+    if line.own_for(PREDICTION).get("processed_time") is not None:
+        written["processed_time"] = line.own_for(PREDICTION)["processed_time"]
     failure_note(line, ("errored",), out, "status")
     if line.request is not None:
         written["request"] = line.request
@@ -78,7 +83,7 @@ def write_prediction(line: ResultLine, out: WarningSink) -> dict[str, Any]:
 
 
 RESULTS = ResultFormat(
-    "gemini batch result",
+    RESULT,
     frozenset({"key"}),
     frozenset({"response", "error"}),
     read_result,
@@ -86,7 +91,7 @@ RESULTS = ResultFormat(
     body_wire=NAME,
 )
 PREDICTIONS = ResultFormat(
-    "vertex batch prediction",
+    PREDICTION,
     frozenset({"request"}),
     frozenset({"response", "status"}),
     read_prediction,
