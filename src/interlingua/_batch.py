@@ -9,11 +9,13 @@ it) and writes one back, reporting on a ``WarningSink`` what its line cannot hol
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple, TypeAlias, TypeVar
 
-from ._warnings import WarningSink, article
+from ._warnings import AnyWarning, WarningSink, article
+
+T = TypeVar("T")
 
 FailureKind = Literal["errored", "canceled", "expired"]
 """Why a request has no answer: it failed, or the batch was canceled or expired before it ran."""
@@ -74,9 +76,11 @@ class ResultFormat(NamedTuple):
 
 class Batching(NamedTuple):
     """A codec's batch service: its result lines (``results``; a format shared by several wires of
-    one vendor is declared by each, with one ``name``)."""
+    one vendor is declared by each, with one ``name``) and, where ``Client.batch`` can run a batch
+    on it, its ``api``."""
 
     results: tuple[ResultFormat, ...] = ()
+    api: BatchApi | None = None
 
 
 def failure_note(line: ResultLine, kinds: tuple[FailureKind, ...], out: WarningSink, at: str) -> None:
@@ -99,3 +103,74 @@ def request_note(line: ResultLine, out: WarningSink, at: str = "request") -> Non
     """Warn where the source line held the request and the target's line has no place for it."""
     if line.request is not None:
         out.lossy(at, "batch_request", "the target's result line does not repeat the request")
+
+
+# -- the batch API: submit, poll, fetch -----------------------------------------------------------
+# A codec writes each step as a generator of the HTTP calls it makes (sans I/O): it yields a
+# BatchCall and is sent the answer (a JSON value, or the bytes of a file). Client and AsyncClient
+# drive the same generators (interlingua._batching).
+
+
+@dataclass(frozen=True, slots=True)
+class BatchCall:
+    """One HTTP call of a batch step: ``path`` under the batch API's base URL, or a whole URL the
+    vendor gave (``https://...``); a ``json`` body, or a multipart ``upload`` (form ``fields`` and
+    one file: field name, file name, bytes); ``raw``: the answer is a file (bytes), not JSON."""
+
+    method: str
+    path: str
+    json: Mapping[str, Any] | None = None
+    upload: tuple[str, str, bytes] | None = None
+    fields: Mapping[str, str] | None = None
+    raw: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BatchJob:
+    """A submitted batch: the vendor's ``id``, its own ``status`` word, whether it has ended
+    (``done``), and the vendor's batch object as it last answered (``raw``)."""
+
+    id: str
+    status: str
+    done: bool
+    raw: Mapping[str, Any]
+    warnings: Mapping[str, list[AnyWarning]] = field(default_factory=dict)
+    """What each line's request could not carry, by line id (filled by the client on submit)."""
+
+
+Steps: TypeAlias = Generator[BatchCall, Any, T]
+"""A batch step: the calls it makes, then its value."""
+
+
+class BatchApi(NamedTuple):
+    """A vendor's batch API for ``Client.batch``: ``base`` turns the wire's message URL into the
+    batch API's base URL; ``submit(lines, model)`` sends the batch's lines (``(id, body)``, the
+    bodies encoded for the wire) and gives the job; ``poll`` asks after it; ``fetch`` gives an
+    ended job's result lines, which ``results`` reads. ``serve`` plays the vendor's side for
+    :class:`~interlingua.testing.FakeVendor` (see :class:`FakeBatches`)."""
+
+    base: Callable[[str], str]
+    submit: Callable[[Sequence[tuple[str, Mapping[str, Any]]], str | None], Steps[BatchJob]]
+    poll: Callable[[BatchJob], Steps[BatchJob]]
+    fetch: Callable[[BatchJob], Steps[list[Mapping[str, Any]]]]
+    results: ResultFormat
+    serve: Callable[[FakeBatches, str, str, Any], tuple[int, Any] | None] | None = None
+
+
+@dataclass
+class FakeBatches:
+    """A fake vendor's batches, for a codec's ``BatchApi.serve``: ``answer(body)`` runs one line's
+    request body through the fake's scripted replies, giving ``(status, answer body)``; ``store``
+    holds what the vendor would (files, batches) by id; a batch reports itself in progress to
+    ``polls`` polls before it ends, so a client's polling is exercised."""
+
+    answer: Callable[[Mapping[str, Any]], tuple[int, Mapping[str, Any]]]
+    url: str = ""
+    """The fake's own URL (for a batch object that names where its results are)."""
+    store: dict[str, Any] = field(default_factory=dict)
+    polls: int = 1
+    count: int = 0
+
+    def new_id(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count:04d}"

@@ -4,11 +4,16 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 from typing import TYPE_CHECKING
 
 from ._batch import (
+    BatchApi,
+    BatchCall,
     BatchFailure,
     Batching,
+    BatchJob,
     FailureKind,
+    FakeBatches,
     ResultFormat,
     ResultLine,
+    Steps,
     failure_note,
     message_note,
     request_note,
@@ -75,6 +80,11 @@ __all__ = [
     "BatchLine",
     "BatchFailure",
     "Batching",
+    "BatchApi",
+    "BatchCall",
+    "BatchJob",
+    "FakeBatches",
+    "Steps",
     "FailureKind",
     "ResultFormat",
     "ResultLine",
