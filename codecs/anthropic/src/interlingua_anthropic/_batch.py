@@ -14,7 +14,6 @@ from typing import Any
 from interlingua import DecodeError, WarningSink
 from interlingua.kit import (
     BatchFailure,
-    Batching,
     ResultFormat,
     ResultLine,
     message_note,
@@ -78,4 +77,3 @@ RESULTS = ResultFormat(
     write_result,
     body_wire=CODEC,
 )
-BATCHING = Batching(results=(RESULTS,))

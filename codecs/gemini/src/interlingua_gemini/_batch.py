@@ -17,7 +17,6 @@ from typing import Any
 from interlingua import WarningSink
 from interlingua.kit import (
     BatchFailure,
-    Batching,
     ResultFormat,
     ResultLine,
     failure_note,
@@ -99,4 +98,3 @@ PREDICTIONS = ResultFormat(
     request=True,
     body_wire=NAME,
 )
-BATCHING = Batching(results=(RESULTS, PREDICTIONS))
