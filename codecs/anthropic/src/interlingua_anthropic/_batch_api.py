@@ -89,7 +89,13 @@ def _status(batches: FakeBatches, batch_id: str, *, count: bool = True) -> tuple
     ended = count and kept["polls"] == 0
     results = f"{batches.url}/v1/messages/batches/{batch_id}/results" if ended else None
     status = "ended" if ended else "in_progress"
-    return 200, {"id": batch_id, "type": "message_batch", "processing_status": status, "results_url": results}
+    batch = {"id": batch_id, "type": "message_batch", "processing_status": status, "results_url": results}
+    times = {"created_at": _EPOCH, "expires_at": _EPOCH, "ended_at": _EPOCH if ended else None}
+    counts = dict.fromkeys(("processing", "succeeded", "errored", "canceled", "expired"), 0)
+    return 200, {**batch, **times, "archived_at": None, "cancel_initiated_at": None, "request_counts": counts}
+
+
+_EPOCH = "2026-01-01T00:00:00Z"
 
 
 API = BatchApi(_base, submit, poll, fetch, _batch.RESULTS, serve)

@@ -86,7 +86,8 @@ def _upload(batches: FakeBatches, body: Any) -> tuple[int, Any]:
         if b'name="file"' in headers:
             file_id = batches.new_id("file-")
             batches.store[file_id] = content.removesuffix(b"\r\n")
-            return 200, {"id": file_id, "object": "file", "purpose": "batch", "bytes": len(content)}
+            file = {"id": file_id, "object": "file", "purpose": "batch", "bytes": len(content), "created_at": 0}
+            return 200, {**file, "filename": "batch.jsonl", "status": "processed"}
     return 400, {"error": {"message": "no file part in the upload", "type": "invalid_request_error"}}
 
 
@@ -106,7 +107,7 @@ def _create(batches: FakeBatches, body: Any) -> tuple[int, Any]:
     for key, rows in (("output", output), ("error", errors)):
         if rows:
             batches.store[f"{batch_id}-{key}"] = "\n".join(json.dumps(r) for r in rows).encode()
-    batches.store[batch_id] = {"polls": batches.polls, "endpoint": body.get("endpoint")}
+    batches.store[batch_id] = {"polls": batches.polls, "endpoint": body.get("endpoint"), "file": body["input_file_id"]}
     return _status(batches, batch_id, count=False)
 
 
@@ -117,8 +118,8 @@ def _status(batches: FakeBatches, batch_id: str, *, count: bool = True) -> tuple
     if count and kept["polls"] > 0:
         kept["polls"] -= 1
     ended = count and kept["polls"] == 0
-    batch: dict[str, Any] = {"id": batch_id, "object": "batch", "endpoint": kept["endpoint"]}
-    batch["completion_window"] = "24h"
+    batch: dict[str, Any] = {"id": batch_id, "object": "batch", "endpoint": kept["endpoint"], "created_at": 0}
+    batch.update(completion_window="24h", input_file_id=kept["file"])
     batch["status"] = "completed" if ended else "in_progress"
     for key in ("output", "error"):
         batch[f"{key}_file_id"] = f"{batch_id}-{key}" if ended and f"{batch_id}-{key}" in batches.store else None
