@@ -186,3 +186,20 @@ def test_the_cli_converts_a_result_file_and_says_what_it_read(tmp_path: Path) ->
     assert [line["result"]["type"] for line in lines] == ["succeeded", "succeeded", "errored", "expired", "canceled"]
     assert lines[2]["result"]["error"]["error"]["type"] == "not_found_error"  # its HTTP 404
     assert run.stderr.splitlines()[1] == "read: 5 openai batch output"
+
+
+def test_inspect_draws_a_result_lines_answer_or_its_failure() -> None:
+    answered = run_cli("inspect", FILES / "bedrock-batch-record.jsonl", "--line", "3")
+    assert answered.code == 0, answered.stderr
+    assert answered.stdout.splitlines()[0] == (
+        "anthropic-messages response (in a bedrock batch record line (modelOutput, recordId)), batch id 'CALL0000003'"
+    )
+    assert "tool_use retrieve_entity_info id=toolu_0167cfEnoQaPviGdVXA95zcu" in answered.stdout
+    failed = run_cli("inspect", FILES / "openai-batch-output.jsonl", "--line", "3")
+    assert failed.stdout.splitlines() == [
+        "batch id 'model-not-found' (openai batch output line (custom_id, error, response))",
+        "└── errored",
+        "    ├── status: 404",
+        "    ├── code: invalid_request_error",
+        "    └── message: The requested model 'gpt-5.2-proo' does not exist.",
+    ]

@@ -110,6 +110,11 @@ def _under(prefix: str, warning: AnyWarning) -> AnyWarning:
     return warning.model_copy(update={"path": f"{prefix}.{warning.path}" if warning.path else prefix})
 
 
+def body_wire(body: Mapping[str, Any] | None, own: str) -> str:
+    """The wire of a result line's body, by its shape (``own``: the format's, where it has none)."""
+    return _wire_of(None, body, own)
+
+
 def _wire_of(given: str | None, body: Mapping[str, Any] | None, own: str) -> str:
     """The wire of the line's body: ``--from``, else its shape, else the format's own wire."""
     if given is not None:
