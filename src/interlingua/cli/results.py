@@ -5,8 +5,8 @@ target's error shape, a request the line repeats converted as a request.
 The codecs declare the lines (``Codec.batching``); this module names no vendor. A line is the
 format whose marking keys it has most of; where another format fits too, the reason names it.
 The body inside is detected by its shape (``--from`` sets it), since one format may carry several
-wires' bodies (an OpenAI output line holds a chat completion or a response; a Bedrock record the
-body of whichever model ran); a line with no body is read as its format's own wire.
+wires' bodies (one vendor's output line may hold an answer of either of its two wires; a cloud's
+batch record the body of whichever model ran); a line with no body is read as its format's own wire.
 """
 
 from __future__ import annotations
