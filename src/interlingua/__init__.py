@@ -115,6 +115,10 @@ _LAZY = {
     "ThinkingBudgets": "._budgets",
     "TokenCount": "._count",
     "estimate_tokens": "._count",
+    "BatchFailure": "._batch",
+    "BatchJob": "._batch",
+    "BatchOutcome": "._batching",
+    "BatchUnsupportedError": "._batching",
     "instrument": "._otel",
     "uninstrument": "._otel",
 }
@@ -141,6 +145,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from ._batch import BatchFailure, BatchJob
+    from ._batching import BatchOutcome, BatchUnsupportedError
     from ._budgets import ThinkingBudgets
     from ._client import AsyncClient, AsyncEventStream, Client, EventStream, RetryPolicy
     from ._count import TokenCount, estimate_tokens
@@ -235,6 +241,10 @@ __all__ = [
     "Thinking",
     "ThinkingBudgets",
     "TokenCount",
+    "BatchFailure",
+    "BatchJob",
+    "BatchOutcome",
+    "BatchUnsupportedError",
     "ThinkingConfig",
     "ThinkingDelta",
     "ThinkingLevel",

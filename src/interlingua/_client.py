@@ -35,7 +35,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from urllib.parse import urlsplit
 
-from . import _otel
+from . import _batching, _otel
+from ._batch import BatchJob
+from ._batching import BatchOutcome
 from ._codec import _SECRET_HEADERS, Codec, Endpoint, HttpRequest
 from ._count import TokenCount, estimate_tokens
 from ._errors import (
@@ -462,6 +464,37 @@ class Client(_Base):
             return estimate_tokens(ready)
         return self._read_count(*self._read(prepared))
 
+    def batch(
+        self, requests: Mapping[str, Request], *, poll_interval: float = 30.0, timeout: float | None = None
+    ) -> list[BatchOutcome]:
+        """Run ``requests`` (by id) as one batch on the vendor's batch API, at its batch price:
+        submitted, polled every ``poll_interval`` seconds until it ends (``timeout``: give up,
+        TimeoutError, the job left running), its answers fetched, in the order given."""
+        job = self.submit_batch(requests)
+        started = time.monotonic()
+        while not job.done:
+            if timeout is not None and time.monotonic() - started + poll_interval > timeout:
+                raise TimeoutError(f"batch {job.id} still {job.status} after {timeout:g} s (left running)")
+            time.sleep(poll_interval)
+            job = self.poll_batch(job)
+        return self.fetch_batch(job)
+
+    def submit_batch(self, requests: Mapping[str, Request]) -> BatchJob:
+        """Send ``requests`` (by id) as one batch; the job, with what each request could not carry."""
+        lines, warnings, model = _batching.encoded_lines(self, {k: self._ready(r) for k, r in requests.items()})
+        session = _batching.Session(self, model)
+        return _batching.submitted(_batching.drive(self, session, session.api.submit(lines, model)), warnings)
+
+    def poll_batch(self, job: BatchJob) -> BatchJob:
+        """The job as the vendor reports it now."""
+        session = _batching.Session(self, None)
+        return _batching.polled(job, _batching.drive(self, session, session.api.poll(job)))
+
+    def fetch_batch(self, job: BatchJob) -> list[BatchOutcome]:
+        """An ended job's answers and failures, by id."""
+        session = _batching.Session(self, None)
+        return _batching.outcomes(session, job, _batching.drive(self, session, session.api.fetch(job)))
+
     def stream(self, request: Request | HttpRequest, *, strict: bool = False) -> EventStream:
         """Events as they arrive: ``with client.stream(req) as events: for event in events: ...``
         Leaving the block early closes the connection; ``.response()`` accumulates the rest. The
@@ -786,6 +819,36 @@ class AsyncClient(_Base):
         if prepared is None:
             return estimate_tokens(ready)
         return self._read_count(*await self._read(prepared))
+
+    async def batch(
+        self, requests: Mapping[str, Request], *, poll_interval: float = 30.0, timeout: float | None = None
+    ) -> list[BatchOutcome]:
+        """Like ``Client.batch``."""
+        job = await self.submit_batch(requests)
+        started = time.monotonic()
+        while not job.done:
+            if timeout is not None and time.monotonic() - started + poll_interval > timeout:
+                raise TimeoutError(f"batch {job.id} still {job.status} after {timeout:g} s (left running)")
+            await asyncio.sleep(poll_interval)
+            job = await self.poll_batch(job)
+        return await self.fetch_batch(job)
+
+    async def submit_batch(self, requests: Mapping[str, Request]) -> BatchJob:
+        """Like ``Client.submit_batch``."""
+        ready = {k: await self._aready(r) for k, r in requests.items()}
+        lines, warnings, model = _batching.encoded_lines(self, ready)
+        session = _batching.Session(self, model)
+        return _batching.submitted(await _batching.adrive(self, session, session.api.submit(lines, model)), warnings)
+
+    async def poll_batch(self, job: BatchJob) -> BatchJob:
+        """Like ``Client.poll_batch``."""
+        session = _batching.Session(self, None)
+        return _batching.polled(job, await _batching.adrive(self, session, session.api.poll(job)))
+
+    async def fetch_batch(self, job: BatchJob) -> list[BatchOutcome]:
+        """Like ``Client.fetch_batch``."""
+        session = _batching.Session(self, None)
+        return _batching.outcomes(session, job, await _batching.adrive(self, session, session.api.fetch(job)))
 
     def stream(self, request: Request | HttpRequest, *, strict: bool = False) -> AsyncEventStream:
         """Like ``Client.stream``; with a resolver, handles are resolved (and the request

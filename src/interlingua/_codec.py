@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias,
 from ._parts import PART_TYPES
 
 if TYPE_CHECKING:  # the protocol's annotations only: the turn rules load with the codecs that use them
+    from ._batch import Batching
     from ._errors import ProviderError
     from ._handles import Resolver
     from ._normalize import ReasoningPolicy, TurnRules
@@ -308,6 +309,9 @@ class Codec(Protocol):
     serving: Serving | None
     """Optional (default None): how the wire's API is served, for the gateway and the CLI's batch
     lines; a codec without one is reached through the gateway as an upstream only."""
+    batching: Batching | None
+    """Optional (default None): the vendor's batch service: the result lines of its batch output
+    files (``interlingua convert`` reads and writes them, keeping ids)."""
     genai_provider: str | None
     """Optional (default None: ``provider``): the vendor's name in OpenTelemetry's GenAI
     conventions (``gen_ai.provider.name``), where it differs from ``provider``."""

@@ -16,6 +16,7 @@ from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import Encoded, WarningSink, noting_unmapped
 
 if TYPE_CHECKING:
+    from ._batch import Batching
     from ._errors import ProviderError
     from ._handles import Resolver
     from ._request import Request
@@ -57,6 +58,7 @@ class CodecBase:
     oracle: str | None = None
     conformance: str | None = None
     serving: Serving | None = None
+    batching: Batching | None = None
     writes_unmapped: frozenset[str] | None = None
     """The ``unmapped`` keys of its own provider's echoes this codec writes back, where codecs share
     a provider (each reports the other's); None: all of them."""

@@ -3,6 +3,21 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 
 from typing import TYPE_CHECKING
 
+from ._batch import (
+    BatchApi,
+    BatchCall,
+    BatchFailure,
+    Batching,
+    BatchJob,
+    FailureKind,
+    FakeBatches,
+    ResultFormat,
+    ResultLine,
+    Steps,
+    failure_note,
+    message_note,
+    request_note,
+)
 from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
 from ._codec import BatchLine, Counting, ErrorBody, ListedModel, ModelList, Serving
 from ._codec_base import CodecBase
@@ -63,6 +78,19 @@ __all__ = [
     "lookup",
     "nearest_level",
     "BatchLine",
+    "BatchFailure",
+    "Batching",
+    "BatchApi",
+    "BatchCall",
+    "BatchJob",
+    "FakeBatches",
+    "Steps",
+    "FailureKind",
+    "ResultFormat",
+    "ResultLine",
+    "failure_note",
+    "message_note",
+    "request_note",
     "Counting",
     "CodecBase",
     "ErrorBody",

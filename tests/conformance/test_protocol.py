@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import interlingua as il
-from interlingua.kit import CodecBase, Serving, Sniffed, TurnRules
+from interlingua.kit import Batching, CodecBase, Serving, Sniffed, TurnRules
 from interlingua.testing import Conformance, conformance_for
 
 MEMBERS = sorted(
@@ -30,6 +30,7 @@ def test_the_protocol_names_every_hook_the_core_reads() -> None:
             "oracle",
             "conformance",
             "serving",
+            "batching",
             "genai_provider",
             "encode_request",
             "decode_request",
@@ -71,6 +72,7 @@ def test_every_installed_codec_keeps_the_protocol(name: str) -> None:
     assert isinstance(codec.rules, TurnRules)
     assert codec.oracle is None or (isinstance(codec.oracle, str) and ":" in codec.oracle)
     assert codec.serving is None or isinstance(codec.serving, Serving)
+    assert codec.batching is None or isinstance(codec.batching, Batching)
     assert codec.conformance is None or isinstance(conformance_for(name), Conformance)
     assert codec.genai_provider is None or (isinstance(codec.genai_provider, str) and codec.genai_provider)
     keys = codec.api_key_env_for({})
@@ -103,6 +105,7 @@ def test_the_base_class_gives_every_optional_member_its_default() -> None:
         "oracle": None,
         "conformance": None,
         "serving": None,
+        "batching": None,
         "genai_provider": None,
     }
     assert {key: getattr(bare, key) for key in defaults} == defaults

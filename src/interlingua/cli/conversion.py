@@ -16,6 +16,9 @@ What comes out, by what goes in (docs/guide/cli.md, "Convert a dataset", says th
 - a batch line (each codec declares its own, ``Codec.serving.batch``: ``{custom_id, params}``,
   ``{custom_id, method, url, body}``, ``{key, request}``) -> the target's batch line with the
   same id;
+- a batch result line (``Codec.batching``: ``{custom_id, result}``, ``{custom_id, response,
+  error}``, ``{key, response | error}``, ``{recordId, modelInput, modelOutput | error}``,
+  ``{request, response | status}``) -> the target's result line with the same id (cli/results.py);
 - a recorded stream -> the target's stream (or, accumulated, its response body).
 
 ``target="transcript"`` writes interlingua transcripts; request settings a transcript has no
@@ -47,9 +50,11 @@ from .. import (
     parse_sse,
     render_sse,
 )
+from .._batch import ResultFormat
 from .._codec import BatchLine
 from .._registry import ServedWire, served
 from .._wire import loads
+from . import results
 from .detect import TRANSCRIPT, Detected, DetectError, Kind, detect_body, detect_stream
 
 Reasoning = Literal["drop", "as_text"]
@@ -86,6 +91,15 @@ class Converted:
     warnings: list[AnyWarning]
     detected: Detected
     envelope: str | None = None
+    result: bool = False
+    """A batch result line (``envelope`` names its format)."""
+
+    @property
+    def label(self) -> str:
+        """What the input was read as, for a dataset's report."""
+        if self.envelope is None:
+            return f"{self.detected.wire} {self.detected.kind}"
+        return self.envelope if self.result else f"{self.envelope} batch line"
 
 
 # -- batch envelopes ----------------------------------------------------------------------------
@@ -196,6 +210,9 @@ class Converter:
         """Convert one parsed JSON value (request, response, transcript or batch line)."""
         if not isinstance(body, Mapping):
             raise DetectError(f"expected a JSON object, got {type(body).__name__}")
+        result = results.find(body) if kind is None else None
+        if result is not None:
+            return self._result(body, result)
         envelope, inner = unwrap(body)
         detected = self.detect(inner, envelope, kind)
         guessed = self.source is None and (envelope is None or envelope.wire is None) and not detected.certain
@@ -236,6 +253,12 @@ class Converter:
         return Converted(output, found, detected)
 
     # -- steps --------------------------------------------------------------------------------
+
+    def _result(self, line: Mapping[str, Any], found: tuple[str, ResultFormat, str]) -> Converted:
+        if self.target == TRANSCRIPT:
+            raise ConversionError("a batch result line has no transcript form; convert its request file instead")
+        done = results.convert(line, found, _ResultSteps(self))
+        return Converted(done.line, done.warnings, done.detected, done.format, result=True)
 
     def detect(self, body: Mapping[str, Any], envelope: Envelope | None, kind: Kind | None = None) -> Detected:
         """The source wire and kind: ``--from``, else what the envelope names, else the body's shape."""
@@ -323,6 +346,27 @@ class Converter:
         first = [("message", chunk) for chunk in chunks[:4]] if isinstance(chunks, list) else []
         found = detect_stream(first)
         return Detected(found.wire, "stream", f"a JSON array of chunks: {found.reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class _ResultSteps:
+    """The converter's steps a result line's conversion takes (cli/results.py)."""
+
+    converter: Converter
+
+    @property
+    def target(self) -> str:
+        return self.converter.target
+
+    @property
+    def source(self) -> str | None:
+        return self.converter.source
+
+    def codec(self, spec: str) -> Codec:
+        return codec_for(spec)
+
+    def request(self, body: Mapping[str, Any], detected: Detected) -> Encoded:
+        return self.converter._encode(self.converter.decode_request(body, detected))
 
 
 def _envelope_reason(envelope: Envelope) -> str:

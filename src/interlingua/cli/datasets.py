@@ -75,11 +75,7 @@ class LineJob:
             return LineResult(number, None, error=_one_line(err))
         except Exception as err:  # a codec bug must not end a million-line run; it is reported per line
             return LineResult(number, None, error=f"internal error {type(err).__name__}: {_one_line(err)}")
-        source = (
-            f"{converted.envelope} batch line"
-            if converted.envelope
-            else f"{converted.detected.wire} {converted.detected.kind}"
-        )
+        source = converted.label
         labels = tuple(sorted({warning_label(w) for w in converted.warnings}))
         details = tuple(w.to_json_dict() for w in converted.warnings) if self.details else ()
         if self.strict and converted.warnings:

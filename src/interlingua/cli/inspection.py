@@ -43,6 +43,10 @@ from .. import (
     Video,
     accumulate,
 )
+from .._batch import BatchFailure, ResultFormat
+from .._read import decode_with
+from .._warnings import article
+from . import results
 from .conversion import Converter, codec_for, settings_set, unwrap
 from .convert import check_wires, one_line_errors, parse_single, read_input
 from .detect import TRANSCRIPT, Detected, DetectError
@@ -101,7 +105,7 @@ def _line(data: bytes, number: int, name: str) -> bytes:
     return lines[number - 1]
 
 
-def _load(data: bytes, source: str | None) -> _Loaded:
+def _load(data: bytes, source: str | None) -> _Loaded | _Failed:
     with one_line_errors():
         body = parse_single(data, several="a dataset? show one of its lines with --line N")
         if body is None or isinstance(body, list):
@@ -109,6 +113,9 @@ def _load(data: bytes, source: str | None) -> _Loaded:
             return _Loaded(detected, accumulate(events))
         if not isinstance(body, Mapping):
             raise DetectError(f"expected a JSON object, got {type(body).__name__}")
+        found = results.find(body)
+        if found is not None:
+            return _result(body, found, source)
         envelope, inner = unwrap(body)
         converter = Converter(target=TRANSCRIPT, source=source)
         detected = converter.detect(inner, envelope)
@@ -119,6 +126,28 @@ def _load(data: bytes, source: str | None) -> _Loaded:
         if detected.wire == TRANSCRIPT:  # the host's metadata is the transcript's, not the request's
             loaded.metadata = Transcript.from_json_dict(inner).metadata
         return loaded
+
+
+def _result(line: Mapping[str, Any], found: tuple[str, ResultFormat, str], source: str | None) -> _Loaded | _Failed:
+    """A batch result line: its answer drawn as a response under its id, or its failure."""
+    name, form, reason = found
+    read = decode_with(name, form.read, line)
+    if read.failure is not None:
+        return _Failed(f"batch id {read.id!r} ({reason})", read.failure)
+    wire = source or results.body_wire(read.response, name)
+    detected = Detected(wire, "response", f"in {article(reason)}")
+    return _Loaded(detected, codec_for(wire).decode_response(read.response or {}), read.id)
+
+
+class _Failed:
+    """A result line whose request came to no answer."""
+
+    def __init__(self, title: str, failure: BatchFailure) -> None:
+        self.title, self.failure = title, failure
+
+    def trees(self, width: int) -> Iterator[Tree]:
+        facts = [("status", self.failure.status), ("code", self.failure.code), ("message", self.failure.message)]
+        yield self.title, [(f"{self.failure.kind}", [(f"{k}: {v}", []) for k, v in facts if v not in (None, "")])]
 
 
 # -- drawing ------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from .._batch import FakeBatches
 from .._codec import Codec, Endpoint, Serving
 from .._errors import InterlinguaError
 from .._message import Message
@@ -218,6 +219,8 @@ class FakeVendor(VendorServer):
         self._script: list[Reply] = list(replies)
         self._script_lock = threading.Lock()
         super().__init__(host, port)
+        self.batches = FakeBatches(self._batch_answer, url=self.url)
+        """The batches this fake holds, where the wire has a batch API (``Client.batch``)."""
 
     def __enter__(self) -> FakeVendor:
         return self
@@ -256,6 +259,8 @@ class FakeVendor(VendorServer):
         received = self._read(handler)
         with self._lock:
             self.received.append(received)
+        if self._batch_call(handler, received):
+            return
         if self._route.count is not None and self._route.count.match(urlsplit(received.path).path):
             self._count(handler, received)
             return
@@ -288,6 +293,37 @@ class FakeVendor(VendorServer):
         else:
             body = self.codec.encode_response(reply.response(answer_model)).body
             self._send(handler, 200, {}, json.dumps(body).encode(), "application/json")
+
+    def _batch_call(self, handler: BaseHTTPRequestHandler, received: Received) -> bool:
+        """A call of the wire's batch API (``Codec.batching.api.serve``), answered: its lines go
+        through the scripted replies as requests would; False where it is not one."""
+        batching = self.codec.batching
+        if batching is None or batching.api is None or batching.api.serve is None:
+            return False
+        with self._script_lock:
+            found = batching.api.serve(self.batches, received.method, urlsplit(received.path).path, received.body)
+        if found is None:
+            return False
+        status, body = found
+        if isinstance(body, bytes):
+            self._send(handler, status, {}, body, "application/jsonl")
+        else:
+            self._send(handler, status, {}, json.dumps(body).encode(), "application/json")
+        return True
+
+    def _batch_answer(self, body: Mapping[str, Any], model: str | None = None) -> tuple[int, Mapping[str, Any]]:
+        """One batch line's request run as a request is (decoded, kept on ``exchanges``, answered
+        with the next scripted reply): the status and the wire's answer or error body."""
+        exchange = Exchange(Received("POST", "batch", {}, body), None, False)
+        self.exchanges.append(exchange)
+        exchange.problems = self._problems(body, model)
+        if exchange.problems:
+            return 400, self._error_body(Reply.error(400, "; ".join(exchange.problems), kind="invalid_request_error"))
+        exchange.request = self._decode(body, model)
+        reply = self._script.pop(0) if self._script else self.default
+        if reply.status != 200:
+            return reply.status, self._error_body(reply)
+        return 200, self.codec.encode_response(reply.response(exchange.request.model or model)).body
 
     def _count(self, handler: BaseHTTPRequestHandler, received: Received) -> None:
         """A count request (the codec's ``count_request`` URL): a 400 unless its body is a JSON
@@ -343,11 +379,13 @@ class FakeVendor(VendorServer):
         return Answer(sse=b"".join(render_event(e) for e in written), chunk=512)
 
     def _error(self, handler: BaseHTTPRequestHandler, reply: Reply) -> None:
-        serving = getattr(self.codec, "serving", None)
-        if isinstance(serving, Serving):
-            body = serving.error(reply.status, reply.message, reply.kind)
-        else:  # a wire the gateway does not serve: the {"message": ...} its SDK reads
-            body = {"message": reply.message}
+        body = self._error_body(reply)
         headers = {} if reply.retry_after is None else {"retry-after": f"{reply.retry_after:g}"}
         self._send(handler, reply.status, headers, json.dumps(body).encode(), "application/json")
+
+    def _error_body(self, reply: Reply) -> dict[str, Any]:
+        serving = getattr(self.codec, "serving", None)
+        if isinstance(serving, Serving):
+            return serving.error(reply.status, reply.message, reply.kind)
+        return {"message": reply.message}  # a wire the gateway does not serve: the {"message": ...} its SDK reads
 

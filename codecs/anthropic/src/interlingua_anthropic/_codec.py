@@ -17,13 +17,14 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import (
+    Batching,
     BatchLine,
     CodecBase,
     Serving,
     versioned_base,
 )
 
-from . import _count, _doors, _errors, _request, _response, _rules, _sniff, _stream
+from . import _batch, _batch_api, _count, _doors, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._media_types import MEDIA_TYPES
 from ._parts import PROVIDER
@@ -57,6 +58,7 @@ class AnthropicMessagesCodec(CodecBase):
         counting=_count.COUNTING,
         models=_count.MODELS,
     )
+    batching = Batching(results=(_batch.RESULTS,), api=_batch_api.API)
 
     def __init__(self, *, default_max_tokens: int = 4096, budgets: ThinkingBudgets | None = None) -> None:
         self.default_max_tokens = default_max_tokens

@@ -29,7 +29,7 @@ from interlingua.kit import (
     versioned_base,
 )
 
-from . import _errors, _request, _response, _rules, _sniff, _stream
+from . import _batch, _errors, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._media_types import MEDIA_TYPES
 from ._parts import NAME, PROVIDER
@@ -54,6 +54,7 @@ class BedrockConverseCodec(CodecBase):
     media_types = MEDIA_TYPES
     oracle = "interlingua_bedrock._oracle:ORACLE"  # the test kit's oracle: botocore's service model
     conformance = "interlingua_bedrock._conformance:CONFORMANCE"  # the conformance suite's data
+    batching = _batch.BATCHING
 
     def __init__(self) -> None:
         self.rules = _rules.turn_rules()  # the rows of _rules.py, each with its source

@@ -18,12 +18,13 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import (
+    Batching,
     BatchLine,
     CodecBase,
     Serving,
 )
 
-from . import _count, _errors, _http, _request, _response, _rules, _sniff, _stream
+from . import _batch, _batch_api, _count, _errors, _http, _request, _response, _rules, _sniff, _stream
 from ._capabilities import CAPABILITIES
 from ._media_types import MEDIA_TYPES
 from ._parts import NAME, PROVIDER
@@ -63,6 +64,7 @@ class GeminiCodec(CodecBase):
         counting=_count.COUNTING,
         models=_count.MODELS,
     )
+    batching = Batching(results=(_batch.RESULTS, _batch.PREDICTIONS), api=_batch_api.API)
     genai_provider = "gcp.gemini"  # gen_ai.provider.name (opentelemetry-semantic-conventions: GenAiProviderNameValues)
     rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 

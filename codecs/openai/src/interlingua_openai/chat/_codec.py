@@ -18,9 +18,9 @@ from interlingua import (
     ThinkingBudgets,
     WarningSink,
 )
-from interlingua.kit import BatchLine, CodecBase, Serving
+from interlingua.kit import Batching, BatchLine, CodecBase, Serving
 
-from .. import _azure, _listing
+from .. import _azure, _batch, _batch_api, _listing
 from .._media_types import CHAT_MEDIA_TYPES
 from .._shared import bearer_headers, served_error
 from . import _request, _response, _rules, _sniff
@@ -57,6 +57,7 @@ class OpenAIChatCodec(CodecBase):
         batch=BatchLine("custom_id", "body", "/v1/chat/completions"),
         models=_listing.MODELS,  # GET /v1/models: one list for both OpenAI wires
     )
+    batching = Batching(results=(_batch.results("openai-chat"),), api=_batch_api.api("openai-chat"))
 
     def __init__(self, *, dialect: str | Dialect = "openai", budgets: ThinkingBudgets | None = None) -> None:
         self.dialect = dialect if isinstance(dialect, Dialect) else dialect_named(dialect)

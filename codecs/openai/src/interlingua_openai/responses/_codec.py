@@ -17,13 +17,14 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import (
+    Batching,
     BatchLine,
     CodecBase,
     Serving,
     TurnRules,
 )
 
-from .. import _azure, _listing
+from .. import _azure, _batch, _batch_api, _listing
 from .._media_types import RESPONSES_MEDIA_TYPES
 from .._shared import API_KEY_ENV, DEFAULT_BASE_URL, PROVIDER, bearer_headers, served_error
 from . import _echo, _errors, _request, _response, _rules, _sniff, _stream
@@ -61,6 +62,7 @@ class OpenAIResponsesCodec(CodecBase):
         batch=BatchLine("custom_id", "body", "/v1/responses"),
         counting=_listing.COUNTING,
     )
+    batching = Batching(results=(_batch.results("openai-responses"),), api=_batch_api.api("openai-responses"))
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = _request.BUDGETS if budgets is None else budgets
