@@ -116,6 +116,7 @@ _LAZY = {
     "TokenCount": "._count",
     "estimate_tokens": "._count",
     "instrument": "._otel",
+    "prefix_digest": "._binding",
     "uninstrument": "._otel",
 }
 
@@ -141,6 +142,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from ._binding import prefix_digest
     from ._budgets import ThinkingBudgets
     from ._client import AsyncClient, AsyncEventStream, Client, EventStream, RetryPolicy
     from ._count import TokenCount, estimate_tokens
@@ -263,6 +265,7 @@ __all__ = [
     "codecs",
     "get_codec",
     "instrument",
+    "prefix_digest",
     "parse_sse",
     "render_event",
     "render_sse",

@@ -38,6 +38,9 @@ class ProviderEcho(IRModel):
     """The model that produced the data, where it binds the data to it; None: any."""
     unmapped: list[str] = Field(default_factory=empty_list)
     """Keys of ``data`` whose meaning the IR cannot hold: every other wire reports them dropped."""
+    prefix: str | None = None
+    """The digest (:func:`interlingua.prefix_digest`) of the system prompt and tools the block was
+    made under, where the vendor binds signed reasoning to them; None: not recorded."""
 
 
 class _Echoing(Hosted):

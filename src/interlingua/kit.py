@@ -3,7 +3,8 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 
 from typing import TYPE_CHECKING
 
-from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
+from ._binding import Binding, bind, prefix_digest
+from ._catalog import binding_of, cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
 from ._codec import BatchLine, Counting, ErrorBody, ListedModel, ModelList, Serving
 from ._codec_base import CodecBase
 from ._eventstream import event_frames, render_frames
@@ -61,6 +62,10 @@ __all__ = [
     "drop_prefill",
     "keep_sampling",
     "lookup",
+    "binding_of",
+    "Binding",
+    "bind",
+    "prefix_digest",
     "nearest_level",
     "BatchLine",
     "Counting",
