@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from interlingua import LossyEncode, Message, Request, Response, Text, Thinking, Tool, Transcript, get_codec
+from interlingua import LossyEncode, Message, Request, Response, Text, Tool, Transcript, get_codec
 
 CODEC = get_codec("anthropic-messages")
 SYSTEM = Message(role="system", parts=[Text(text="You are terse.")])
