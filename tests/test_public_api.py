@@ -210,6 +210,8 @@ PUBLIC = {
         "loads",
         "lookup",
         "binding_of",
+        "cache_ttl",
+        "known_model",
         "Binding",
         "bind",
         "prefix_digest",

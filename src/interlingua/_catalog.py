@@ -195,6 +195,12 @@ def lookup(
     return spec
 
 
+def known_model(provider: str, package: str, model: str | None) -> ModelSpec | None:
+    """The entry for ``model``, an unknown one not noted: for a fact sought (a feature the model
+    may take), not a rule asked for."""
+    return catalog(provider, package).find(model)
+
+
 def binding_of(provider: str, package: str, request: Request) -> Binding:
     """What the target model of ``request`` takes of earlier turns' signed reasoning (its entry's
     ``[binding]`` facts, the producing models' ``readable_by``); an encoder asks it per block. An

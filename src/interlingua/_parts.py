@@ -13,8 +13,10 @@ from ._model import Hosted, IRModel, JsonObject, _Tagged, empty_dict, empty_list
 class CacheControl(IRModel):
     """A cache breakpoint after the block that carries it; ``ttl`` None means the vendor default."""
 
-    ttl: Literal["5m", "1h"] | None = None
-    """How long the vendor keeps the cached prefix; None: the vendor's default."""
+    ttl: Literal["5m", "30m", "1h", "12h"] | None = None
+    """How long the vendor keeps the cached prefix (at least); None: the vendor's default. Vendors
+    take different sets (5m and 1h; 30m and 12h): a codec sends the nearest its wire takes, with a
+    warning (``interlingua.kit.cache_ttl``)."""
 
 
 class ProviderEcho(IRModel):

@@ -4,7 +4,17 @@ wire conversions every codec shares. Codecs import these instead of writing thei
 from typing import TYPE_CHECKING
 
 from ._binding import Binding, bind, prefix_digest
-from ._catalog import binding_of, cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
+from ._cache import cache_ttl
+from ._catalog import (
+    binding_of,
+    cap_max_tokens,
+    clamp_budget,
+    drop_prefill,
+    keep_sampling,
+    known_model,
+    lookup,
+    nearest_level,
+)
 from ._codec import BatchLine, Counting, ErrorBody, ListedModel, ModelList, Serving
 from ._codec_base import CodecBase
 from ._eventstream import event_frames, render_frames
@@ -63,6 +73,8 @@ __all__ = [
     "keep_sampling",
     "lookup",
     "binding_of",
+    "cache_ttl",
+    "known_model",
     "Binding",
     "bind",
     "prefix_digest",

@@ -41,6 +41,7 @@ from interlingua.kit import (
     Binding,
     ToolIds,
     article,
+    cache_ttl,
     construct,
     dumps,
     expect,
@@ -502,7 +503,9 @@ class Encoder:
                     join(_path(at, j), "cache_control"), "cache_control", "a response block has no cache mark"
                 )
             else:
-                block["cache_control"] = encode_cache_control(part.cache_control)
+                block["cache_control"] = encode_cache_control(
+                    part.cache_control, self.out, join(_path(at, j), "cache_control")
+                )
                 self.cache_marks.append((block, _path(at, j)))
         return block
 
@@ -670,7 +673,13 @@ class Encoder:
         return block
 
 
-def encode_cache_control(mark: CacheControl) -> Block:
-    if mark.ttl is None:
+def encode_cache_control(mark: CacheControl, out: WarningSink | None = None, at: str = "cache_control") -> Block:
+    """``{"type": "ephemeral"}`` with the mark's lifetime: the API takes 5m and 1h
+    (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#1-hour-cache-duration);
+    another (30m, 12h: OpenAI's breakpoints) is sent as the nearest, with a warning (``out``)."""
+    ttl: str | None = mark.ttl
+    if ttl is None:
         return {"type": "ephemeral"}
-    return {"type": "ephemeral", "ttl": mark.ttl}
+    if ttl not in _TTLS and out is not None:
+        ttl = cache_ttl(ttl, ("5m", "1h"), out, at, "the Messages API")
+    return {"type": "ephemeral", "ttl": ttl}

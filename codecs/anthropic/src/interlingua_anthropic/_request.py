@@ -332,7 +332,7 @@ def _encode_tools(request: Request, encoder: Encoder) -> list[Block]:
             if tool.strict is not None:
                 block["strict"] = tool.strict
             if tool.cache_control is not None:
-                block["cache_control"] = encode_cache_control(tool.cache_control)
+                block["cache_control"] = encode_cache_control(tool.cache_control, encoder.out, f"{at}.cache_control")
         if isinstance(block.get("cache_control"), Mapping):
             encoder.cache_marks.append((block, at))
         tools.append(block)
