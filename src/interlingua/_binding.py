@@ -66,6 +66,16 @@ def bind(message: Message, request: Request) -> Message:
     return message.model_copy(update={"parts": parts}) if changed else message
 
 
+def hosted(message: Message, host: str) -> Message:
+    """``message`` with ``host`` recorded on each echo bound to its model (the door that served it)."""
+    parts = list(message.parts)
+    for i, part in enumerate(parts):
+        if part.provider_echoes and any(echo.model is not None for echo in part.provider_echoes):
+            echoes = [e.model_copy(update={"host": host}) if e.model is not None else e for e in part.provider_echoes]
+            parts[i] = part.model_copy(update={"provider_echoes": echoes})
+    return message.model_copy(update={"parts": parts})
+
+
 class Binding:
     """What the target model of one encode takes of earlier turns' signed reasoning.
 

@@ -43,6 +43,10 @@ class ProviderEcho(IRModel):
     prefix: str | None = None
     """The digest (:func:`interlingua.prefix_digest`) of the system prompt and tools the block was
     made under, where the vendor binds signed reasoning to them; None: not recorded."""
+    host: str | None = None
+    """The host (a codec's door, ``"acme-cloud"``) that served the model which made it, since a
+    signature made through one host is not always taken through another; None: the vendor's own
+    API, or not recorded."""
 
 
 class _Echoing(Hosted):
