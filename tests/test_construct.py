@@ -208,7 +208,7 @@ def test_construct_equals_model_validate_for_every_ir_class(example: BaseModel) 
 
 def test_key_order_is_the_declaration_order_whatever_the_call_order() -> None:
     built = construct(il.ProviderEcho, model="m", data={"k": 1}, provider="acme")
-    assert list(built.model_dump()) == ["provider", "data", "model", "unmapped"]
+    assert list(built.model_dump()) == ["provider", "data", "model", "unmapped", "prefix", "host"]
     assert built.model_dump_json() == il.ProviderEcho(provider="acme", data={"k": 1}, model="m").model_dump_json()
 
 

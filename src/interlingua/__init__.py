@@ -120,6 +120,7 @@ _LAZY = {
     "BatchOutcome": "._batching",
     "BatchUnsupportedError": "._batching",
     "instrument": "._otel",
+    "prefix_digest": "._binding",
     "uninstrument": "._otel",
 }
 
@@ -147,6 +148,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from ._batch import BatchFailure, BatchJob
     from ._batching import BatchOutcome, BatchUnsupportedError
+    from ._binding import prefix_digest
     from ._budgets import ThinkingBudgets
     from ._client import AsyncClient, AsyncEventStream, Client, EventStream, RetryPolicy
     from ._count import TokenCount, estimate_tokens
@@ -273,6 +275,7 @@ __all__ = [
     "codecs",
     "get_codec",
     "instrument",
+    "prefix_digest",
     "parse_sse",
     "render_event",
     "render_sse",

@@ -24,8 +24,10 @@ from ._warnings import WarningSink
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ._binding import Binding
     from ._message import Message
     from ._model_spec import ModelSpec
+    from ._request import Request
 
 DATA_FILE: Final = "models.toml"
 SAMPLING: Final = ("temperature", "top_p", "top_k", "presence_penalty", "frequency_penalty", "seed", "stop")
@@ -191,6 +193,22 @@ def lookup(
         why = f"{spec.id} is served only by {' and '.join(spec.wires)}, not {wire} ({spec.cite('wires')})"
         out.unsupported("model", "model", why)
     return spec
+
+
+def known_model(provider: str, package: str, model: str | None) -> ModelSpec | None:
+    """The entry for ``model``, an unknown one not noted: for a fact sought (a feature the model
+    may take), not a rule asked for."""
+    return catalog(provider, package).find(model)
+
+
+def binding_of(provider: str, package: str, request: Request) -> Binding:
+    """What the target model of ``request`` takes of earlier turns' signed reasoning (its entry's
+    ``[binding]`` facts, the producing models' ``readable_by``); an encoder asks it per block. An
+    unknown model is not noted here: binding facts are sought, not asked for."""
+    from ._binding import Binding
+
+    found = catalog(provider, package)
+    return Binding(found.find(request.model), request, found.find)
 
 
 def load(path: str | Path, provider: str | None = None) -> list[ModelSpec]:

@@ -146,6 +146,15 @@ def _sided(warnings: list[AnyWarning], side: str) -> list[AnyWarning]:
     return [w.model_copy(update={"side": side}) for w in warnings]
 
 
+def _hosted(response: Response, host: str | None) -> Response:
+    """``response`` with the door's ``host`` recorded on its model-bound echoes (signed reasoning)."""
+    if host is None:
+        return response
+    from ._binding import hosted
+
+    return response.model_copy(update={"message": hosted(response.message, host)})
+
+
 def _with_warnings(response: Response, sent: Encoded | None, decoded: list[AnyWarning]) -> Response:
     """The answer with the request's warnings first (``side="request"``), then its own."""
     request = _sided(sent.warnings, "request") if sent is not None else []
@@ -438,7 +447,7 @@ class Client(_Base):
 
     def _send(self, prepared: HttpRequest) -> Response:
         status, content = self._read(prepared)
-        return _with_warnings(self._decode_body(status, content), prepared.encoded, [])
+        return _with_warnings(_hosted(self._decode_body(status, content), prepared.host), prepared.encoded, [])
 
     def _read(self, prepared: HttpRequest) -> tuple[int, bytes]:
         """``prepared`` opened (retried per the policy) and its whole answer read: the status and
@@ -797,7 +806,7 @@ class AsyncClient(_Base):
 
     async def _send(self, prepared: HttpRequest) -> Response:
         status, content = await self._read(prepared)
-        return _with_warnings(self._decode_body(status, content), prepared.encoded, [])
+        return _with_warnings(_hosted(self._decode_body(status, content), prepared.host), prepared.encoded, [])
 
     async def _read(self, prepared: HttpRequest) -> tuple[int, bytes]:
         """Like ``Client._read``."""

@@ -166,6 +166,7 @@ class HttpRequest:
     events: Framing | None = None
     encoded: Encoded | None = None
     source: Request | None = None
+    host: str | None = None
 
     def __repr__(self) -> str:
         shown = {k: ("<hidden>" if k.lower() in _SECRET_HEADERS else v) for k, v in self.headers.items()}

@@ -47,6 +47,19 @@ class ThinkingRules:
 
 
 @dataclass(frozen=True, slots=True)
+class BindingRules:
+    """What the model's signed reasoning is bound to (``[model.binding]``). ``model_bound``: as a
+    reader, it takes only its own blocks and those of models whose ``readable_by`` names it (a
+    block from any other model is dropped by the vendor, unseen). ``prefix_bound``: a block made
+    under another system prompt or toolset is refused, and with it every later block.
+    ``readable_by``: as a producer, the other models that read its blocks (``"*"``: any)."""
+
+    model_bound: bool = False
+    prefix_bound: bool = False
+    readable_by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ModelSpec:
     """One model's facts. ``rejects``: settings it never takes; ``exclusive``: groups of which it
     takes one; ``thinking_rejects`` / ``thinking_ranges``: what it refuses, or takes only inside a
@@ -61,7 +74,8 @@ class ModelSpec:
     ``features``: request features (in its codec's words) the model takes (True) or refuses
     (False); one left out is not known. ``scopes``: prefixes a name may carry ahead of the id or an
     alias (a regional deployment's), the name without one finds the model.
-    ``sources``: fact group -> the page that states it."""
+    ``sources``: fact group -> the page that states it. ``binding``: what its signed reasoning is
+    bound to (None: nothing known, so blocks are replayed as they are; see ``BindingRules``)."""
 
     id: str
     provider: str
@@ -84,6 +98,7 @@ class ModelSpec:
     features: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
     scopes: tuple[str, ...] = ()
     sources: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    binding: BindingRules | None = None
 
     def thinks(self, level: str | None) -> bool:
         """Whether the model reasons when sent ``level`` ("off": thinking off; any other word:
@@ -146,6 +161,13 @@ class ModelSpec:
             "features": dict(self.features),
             "scopes": list(self.scopes),
             "sources": dict(self.sources),
+            "binding": None
+            if self.binding is None
+            else {
+                "model_bound": self.binding.model_bound,
+                "prefix_bound": self.binding.prefix_bound,
+                "readable_by": list(self.binding.readable_by),
+            },
         }
 
 
@@ -157,7 +179,7 @@ _TOP = frozenset(
 )
 STATUSES = ("active", "legacy", "deprecated", "retired")
 """The lifecycle words a ``status`` may take, the vendors' own (a model "shut down" is retired)."""
-_TABLES = frozenset({"sampling", "thinking", "features", "sources"})
+_TABLES = frozenset({"sampling", "thinking", "features", "sources", "binding"})
 
 
 def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None = None, where: str = "") -> ModelSpec:
@@ -173,6 +195,8 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
         if base
         else ModelSpec(id=model, provider=provider)
     )
+    if spec.binding is not None and spec.binding.readable_by:  # who reads a model's blocks is its own fact
+        spec = replace(spec, binding=replace(spec.binding, readable_by=()))
     if base is not None and base.provider != table.get("provider", provider):
         # another provider's model served here: its facts hold, its wires, scopes and features
         # (words of its own codecs) do not
@@ -200,7 +224,24 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
         fields["features"] = MappingProxyType({**spec.features, **features})
     if "sources" in table:
         fields["sources"] = MappingProxyType({**spec.sources, **table["sources"]})
+    if "binding" in table:
+        fields["binding"] = _parse_binding(table["binding"], spec.binding, f"{where}: {model}.binding")
     return replace(spec, **fields)
+
+
+def _parse_binding(table: Any, base: BindingRules | None, where: str) -> BindingRules:
+    known = {"model_bound", "prefix_bound", "readable_by"}
+    if not isinstance(table, Mapping) or set(table) - known:
+        raise CatalogError(f"{where}: expected a table of {', '.join(sorted(known))}")
+    changes: dict[str, Any] = {}
+    for key in ("model_bound", "prefix_bound"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise CatalogError(f"{where}.{key}: true or false")
+            changes[key] = table[key]
+    if "readable_by" in table:
+        changes["readable_by"] = tuple(_strings(table["readable_by"], f"{where}.readable_by"))
+    return replace(base or BindingRules(), **changes)
 
 
 def _parse_thinking(table: Mapping[str, Any], base: ThinkingRules | None, where: str) -> dict[str, Any]:

@@ -13,8 +13,10 @@ from ._model import Hosted, IRModel, JsonObject, _Tagged, empty_dict, empty_list
 class CacheControl(IRModel):
     """A cache breakpoint after the block that carries it; ``ttl`` None means the vendor default."""
 
-    ttl: Literal["5m", "1h"] | None = None
-    """How long the vendor keeps the cached prefix; None: the vendor's default."""
+    ttl: Literal["5m", "30m", "1h", "12h"] | None = None
+    """How long the vendor keeps the cached prefix (at least); None: the vendor's default. Vendors
+    take different sets (5m and 1h; 30m and 12h): a codec sends the nearest its wire takes, with a
+    warning (``interlingua.kit.cache_ttl``)."""
 
 
 class ProviderEcho(IRModel):
@@ -38,6 +40,13 @@ class ProviderEcho(IRModel):
     """The model that produced the data, where it binds the data to it; None: any."""
     unmapped: list[str] = Field(default_factory=empty_list)
     """Keys of ``data`` whose meaning the IR cannot hold: every other wire reports them dropped."""
+    prefix: str | None = None
+    """The digest (:func:`interlingua.prefix_digest`) of the system prompt and tools the block was
+    made under, where the vendor binds signed reasoning to them; None: not recorded."""
+    host: str | None = None
+    """The host (a codec's door, ``"acme-cloud"``) that served the model which made it, since a
+    signature made through one host is not always taken through another; None: the vendor's own
+    API, or not recorded."""
 
 
 class _Echoing(Hosted):

@@ -83,10 +83,17 @@ class Transcript(IRModel):
         entry = HostEntry(kind=kind, data=data or {}, at=at, position=len(self.messages))
         return self.model_copy(update={"entries": [*self.entries, entry]})
 
-    def add_response(self, response: Response, *, prices: PriceTable | None = None) -> Transcript:
+    def add_response(
+        self, response: Response, *, request: Request | None = None, prices: PriceTable | None = None
+    ) -> Transcript:
         """A new transcript with the answer's message, and a ``interlingua.usage`` host entry
         holding what the turn used and cost: the vendor's reported cost, else an estimate from
-        ``prices`` (the bundled table by default); no cost when neither is known."""
+        ``prices`` (the bundled table by default); no cost when neither is known.
+
+        ``request``: the request the answer was made for. Its system prompt and tools are then
+        recorded (as a digest, ``ProviderEcho.prefix``) on each echo bound to its model, since a
+        vendor may bind signed reasoning to them: an encoder withholds a block whose prefix has
+        changed from a model that refuses it, instead of sending it to be refused."""
         cost = response.cost
         if cost is None and response.model is not None:
             from .pricing import estimate
@@ -97,7 +104,12 @@ class Transcript(IRModel):
         data: JsonObject = {"model": response.model, "usage": response.usage.to_json_dict()}
         if cost is not None:
             data["cost"] = cost.to_json_dict()
-        grown = self.append(response.message)
+        message = response.message
+        if request is not None:
+            from ._binding import bind
+
+            message = bind(message, request)
+        grown = self.append(message)
         return grown.log(USAGE_ENTRY, data)
 
     def total_usage(self) -> Usage:

@@ -18,7 +18,18 @@ from ._batch import (
     message_note,
     request_note,
 )
-from ._catalog import cap_max_tokens, clamp_budget, drop_prefill, keep_sampling, lookup, nearest_level
+from ._binding import Binding, bind, prefix_digest
+from ._cache import cache_ttl
+from ._catalog import (
+    binding_of,
+    cap_max_tokens,
+    clamp_budget,
+    drop_prefill,
+    keep_sampling,
+    known_model,
+    lookup,
+    nearest_level,
+)
 from ._codec import BatchLine, Counting, ErrorBody, ListedModel, ModelList, Serving
 from ._codec_base import CodecBase
 from ._eventstream import event_frames, render_frames
@@ -76,6 +87,12 @@ __all__ = [
     "drop_prefill",
     "keep_sampling",
     "lookup",
+    "binding_of",
+    "cache_ttl",
+    "known_model",
+    "Binding",
+    "bind",
+    "prefix_digest",
     "nearest_level",
     "BatchLine",
     "BatchFailure",

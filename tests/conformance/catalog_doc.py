@@ -82,6 +82,27 @@ def _rules(spec: ModelSpec) -> list[tuple[str, str]]:
     if taken:
         rules.append((f"takes {_names(taken, ordered=True)}", "features"))
     rules += _thinking(spec)
+    rules += _binding(spec)
+    return rules
+
+
+def _binding(spec: ModelSpec) -> list[tuple[str, str]]:
+    """Preserved thinking: what a signed block is bound to (withheld, with a warning, where it would
+    be refused or dropped)."""
+    bound = spec.binding
+    if bound is None:
+        return []
+    rules: list[tuple[str, str]] = []
+    if bound.model_bound:
+        rules.append(("reads signed thinking only of itself and of models whose blocks name it as a reader", "binding"))
+    if bound.prefix_bound:
+        what = "withheld, with every later block, when the system prompt or tools changed since"
+        rules.append((f"refuses a thinking block made under another prefix ({what})", "binding"))
+    elif bound.model_bound:
+        rules.append(("records a block's prefix but does not check it", "binding"))
+    if bound.readable_by:
+        readers = "any model" if "*" in bound.readable_by else _names(bound.readable_by, ordered=True)
+        rules.append((f"its thinking blocks are read by {readers} too", "binding"))
     return rules
 
 

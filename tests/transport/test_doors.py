@@ -96,7 +96,13 @@ def test_bedrock_send_is_signed_and_carries_the_bedrock_body(vendor: VendorServe
     vendor.answer = Answer(json=answer)
     with _bedrock(vendor) as client:
         response = client.send(_request())
-    assert response == il.get_codec("anthropic-messages").decode_response(answer)
+    decoded = il.get_codec("anthropic-messages").decode_response(answer)
+    # the door records itself on the signed thinking it served (ProviderEcho.host), nothing else changes
+    signed = response.message.parts[0].echo("anthropic")
+    assert signed is not None and signed.host == "bedrock" and decoded.message.parts[0].echo("anthropic") != signed
+    unhosted = [echo.model_copy(update={"host": None}) for echo in response.message.parts[0].provider_echoes]
+    assert response.message.parts[0].model_copy(update={"provider_echoes": unhosted}) == decoded.message.parts[0]
+    assert response.message.parts[1:] == decoded.message.parts[1:]
     (received,) = vendor.received
     assert received.path == "/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/invoke"
     assert received.body == {

@@ -86,7 +86,7 @@ def echoes() -> st.SearchStrategy[list[ProviderEcho]]:
 
 @cache
 def cache_controls() -> st.SearchStrategy[CacheControl | None]:
-    return st.none() | st.builds(CacheControl, ttl=st.sampled_from([None, "5m", "1h"]))
+    return st.none() | st.builds(CacheControl, ttl=st.sampled_from([None, "5m", "30m", "1h", "12h"]))
 
 
 @cache

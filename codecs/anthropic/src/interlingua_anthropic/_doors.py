@@ -20,7 +20,9 @@ authenticates and three body fields. ``Endpoint.settings["door"]`` picks the doo
   (https://docs.anthropic.com/en/api/claude-on-vertex-ai). Authentication: an OAuth access token
   (``api_key=``), else google-auth's application default credentials.
 
-botocore and google-auth are imported only when a request goes through their door.
+botocore and google-auth are imported only when a request goes through their door. The request
+names its door as its ``host``, which the Client records on the answer's signed thinking
+(``ProviderEcho.host``): signatures made through one host are not always taken through another.
 ``settings["anthropic_version"]`` overrides the version a door sends.
 """
 
@@ -95,7 +97,7 @@ def _bedrock(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoi
         headers["accept"] = "application/vnd.amazon.eventstream"
     sign = aws_auth(headers, endpoint, service="bedrock", region=region, token_env="AWS_BEARER_TOKEN_BEDROCK", who=who)
     events = partial(bedrock_events, codec=NAME) if stream else None
-    return HttpRequest("POST", url, headers, body, stream=stream, sign=sign, events=events)
+    return HttpRequest("POST", url, headers, body, stream=stream, sign=sign, events=events, host="bedrock")
 
 
 def bedrock_events(chunks: Iterator[bytes], *, codec: str) -> Iterator[ServerSentEvent]:
@@ -145,4 +147,4 @@ def _vertex(body: dict[str, Any], model: str, *, stream: bool, endpoint: Endpoin
     url = f"{base}/{version}/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:{action}"
     token = endpoint.api_key or gcp_token(who=NAME)
     headers = {"content-type": "application/json", "authorization": f"Bearer {token}", **endpoint.headers}
-    return HttpRequest("POST", url, headers, body, stream=stream)
+    return HttpRequest("POST", url, headers, body, stream=stream, host="vertex")

@@ -38,8 +38,10 @@ from interlingua import (
     WarningSink,
 )
 from interlingua.kit import (
+    Binding,
     ToolIds,
     article,
+    cache_ttl,
     construct,
     dumps,
     expect,
@@ -445,13 +447,17 @@ class Encoder:
     request encoder can hold the wire's limits (at most 4 breakpoints, 1h before 5m).
     """
 
-    __slots__ = ("cache_marks", "ids", "out", "response")
+    __slots__ = ("binding", "binding_of", "cache_marks", "ids", "out", "response")
 
-    def __init__(self, out: WarningSink, *, response: bool = False) -> None:
+    def __init__(
+        self, out: WarningSink, *, response: bool = False, binding_of: Callable[[], Binding] | None = None
+    ) -> None:
         self.out = out
         self.response = response
         self.cache_marks: list[tuple[Block, str]] = []
         self.ids: dict[str, str] = {}
+        self.binding_of = binding_of
+        self.binding: Binding | None = None
 
     def part(self, part: ContentPart, at: str, j: int | None = None) -> Block | None:
         """``part`` as a block; its path is ``at``, or the ``j``-th item of the list ``at`` (spelled
@@ -497,7 +503,9 @@ class Encoder:
                     join(_path(at, j), "cache_control"), "cache_control", "a response block has no cache mark"
                 )
             else:
-                block["cache_control"] = encode_cache_control(part.cache_control)
+                block["cache_control"] = encode_cache_control(
+                    part.cache_control, self.out, join(_path(at, j), "cache_control")
+                )
                 self.cache_marks.append((block, _path(at, j)))
         return block
 
@@ -565,13 +573,16 @@ class Encoder:
     def _thinking(self, part: Thinking, at: str, j: int | None) -> Block | None:
         """Only a thinking block Anthropic signed can be sent back: the API checks the signature.
 
-        Signatures are replayed to any Claude model: Anthropic validates them server-side and
-        documents them as portable across its platforms; a model that does not use earlier
-        turns' thinking drops it itself. An unsigned (foreign) thinking part is dropped.
+        Signatures are replayed to any Claude model, except where the catalog's ``[binding]``
+        says the target would not take the block (preserved thinking: a model that does not read
+        the producer's blocks, or a prefix changed since the block was made): withheld then, with
+        a LossyEncode naming the rule. An unsigned (foreign) thinking part is dropped.
         """
         echo = part.echo(PROVIDER)
         if echo is None or not isinstance(echo.data.get("signature"), str):
             return _drop(self.out, _path(at, j), "thinking", "unsigned thinking (not from Claude) cannot be replayed")
+        if (why := self._withheld(echo)) is not None:
+            return _drop(self.out, _path(at, j), "thinking", why)
         block: Block = {"type": "thinking", "thinking": part.text}
         for key, value in echo.data.items():
             block.setdefault(key, value)
@@ -584,7 +595,18 @@ class Encoder:
         echo = part.echo(PROVIDER)
         if echo is None or not isinstance(echo.data.get("data"), str):
             return _drop(self.out, at, "redacted_thinking", "redacted thinking without Anthropic's data")
+        if (why := self._withheld(echo)) is not None:
+            return _drop(self.out, at, "redacted_thinking", why)
         return {"type": "redacted_thinking", **echo.data}
+
+    def _withheld(self, echo: ProviderEcho) -> str | None:
+        """Why a signed block is not sent to the target model (the catalog's ``[binding]``: a block
+        it cannot read, or made under another prefix, is dropped or refused by the API); None: send."""
+        if self.binding_of is None:
+            return None
+        if self.binding is None:
+            self.binding = self.binding_of()  # the catalog is read only for a request replaying signed blocks
+        return self.binding.withheld(echo)
 
     def _tool_use(self, part: ToolUse, at: str, j: int | None) -> Block:
         tool_input = part.input
@@ -651,7 +673,13 @@ class Encoder:
         return block
 
 
-def encode_cache_control(mark: CacheControl) -> Block:
-    if mark.ttl is None:
+def encode_cache_control(mark: CacheControl, out: WarningSink | None = None, at: str = "cache_control") -> Block:
+    """``{"type": "ephemeral"}`` with the mark's lifetime: the API takes 5m and 1h
+    (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#1-hour-cache-duration);
+    another (30m, 12h: OpenAI's breakpoints) is sent as the nearest, with a warning (``out``)."""
+    ttl: str | None = mark.ttl
+    if ttl is None:
         return {"type": "ephemeral"}
-    return {"type": "ephemeral", "ttl": mark.ttl}
+    if ttl not in _TTLS and out is not None:
+        ttl = cache_ttl(ttl, ("5m", "1h"), out, at, "the Messages API")
+    return {"type": "ephemeral", "ttl": ttl}

@@ -55,6 +55,7 @@ from interlingua import (
 from interlingua.kit import (
     ToolIds,
     article,
+    binding_of,
     cap_max_tokens,
     construct,
     drop_prefill,
@@ -289,7 +290,7 @@ def encode_request(
 ) -> Encoded:
     """IR -> a ``POST /v1/messages`` body, for a transcript that keeps the turn rules."""
     out = WarningSink(codec)
-    encoder = Encoder(out)
+    encoder = Encoder(out, binding_of=lambda: binding_of(PROVIDER, _PACKAGE, request))
     body: dict[str, Any] = {"model": request.model}
     tools = _encode_tools(request, encoder)
     system, messages = _encode_messages(_without_prefill(request, out), encoder)
@@ -331,7 +332,7 @@ def _encode_tools(request: Request, encoder: Encoder) -> list[Block]:
             if tool.strict is not None:
                 block["strict"] = tool.strict
             if tool.cache_control is not None:
-                block["cache_control"] = encode_cache_control(tool.cache_control)
+                block["cache_control"] = encode_cache_control(tool.cache_control, encoder.out, f"{at}.cache_control")
         if isinstance(block.get("cache_control"), Mapping):
             encoder.cache_marks.append((block, at))
         tools.append(block)

@@ -54,7 +54,17 @@ from interlingua import (
     Video,
     WarningSink,
 )
-from interlingua.kit import article, construct, expect, join, maker, optional, require, unresolved_handle
+from interlingua.kit import (
+    article,
+    cache_ttl,
+    construct,
+    expect,
+    join,
+    maker,
+    optional,
+    require,
+    unresolved_handle,
+)
 
 PROVIDER = "bedrock"
 NAME = "bedrock-converse"
@@ -455,7 +465,7 @@ def add_part(
     if type(part) is ToolResult and isinstance(part.content, list):
         cache = _result_cache(part.content, cache, _path(at, j), out)
     if cache is not None:
-        blocks.append({"cachePoint": cache_point(cache)})
+        blocks.append({"cachePoint": cache_point(cache, out, _path(at, j))})
 
 
 def _result_cache(
@@ -480,8 +490,12 @@ _UNMARKED: frozenset[type[Any]] = frozenset({ToolUse, RedactedThinking, Native, 
 of a field a model lacks with an exception and a Python ``__getattr__``."""
 
 
-def cache_point(cache: CacheControl) -> dict[str, Any]:
-    return {"type": "default", "ttl": cache.ttl} if cache.ttl else {"type": "default"}
+def cache_point(cache: CacheControl, out: WarningSink, at: str) -> dict[str, Any]:
+    """A ``cachePoint``; Converse takes the lifetimes 5m and 1h (the same check as the decoder's),
+    another (30m, 12h: OpenAI's breakpoints) is sent as the nearest, with a warning."""
+    if not cache.ttl:
+        return {"type": "default"}
+    return {"type": "default", "ttl": cache_ttl(cache.ttl, ("5m", "1h"), out, f"{at}.cache_control", "Converse")}
 
 
 def own(part: Any) -> dict[str, Any] | None:

@@ -405,7 +405,7 @@ def _encode_tools(
             spec["strict"] = tool.strict
         tools.append({"toolSpec": spec})
         if tool.cache_control is not None:
-            tools.append({"cachePoint": cache_point(tool.cache_control)})
+            tools.append({"cachePoint": cache_point(tool.cache_control, out, at)})
     config: dict[str, Any] = dict(options.pop("_toolConfig", {}))
     choice = options.pop("_toolChoice", None)
     match tool_choice:

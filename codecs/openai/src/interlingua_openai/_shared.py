@@ -3,14 +3,15 @@ provider key, whose ``provider_options`` each wire must sort into its own fields
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from interlingua import ProviderError, ThinkingLevel
-from interlingua.kit import WarningSink, error_body, nearest_level, retry_after
+from interlingua.kit import WarningSink, cache_ttl, error_body, known_model, nearest_level, retry_after
 
 if TYPE_CHECKING:
+    from interlingua import Request
     from interlingua.kit import ModelSpec
 
 TOOL_NAMES = r"[a-zA-Z0-9_-]{1,64}"
@@ -212,3 +213,84 @@ _SERVED_TYPES: dict[int, tuple[str, str | None]] = {  # the error-codes guide's 
     413: ("invalid_request_error", "request_too_large"),
     429: ("requests", "rate_limit_exceeded"),
 }
+
+
+# --- explicit cache breakpoints (both wires) ------------------------------------------------------
+
+BREAKPOINT = "prompt_cache_breakpoint"
+BREAKPOINT_TTLS = ("30m", "12h")
+"""A breakpoint's lifetimes (openai ``PromptCacheBreakpoint.ttl``: ``Literal["30m", "12h"]``);
+without one it inherits the request's ``prompt_cache_options.ttl`` (30m by default)."""
+CACHE_BREAKPOINTS = "cache_breakpoints"
+"""The catalog feature (``[model.features]``) of a model that takes explicit breakpoints: "Supported
+for gpt-5.6 and later models" (openai ``PromptCacheOptions``, both wires' create params)."""
+
+
+def breakpoint_ttl(ttl: str | None) -> str | None:
+    """A breakpoint's ``ttl`` as the IR holds it: 30m and 12h are ``CacheControl`` lifetimes, an
+    unknown one is left to the echo (None)."""
+    return ttl if ttl in BREAKPOINT_TTLS else None
+
+
+def takes_breakpoints(model: str | None) -> bool:
+    """Whether the catalog says ``model`` takes explicit breakpoints (an unknown model: no)."""
+    spec = known_model(PROVIDER, CATALOG_PACKAGE, model)
+    return spec is not None and spec.features.get(CACHE_BREAKPOINTS) is True
+
+
+Respell = Callable[[Any, dict[str, Any] | None], Any]
+"""A wire's way to put a breakpoint spelling into a part's own echo (None: take it out)."""
+
+
+def mark_breakpoints(
+    request: Request,
+    kinds: tuple[type, ...],
+    echoed: Callable[[Any], dict[str, Any] | None],
+    respell: Respell,
+    out: WarningSink,
+    wire: str,
+) -> Request:
+    """``request`` with each cache mark the target model can take spelled as a breakpoint in the
+    part's own echo, so the part encoder writes it as it writes a decoded one: a mark from another
+    wire (``cache_control``) becomes ``{"mode": "explicit"}``, its lifetime mapped to the nearest
+    breakpoint lifetime (``cache_ttl``: 5m -> 30m, 1h -> 12h, each a LossyEncode, converted). In
+    the default (implicit) mode OpenAI writes only the latest three explicit breakpoints (four with
+    ``prompt_cache_options.mode`` explicit): earlier marks from another wire are dropped with a
+    LossyEncode rather than sent to be ignored. A model without the catalog feature is left as it
+    is: its encoder reports each mark lost."""
+    if not takes_breakpoints(request.model):
+        return request
+    found: list[tuple[int, int, Any, dict[str, Any] | None]] = []
+    for i, message in enumerate(request.messages):
+        if message.role in ("system", "developer", "user"):
+            found += [(i, j, p, echoed(p)) for j, p in enumerate(message.parts) if isinstance(p, kinds) and _marked(p)]
+    if not found:
+        return request
+    options = request.options(PROVIDER).get("prompt_cache_options")
+    limit = 4 if isinstance(options, Mapping) and options.get("mode") == "explicit" else 3
+    extra = max(0, len(found) - limit)  # the earliest marks from another wire past the limit
+    messages = [message.model_copy(update={"parts": list(message.parts)}) for message in request.messages]
+    for i, j, part, spelled in found:
+        at = f"messages[{i}].parts[{j}]"
+        if spelled is None and extra:
+            extra -= 1
+            why = f"{wire} writes only the latest {limit} explicit cache breakpoints (openai PromptCacheOptions)"
+            out.lossy(f"{at}.cache_control", "cache_control", why)
+            messages[i].parts[j] = part.model_copy(update={"cache_control": None})
+            continue
+        mark = {**(spelled or {}), "mode": "explicit"}
+        ttl = cache_ttl(part.cache_control.ttl, BREAKPOINT_TTLS, out, f"{at}.cache_control", wire)
+        if ttl != part.cache_control.ttl:  # the lifetime sent, so the mark and its spelling agree
+            part = part.model_copy(update={"cache_control": part.cache_control.model_copy(update={"ttl": ttl})})
+            messages[i].parts[j] = part
+        if ttl is not None:
+            mark["ttl"] = ttl
+        elif breakpoint_ttl(mark.get("ttl")) is not None:
+            del mark["ttl"]  # the mark's lifetime was taken off in the IR
+        if mark != spelled:
+            messages[i].parts[j] = respell(part, mark)
+    return request.model_copy(update={"messages": messages})
+
+
+def _marked(part: Any) -> bool:
+    return part.cache_control is not None  # a part of one of the kinds that take a mark

@@ -14,21 +14,21 @@ from typing import Any
 from interlingua import ProviderEcho, WarningSink
 from interlingua.kit import construct, maker
 
+from .._shared import BREAKPOINT, BREAKPOINT_TTLS
 from ._dialect import Dialect, ToolIds
 
 OMIT = "_omit"
 build = construct  # the kit's trusted constructor (PERF.md)
 _echo_of = maker(ProviderEcho, "provider", "data", "model")  # the shape echo_list builds
 _unmapped_of = maker(ProviderEcho, "provider", "data", "model", "unmapped")
-BREAKPOINT = "prompt_cache_breakpoint"
-"""A part's explicit cache breakpoint (openai ``PromptCacheBreakpoint``: ``mode`` explicit, ``ttl``
-30m or 12h; "marks the exact end of a reusable prompt prefix", gpt-5.6 and later:
-https://developers.openai.com/api/docs/guides/prompt-caching): the part's ``cache_control``, its
-spelling kept in the echo and written back while the part keeps the mark."""
+# A part's explicit cache breakpoint (openai ``PromptCacheBreakpoint``: ``mode`` explicit, ``ttl``
+# 30m or 12h; "marks the exact end of a reusable prompt prefix", gpt-5.6 and later:
+# https://developers.openai.com/api/docs/guides/prompt-caching): the part's ``cache_control`` (its
+# ttl the mark's), its spelling kept in the echo and written back while the part keeps the mark.
 UNMAPPED = frozenset({"function_call"})
 """Wire keys with a meaning no IR field holds yet, marked ``unmapped`` in the echo so every other
 wire reports them dropped: an assistant message's deprecated ``function_call`` (one call, no id),
-and (``echo_list``) a breakpoint's ``ttl``, a lifetime ``CacheControl`` has no value for."""
+and (``echo_list``) a breakpoint's ``ttl`` other than the 30m and 12h ``CacheControl`` holds."""
 WRITES_UNMAPPED = frozenset({"wire.function_call", f"wire.{BREAKPOINT}.ttl"})
 
 
@@ -70,7 +70,7 @@ def echo_list(provider: str, data: dict[str, Any], model: str | None = None) -> 
             stored["wire"] = wire
     unmapped = [f"wire.{key}" for key in sorted(wire.keys() & UNMAPPED)] if wire.keys() & UNMAPPED else []
     mark = wire.get(BREAKPOINT)
-    if type(mark) is dict and "ttl" in mark:
+    if type(mark) is dict and "ttl" in mark and mark["ttl"] not in BREAKPOINT_TTLS:  # 30m, 12h: cache_control's
         unmapped.append(f"wire.{BREAKPOINT}.ttl")
     if unmapped:
         return [_unmapped_of(provider, stored, model, unmapped)]

@@ -42,7 +42,8 @@ from interlingua.kit import (
 )
 
 from .._media_types import refused_image
-from ._echo import BREAKPOINT, Ctx, build, echo_list, extras, merge_into, own, part_of
+from .._shared import BREAKPOINT, BREAKPOINT_TTLS, breakpoint_ttl
+from ._echo import Ctx, build, echo_list, extras, merge_into, own, part_of
 
 Block = dict[str, Any]
 
@@ -205,12 +206,14 @@ def decode_blocks(items: list[Any], at: str, ctx: Ctx) -> list[ContentPart]:
             decoder = _decode_native
         decoder(block, where, ctx, parts)
         if BREAKPOINT in block and hasattr(parts[-1], "cache_control"):  # a cache mark: the spelling is in the echo
-            parts[-1] = parts[-1].model_copy(update={"cache_control": _MARK})
+            parts[-1] = parts[-1].model_copy(update={"cache_control": breakpoint_mark(block[BREAKPOINT])})
     return parts
 
 
-_MARK = CacheControl()
-"""A breakpoint's mark: its lifetime is the request's (``prompt_cache_options.ttl``), the vendor's."""
+def breakpoint_mark(mark: Any) -> CacheControl:
+    """A breakpoint's ``cache_control``: its own lifetime (30m, 12h), else the request's
+    (``prompt_cache_options.ttl``, the vendor's default: None)."""
+    return CacheControl(ttl=breakpoint_ttl(mark.get("ttl") if type(mark) is dict else None))
 
 
 def decode_tool_call(call: Any, at: str, ctx: Ctx, index: int | None = None) -> ToolUse:
@@ -282,8 +285,9 @@ def _warn_cache(part: ContentPart, at: str, ctx: Ctx) -> None:
     if mark is None:
         return
     if not part.provider_echoes or BREAKPOINT not in own(part.provider_echoes, ctx.provider):
-        ctx.out.lossy(at, "cache_control", "Chat Completions has no cache breakpoints; caching is automatic")
-    elif mark.ttl is not None:  # the breakpoint of this wire goes back, with the lifetime it had
+        why = "the model takes no explicit cache breakpoints (the catalog: gpt-5.6 and later); caching is automatic"
+        ctx.out.lossy(at, "cache_control", why)
+    elif mark.ttl is not None and mark.ttl not in BREAKPOINT_TTLS:  # the echo's spelling goes back
         ctx.out.lossy(f"{at}.cache_control.ttl", "cache_control", f"a breakpoint takes no {mark.ttl} lifetime")
 
 
@@ -505,3 +509,23 @@ def audio_answer(part: AudioOutput, at: str, ctx: Ctx) -> Block | None:
     audio["data"] = part.source.data
     audio["transcript"] = part.transcript or ""
     return audio
+
+
+def respell_breakpoint(part: Any, mark: dict[str, Any] | None, provider: str) -> Any:
+    """``part`` with ``mark`` as the breakpoint spelled in its own echo (None: none), the rest of
+    the echo kept (``_shared.mark_breakpoints`` writes a mark from another wire so)."""
+    data = own(part.provider_echoes, provider)
+    data.pop(BREAKPOINT, None)
+    if mark is not None:
+        data[BREAKPOINT] = mark
+    mine = part.echo(provider)
+    others = [echo for echo in part.provider_echoes if echo.provider != provider]
+    return part.model_copy(update={"provider_echoes": [*others, *echo_list(provider, data, mine and mine.model)]})
+
+
+def spelled_breakpoint(part: Any, provider: str) -> dict[str, Any] | None:
+    """The breakpoint spelled in ``part``'s own echo, if any."""
+    if not part.provider_echoes:
+        return None
+    mark = own(part.provider_echoes, provider).get(BREAKPOINT)
+    return mark if type(mark) is dict else None

@@ -16,10 +16,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, assert_never
 
 from interlingua import (
+    Audio,
     DecodeError,
+    Image,
     NativeTool,
     Request,
     ResponseFormat,
+    Text,
     ThinkingBudgets,
     ThinkingConfig,
     Tool,
@@ -53,12 +56,13 @@ from .._shared import (
     WIRE,
     decoded_by,
     effort_for,
+    mark_breakpoints,
     own_options,
     spelling,
 )
 from ._echo import Ctx, build
 from ._messages import decode_messages, encode_messages
-from ._parts import Block
+from ._parts import Block, respell_breakpoint, spelled_breakpoint
 
 _DEFAULT_SCHEMA = {"type": "object", "properties": {}}
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
@@ -397,6 +401,8 @@ def _encode_max_tokens(
 
 def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGETS) -> Block:
     """The body for ``POST /chat/completions``; provider_options are merged last and win."""
+    if ctx.provider == PROVIDER:  # cache marks as breakpoints, where the target model takes them
+        request = mark_breakpoints(request, _BREAKPOINT_PARTS, _spelled, _respell, ctx.out, "Chat Completions")
     body: Block = {"model": request.model, "messages": encode_messages(request.messages, ctx)}
     if request.model is None:
         body.pop("model")
@@ -450,3 +456,16 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
     body.update(options)
     ctx.out.foreign_options(request.provider_options, own=ctx.provider)
     return body
+
+
+_BREAKPOINT_PARTS = (Text, Image, Audio)
+"""The parts whose wire blocks take a breakpoint (openai.types.chat: ChatCompletionContentPartTextParam,
+ChatCompletionContentPartImageParam and ChatCompletionContentPartInputAudioParam have ``prompt_cache_breakpoint``)."""
+
+
+def _spelled(part: Any) -> dict[str, Any] | None:
+    return spelled_breakpoint(part, PROVIDER)
+
+
+def _respell(part: Any, mark: dict[str, Any] | None) -> Any:
+    return respell_breakpoint(part, mark, PROVIDER)

@@ -49,8 +49,8 @@ def flag(data: Mapping[str, Any], key: str) -> bool:
 
 UNMAPPED = frozenset({"extra.prompt_cache_breakpoint.ttl", "item.content"})
 """Echo keys with a meaning no IR field holds yet, marked ``unmapped`` so every other wire reports
-them dropped (openai types: a ``PromptCacheBreakpoint``'s ``ttl``, 30m or 12h, a lifetime
-``CacheControl`` has no value for (the breakpoint itself is the part's ``cache_control``); a
+them dropped (openai types: a ``PromptCacheBreakpoint``'s ``ttl`` other than the 30m and 12h
+``CacheControl`` holds (the breakpoint itself is the part's ``cache_control``); a
 reasoning item's ``content`` of ``reasoning_text``, the reasoning itself, where ``summary`` is
 what maps)."""
 
@@ -70,7 +70,7 @@ def _unmapped(data: Mapping[str, Any]) -> list[str]:
     extra = data.get("extra")
     if isinstance(extra, dict):
         mark = extra.get("prompt_cache_breakpoint")
-        if isinstance(mark, dict) and "ttl" in mark:
+        if isinstance(mark, dict) and "ttl" in mark and mark["ttl"] not in ("30m", "12h"):  # those: cache_control's
             found.append("extra.prompt_cache_breakpoint.ttl")
     item = data.get("item")
     if isinstance(item, dict) and isinstance(item.get("content"), list) and item["content"]:

@@ -46,7 +46,7 @@ from interlingua.kit import (
 )
 
 from .._media_types import refused_image
-from .._shared import PROVIDER
+from .._shared import BREAKPOINT, BREAKPOINT_TTLS, PROVIDER, breakpoint_ttl
 from . import _echo
 
 Block = dict[str, Any]
@@ -209,17 +209,17 @@ def decode_content_block(block: Any, at: str, i: int | None = None) -> ContentPa
     decode = CONTENT_DECODERS.get(kind) if type(kind) is str else None
     part = decode(block, at, i) if decode else _decode_native_block(block, at, i)
     if BREAKPOINT in block and hasattr(part, "cache_control"):  # a cache mark: the spelling is in the echo
-        return part.model_copy(update={"cache_control": _MARK})
+        mark = block[BREAKPOINT]
+        ttl = breakpoint_ttl(mark.get("ttl") if type(mark) is dict else None)
+        return part.model_copy(update={"cache_control": CacheControl(ttl=ttl)})
     return part
 
 
-BREAKPOINT = "prompt_cache_breakpoint"
-"""A block's explicit cache breakpoint (``PromptCacheBreakpoint`` of openai.types.responses:
-``mode`` explicit, ``ttl`` 30m or 12h; "marks the exact end of a reusable prompt prefix", gpt-5.6
-and later: https://developers.openai.com/api/docs/guides/prompt-caching): the part's
-``cache_control``, its spelling kept in the echo and written back while the part keeps the mark."""
-_MARK = CacheControl()
-"""A breakpoint's mark: its lifetime is the request's (``prompt_cache_options.ttl``), the vendor's."""
+# A block's explicit cache breakpoint (``PromptCacheBreakpoint`` of openai.types.responses: ``mode``
+# explicit, ``ttl`` 30m or 12h; "marks the exact end of a reusable prompt prefix", gpt-5.6 and later:
+# https://developers.openai.com/api/docs/guides/prompt-caching): the part's ``cache_control``, its
+# own lifetime or else the request's (None); the spelling kept in the echo and written back while
+# the part keeps the mark.
 
 
 def decode_content(blocks: list[Any], at: str) -> list[ContentPart]:
@@ -352,8 +352,9 @@ def _cache_warning(part: Any, at: str, out: WarningSink) -> None:
     if mark is None:
         return
     if BREAKPOINT not in (_echo.object_at(_echo.own(part), "extra") or {}):
-        out.lossy(at, "cache_control", "the Responses API has no cache breakpoints; caching is automatic")
-    elif mark.ttl is not None:  # the breakpoint of this wire goes back, with the lifetime it had
+        why = "the model takes no explicit cache breakpoints (the catalog: gpt-5.6 and later); caching is automatic"
+        out.lossy(at, "cache_control", why)
+    elif mark.ttl is not None and mark.ttl not in BREAKPOINT_TTLS:  # the echo's spelling goes back
         out.lossy(f"{at}.cache_control.ttl", "cache_control", f"a breakpoint takes no {mark.ttl} lifetime")
 
 
@@ -533,3 +534,25 @@ def encode_arguments(part: ToolUse, data: dict[str, Any]) -> str:
     if isinstance(recorded, str) and tool_arguments(recorded) == (part.input, None):
         return recorded
     return canonical_arguments(part.input)
+
+
+def spelled_breakpoint(part: Any) -> dict[str, Any] | None:
+    """The breakpoint spelled in ``part``'s own echo, if any."""
+    if not part.provider_echoes:
+        return None
+    mark = (_echo.object_at(_echo.own(part), "extra") or {}).get(BREAKPOINT)
+    return mark if type(mark) is dict else None
+
+
+def respell_breakpoint(part: Any, mark: dict[str, Any] | None) -> Any:
+    """``part`` with ``mark`` as the breakpoint in its own echo (None: none), the rest kept
+    (``_shared.mark_breakpoints`` writes a mark from another wire so)."""
+    data = dict(_echo.own(part))
+    extra = {key: value for key, value in (_echo.object_at(data, "extra") or {}).items() if key != BREAKPOINT}
+    if mark is not None:
+        extra[BREAKPOINT] = mark
+    data.pop("extra", None)
+    if extra:
+        data["extra"] = extra
+    others = [echo for echo in part.provider_echoes if echo.provider != PROVIDER]
+    return part.model_copy(update={"provider_echoes": [*others, *_echo.make(data, _echo.own_model(part))]})

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from interlingua import (
     DecodeError,
+    Document,
     Encoded,
+    Image,
     Message,
     NativeTool,
     Request,
@@ -31,6 +33,7 @@ from .._shared import (
     WIRE,
     decoded_by,
     effort_for,
+    mark_breakpoints,
     own_options,
     spelling,
 )
@@ -42,6 +45,7 @@ from interlingua.kit import fit_schema
 from .._schema_dialects import STRICT
 from . import _echo
 from ._items import decode_input, encode_messages
+from ._parts import respell_breakpoint, spelled_breakpoint
 
 NAME = "openai-responses"
 
@@ -96,6 +100,7 @@ def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingB
     body: dict[str, Any] = {}
     if request.model is not None:
         body["model"] = request.model
+    request = mark_breakpoints(request, _BREAKPOINT_PARTS, spelled_breakpoint, respell_breakpoint, out, "Responses")
     instructions, items = encode_messages(request.messages, request.model, out)
     if instructions is not None:
         body["instructions"] = instructions
@@ -405,3 +410,8 @@ def _decode_format(fmt: Any) -> ResponseFormat | None:
             strict=optional(fmt, "strict", bool, "text.format"),
         )
     return None
+
+
+_BREAKPOINT_PARTS = (Text, Image, Document)
+"""The parts whose blocks take a breakpoint (openai.types.responses: ResponseInputTextParam,
+ResponseInputImageParam and ResponseInputFileParam have ``prompt_cache_breakpoint``)."""
