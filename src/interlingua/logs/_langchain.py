@@ -72,7 +72,8 @@ def _message(item: Any, at: str, out: WarningSink) -> Message | None:
         return None
     content = body.get("content", "")
     if role == "tool":
-        return Message(role="tool", parts=[_tool_result(body, content, where, out)])
+        result = _tool_result(body, content, where, out)
+        return Message(role="tool", parts=[result], name=optional(body, "name", str, where))
     parts = _content(content, join(where, "content"), out)
     if role == "assistant":
         called = {p.id for p in parts if isinstance(p, ToolUse)}

@@ -51,7 +51,7 @@ from .._request import NativeTool, Request, ResponseFormat, Tool
 from .._response import STOP_REASONS, Response, StopReason, Usage
 from .._sniff import DISTINCTIVE, Sniffed, quoted
 from .._warnings import Encoded, WarningSink
-from .._wire import loads
+from .._wire import loads, tool_arguments
 from ._format import Imported, LogFormat
 
 NAME = "otel-genai"
@@ -293,7 +293,8 @@ def attributes_of(span: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(found, list):
         items = [expect(item, dict, f"attributes[{i}]") for i, item in enumerate(found)]
         return {str(item.get("key")): _otlp(item.get("value")) for item in items}
-    return dict(expect(found, dict, "attributes"))
+    attributes = expect(found, dict, "attributes")
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in attributes.items()}  # SDK tuples
 
 
 def _otlp(value: Any) -> Any:
@@ -420,12 +421,9 @@ def _decode_call(block: Mapping[str, Any], at: str, calls: dict[str, str]) -> To
     name = require(block, "name", str, at)
     calls[call_id] = name
     arguments = block.get("arguments")
-    if isinstance(arguments, str):
-        try:
-            parsed = loads(arguments) if arguments.strip() else {}
-        except ValueError:
-            parsed = None
-        return ToolUse(id=call_id, name=name, input=parsed if isinstance(parsed, dict) else {}, raw_input=arguments)
+    if isinstance(arguments, str):  # arguments as the model wrote them: read as a wire's arguments text is
+        value, raw = tool_arguments(arguments)
+        return ToolUse(id=call_id, name=name, input=value, raw_input=raw)
     return ToolUse(id=call_id, name=name, input=expect(arguments or {}, dict, join(at, "arguments")))
 
 

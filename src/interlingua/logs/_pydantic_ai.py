@@ -4,10 +4,10 @@ The shapes are pydantic-ai's own (``pydantic_ai/messages.py``: ``ModelRequest`` 
 by ``kind``, their parts by ``part_kind``), as ``ModelMessagesTypeAdapter.dump_json`` writes them;
 the tests generate them with pydantic-ai itself. A request's parts become messages in order:
 ``system-prompt`` a system message, ``user-prompt`` a user message (strings, ``*-url`` and
-``binary`` content, a ``cache-point`` marking the part before it), each ``tool-return`` (and each
-``retry-prompt`` naming a tool, as an error result) a tool message, a ``retry-prompt`` naming no
-tool a user message; a response is an assistant message (``text``, ``thinking``, ``tool-call``,
-``file``; built-in tool calls and returns kept as native parts under ``pydantic-ai``). The latest
+``binary`` content, a ``cache-point`` marking the part before it), each ``tool-return`` a tool
+message (an error result when its ``outcome`` is not ``success``; so is an older ``retry-prompt``
+naming a tool), ``retry-feedback`` (and a ``retry-prompt`` naming no tool) a user message; a
+response is an assistant message (``text``, ``thinking``, ``tool-call``, ``file``; built-in tool calls and returns kept as native parts under ``pydantic-ai``). The latest
 request's ``instructions`` come first, as a system message: pydantic-ai sends the instructions of
 the latest request only, ahead of the rest. Timestamps, run ids and usage are the log's own and are
 not read; a thinking signature is bound to the vendor that signed it and is dropped with a warning.
@@ -39,12 +39,14 @@ from .._read import expect, join, optional, require
 from .._request import Request
 from .._sniff import DISTINCTIVE, Sniffed
 from .._warnings import WarningSink
-from .._wire import loads
+from .._wire import loads, tool_arguments
 from ._format import Imported, LogFormat
 
 NAME = "pydantic-ai"
 _URL_PARTS: dict[str, Any] = {"image-url": Image, "audio-url": Audio, "video-url": Video, "document-url": Document}
 _MEDIA: dict[str, Any] = {"image": Image, "audio": Audio, "video": Video}
+_FAILED = frozenset({"failed", "denied", "interrupted", "retried"})
+"""ToolReturnPart outcomes other than ``success``: "its content is an error" (pydantic_ai/messages.py)."""
 
 
 def read(data: Any) -> Imported:
@@ -104,9 +106,14 @@ def _request_part(part: Mapping[str, Any], kind: str, at: str, out: WarningSink)
         content = part.get("content")
         body = content if isinstance(content, str | dict) else _json_text(content)
         name = require(part, "tool_name", str, at)
-        return "tool", [ToolResult(tool_use_id=_call_id(part, at), name=name, content=body)]
-    if kind == "retry-prompt":
+        result = ToolResult(tool_use_id=_call_id(part, at), name=name, content=body)
+        failed = part.get("outcome") in _FAILED  # the outcome says the content is an error
+        return "tool", [result.model_copy(update={"is_error": True}) if failed else result]
+    if kind == "retry-prompt":  # pydantic-ai before 2.6x: RetryPromptPart
         return _retry(part, at)
+    if kind == "retry-feedback":  # a retry that answers no tool call: the model is told in a user turn
+        content = part.get("content")
+        return "user", [Text(text=content if isinstance(content, str) else _json_text(content))]
     return "user", [Native(provider=NAME, data=dict(part))]
 
 
@@ -190,12 +197,9 @@ def _response_parts(item: Mapping[str, Any], at: str, out: WarningSink) -> list[
 def _tool_call(part: Mapping[str, Any], at: str) -> ToolUse:
     args = part.get("args")
     call = ToolUse(id=_call_id(part, at), name=require(part, "tool_name", str, at))
-    if isinstance(args, str):
-        try:
-            parsed = loads(args) if args.strip() else {}
-        except ValueError:
-            parsed = None
-        return call.model_copy(update={"input": parsed if isinstance(parsed, dict) else {}, "raw_input": args})
+    if isinstance(args, str):  # as the model wrote them: read as a wire's arguments text is
+        value, raw = tool_arguments(args)
+        return call.model_copy(update={"input": value, "raw_input": raw})
     return call.model_copy(update={"input": expect(args or {}, dict, join(at, "args"))})
 
 
