@@ -8,7 +8,8 @@ the tests generate them with pydantic-ai itself. A request's parts become messag
 message (an error result when its ``outcome`` is not ``success``; so is an older ``retry-prompt``
 naming a tool), ``retry-feedback`` (and a ``retry-prompt`` naming no tool) a user message; a
 response is an assistant message (``text``, ``thinking``, ``tool-call``, ``file``; built-in tool
-calls and returns kept as native parts under ``pydantic-ai``). The latest request's ``instructions`` come first, as a system message: pydantic-ai sends the instructions of
+calls and returns kept as native parts under ``pydantic-ai``). The latest request's
+``instructions`` come first, as a system message: pydantic-ai sends the instructions of
 the latest request only, ahead of the rest. Timestamps, run ids and usage are the log's own and are
 not read; a thinking signature is bound to the vendor that signed it and is dropped with a warning.
 """
