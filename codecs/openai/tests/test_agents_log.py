@@ -16,7 +16,8 @@ from interlingua.cli.detect import detect_body
 agents = pytest.importorskip("agents", reason="openai-agents not installed (pip install openai-agents)")
 
 
-def _run() -> tuple[Any, list[dict[str, Any]]]:
+@pytest.fixture(scope="module")
+def run() -> tuple[Any, list[dict[str, Any]]]:
     """A run with one tool call: its result, and the Responses bodies the SDK sent."""
     import httpx2
     from openai import AsyncOpenAI
@@ -48,8 +49,8 @@ def _run() -> tuple[Any, list[dict[str, Any]]]:
     return asyncio.run(agents.Runner.run(agent, "Weather?")), bodies
 
 
-def test_run_items_import_as_the_responses_input_the_sdk_sent_decodes() -> None:
-    result, bodies = _run()
+def test_run_items_import_as_the_responses_input_the_sdk_sent_decodes(run: tuple[Any, list[dict[str, Any]]]) -> None:
+    result, bodies = run
     items = json.loads(json.dumps(result.to_input_list()))  # as an app persists them
     transcript = il.Transcript.from_log("openai-agents", items)
     sent = il.get_codec("openai-responses").decode_request({"input": bodies[-1]["input"]})
@@ -60,10 +61,10 @@ def test_run_items_import_as_the_responses_input_the_sdk_sent_decodes() -> None:
     assert (detected.wire, detected.certain) == ("openai-agents", True)
 
 
-def test_a_run_converts_to_another_wire_from_the_cli_converter() -> None:
+def test_a_run_converts_to_another_wire_from_the_cli_converter(run: tuple[Any, list[dict[str, Any]]]) -> None:
     from interlingua.cli.conversion import Converter
 
-    result, _ = _run()
+    result, _ = run
     converted = Converter(target="anthropic-messages", model="claude-x").convert(result.to_input_list())
     assert converted.detected.wire == "openai-agents"
     body = converted.output
