@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from .conftest import ROOT, run_cli
 
 AI_SDK = ROOT / "tests" / "logs" / "ai-sdk-tool-turn.json"
@@ -56,3 +58,12 @@ def test_a_dataset_of_logs_converts_line_by_line(tmp_path: Path) -> None:
     assert len(converted) == 2 and converted[1]["contents"] == [{"role": "user", "parts": [{"text": "Hi"}]}]
     assert "line 3:" in run.stderr and "no known log format" in run.stderr
     # the plain list fits two formats (tests/test_logs.py: its reason names the other)
+
+
+def test_inspect_draws_a_log_as_the_conversation_it_holds(capsys: pytest.CaptureFixture[str]) -> None:
+    from interlingua import cli
+
+    assert cli.main(["inspect", str(AI_SDK)]) == 0
+    drawn = capsys.readouterr().out.splitlines()
+    assert drawn[0].startswith("ai-sdk request (role and content messages with 'tool-call'")
+    assert drawn[1] == "└── messages (7)"

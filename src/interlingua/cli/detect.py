@@ -40,7 +40,8 @@ def detect_body(body: Any) -> Detected:
     if isinstance(body, list):
         found = _strongest(lambda sniffer: None, _log_claims(body))
         if found is None:
-            raise DetectError(f"a JSON array of no known log format ({', '.join(_log_formats())})")
+            known = ", ".join(_log_formats())
+            raise DetectError(f"expected a JSON object, got an array of no known log format ({known})")
         return found
     if not isinstance(body, Mapping):
         raise DetectError(f"expected a JSON object, got {_type_name(body)}")

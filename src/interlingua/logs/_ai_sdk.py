@@ -120,7 +120,9 @@ def _media(value: str, mime: str | None, at: str, kind: str, name: str | None = 
 
 def sniff(data: Any) -> Sniffed | None:
     """Role-and-content messages; hyphenated part types and camelCase keys are the AI SDK's own,
-    one sign each (a plain ``[{role, content: "..."}]`` fits other message lists too)."""
+    one sign each (a plain ``[{role, content: "..."}]`` fits other message lists too). A
+    ``{"messages": [...]}`` object is claimed only on those signs: without them it is a chat body."""
+    wrapped = isinstance(data, Mapping)
     if isinstance(data, Mapping):
         data = data.get("messages")
     if not isinstance(data, list) or not data or not all(isinstance(m, Mapping) and "role" in m for m in data):
@@ -129,6 +131,8 @@ def sniff(data: Any) -> Sniffed | None:
         return None
     text = dumps(data)
     signs = [sign for sign in _SIGNS if f'"{sign}"' in text]
+    if wrapped and not signs:
+        return None
     reason = "role and content messages" + (f" with {', '.join(repr(s) for s in signs)}" if signs else "")
     return Sniffed("request", 1.0 + len(signs), reason)
 
