@@ -85,6 +85,11 @@ def test_what_the_attributes_cannot_hold_is_warned_with_its_path() -> None:
     ]
     with pytest.raises(il.LossyEncodeError):
         logs.encode_otel_genai(request, strict=True)
+    two = il.Request(messages=[il.Message.system("A"), il.Message(role="developer", parts=[il.Text(text="B")])])
+    assert [(w.kind, w.path) for w in logs.encode_otel_genai(two).warnings] == [("lossy_encode", "messages[1]")]
+    assert logs.read("otel-genai", logs.encode_otel_genai(two).body).request.messages == [
+        il.Message(role="system", parts=[il.Text(text="A"), il.Text(text="B")])
+    ]
 
 
 def test_a_span_the_client_recorded_replays_as_its_request_on_another_wire() -> None:
@@ -176,7 +181,8 @@ def _pydantic_ai_run() -> tuple[Any, list[dict[str, Any]]]:
         return httpx2.Response(200, json=body)
 
     client = AsyncOpenAI(api_key="k", http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(answer)))
-    agent = Agent(OpenAIChatModel("m", provider=OpenAIProvider(openai_client=client)), system_prompt="Be brief.")
+    model = OpenAIChatModel("m", provider=OpenAIProvider(openai_client=client))
+    agent = Agent(model, system_prompt="You tell the weather.", instructions="Be brief.")
 
     @agent.tool_plain
     def weather(city: str) -> str:

@@ -162,6 +162,10 @@ def content(request: Request, out: WarningSink | None = None) -> dict[str, str]:
     if lead:
         instructions = [p for i, m in enumerate(messages[:lead]) for p in _parts(m, f"messages[{i}]", sink)]
         found[SYSTEM] = dumps(instructions)
+        for i, message in enumerate(messages[:lead]):
+            if i or message.role != "system":
+                why = "the instructions are one list of parts: read back as part of one system message"
+                sink.lossy(f"messages[{i}]", message.role, why, action="converted")
     if request.tools:
         found[TOOLS] = dumps([_tool(tool, f"tools[{i}]", sink) for i, tool in enumerate(request.tools)])
     return found

@@ -9,9 +9,11 @@ message (an error result when its ``outcome`` is not ``success``; so is an older
 naming a tool), ``retry-feedback`` (and a ``retry-prompt`` naming no tool) a user message; a
 response is an assistant message (``text``, ``thinking``, ``tool-call``, ``file``; built-in tool
 calls and returns kept as native parts under ``pydantic-ai``). The latest request's
-``instructions`` come first, as a system message: pydantic-ai sends the instructions of
-the latest request only, ahead of the rest. Timestamps, run ids and usage are the log's own and are
-not read; a thinking signature is bound to the vendor that signed it and is dropped with a warning.
+``instructions`` follow the leading system prompts, as a system message: pydantic-ai sends the
+instructions of the latest request only, there ("the leading messages holding system prompts,
+which is where instructions belong": ``pydantic_ai/models/openai/_caching.py``). Timestamps, run
+ids and usage are the log's own and are not read; a thinking signature is bound to the vendor that
+signed it and is dropped with a warning.
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ def read(data: Any) -> Imported:
         else:
             out.lossy_decode(join(at, "kind"), f"unknown message kind {kind!r}: not read")
     if instructions:
-        messages.insert(0, Message(role="system", parts=[Text(text=instructions)]))
+        lead = next((i for i, message in enumerate(messages) if message.role != "system"), len(messages))
+        messages.insert(lead, Message(role="system", parts=[Text(text=instructions)]))
     return Imported(Request(messages=messages), None, list(out.warnings))
 
 
