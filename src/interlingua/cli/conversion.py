@@ -200,7 +200,7 @@ class Converter:
 
     def convert(self, body: Any, kind: Kind | None = None) -> Converted:
         """Convert one parsed JSON value (request, response, transcript, batch line or log)."""
-        if isinstance(body, list) and (self.source is None or is_log(self.source)):
+        if self.reads_log(body):
             return self._log(body, self.detect(body, None, kind))
         if not isinstance(body, Mapping):
             raise DetectError(f"expected a JSON object, got {type(body).__name__}")
@@ -220,6 +220,13 @@ class Converter:
         if envelope is not None and envelope.batch and self.target != TRANSCRIPT:
             output = wrap(envelope, self.target, output)
         return Converted(output, warnings, detected, envelope.style if envelope and envelope.batch else None)
+
+    def reads_log(self, body: Any) -> bool:
+        """Whether ``body`` is read as a log: a JSON array that ``--from`` names a log format for,
+        or, with no ``--from``, that a log format claims (else an array is a stream of chunks)."""
+        if not isinstance(body, list):
+            return False
+        return is_log(self.source) or (self.source is None and _claimed_log(body))
 
     def convert_stream(self, data: bytes, *, accumulated: bool = False) -> Converted:
         """Convert a recorded stream (SSE, or a JSON array of chunks) to the target's SSE bytes, or
@@ -367,6 +374,13 @@ class Converter:
         first = [("message", chunk) for chunk in chunks[:4]] if isinstance(chunks, list) else []
         found = detect_stream(first)
         return Detected(found.wire, "stream", f"a JSON array of chunks: {found.reason}")
+
+
+def _claimed_log(body: list[Any]) -> bool:
+    """Whether a log format claims this array (else it is no body at all)."""
+    from ..logs import sniff
+
+    return bool(sniff(body))
 
 
 def _envelope_reason(envelope: Envelope) -> str:

@@ -150,7 +150,7 @@ def convert_single(converter: Converter, data: bytes, kind: str | None, *, accum
     """Convert one body; every way it can fail becomes a one-line CliError with its exit code."""
     with one_line_errors():
         body = None if kind == "stream" else parse_single(data)
-        if body is None or (isinstance(body, list) and not _is_log_array(converter, body)):
+        if body is None or (isinstance(body, list) and not converter.reads_log(body)):
             return converter.convert_stream(data, accumulated=accumulated)
         return converter.convert(body, kind)  # type: ignore[arg-type]  # argparse choices are the Kind literals
 
@@ -174,16 +174,6 @@ def one_line_errors() -> Iterator[None]:
         raise CliError(f"cannot convert: {err}", FAILED) from None
     except ValueError as err:  # not JSON inside a stream event, and the like
         raise CliError(f"cannot read the input: {err}", FAILED) from None
-
-
-def _is_log_array(converter: Converter, body: list[Any]) -> bool:
-    """A JSON array read as a log (a framework's messages) rather than a stream of chunks: by
-    ``--from``, else when a log format claims it."""
-    if converter.source is not None:
-        return is_log(converter.source)
-    from ..logs import sniff
-
-    return bool(sniff(body))
 
 
 def _write(output: Any, target: str | None, *, compact: bool) -> None:

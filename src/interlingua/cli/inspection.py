@@ -43,10 +43,9 @@ from .. import (
     Video,
     accumulate,
 )
-from ..logs import sniff
 from .conversion import Converter, codec_for, settings_set, unwrap
 from .convert import check_wires, one_line_errors, parse_single, read_input
-from .detect import TRANSCRIPT, Detected, DetectError, is_log
+from .detect import TRANSCRIPT, Detected, DetectError
 from .exits import OK, USAGE, CliError
 from .render import warnings_table
 
@@ -105,18 +104,17 @@ def _line(data: bytes, number: int, name: str) -> bytes:
 def _load(data: bytes, source: str | None) -> _Loaded:
     with one_line_errors():
         body = parse_single(data, several="a dataset? show one of its lines with --line N")
-        if isinstance(body, list) and (is_log(source) or (source is None and sniff(body))):  # a log's messages
-            converter = Converter(target=TRANSCRIPT, source=source)
+        converter = Converter(target=TRANSCRIPT, source=source)
+        if converter.reads_log(body):  # a log's messages
             detected = converter.detect(body, None)
-            request = converter.decode_request(body, detected)  # type: ignore[arg-type]  # a log reader takes its array
+            request = converter.decode_request(body, detected)
             return _Loaded(detected, request)
         if body is None or isinstance(body, list):
-            detected, events = Converter(target=TRANSCRIPT, source=source).stream_events(data)
+            detected, events = converter.stream_events(data)
             return _Loaded(detected, accumulate(events))
         if not isinstance(body, Mapping):
             raise DetectError(f"expected a JSON object, got {type(body).__name__}")
         envelope, inner = unwrap(body)
-        converter = Converter(target=TRANSCRIPT, source=source)
         detected = converter.detect(inner, envelope)
         if detected.kind == "response":
             return _Loaded(detected, codec_for(detected.wire).decode_response(inner))
