@@ -11,7 +11,7 @@ response is an assistant message (``text``, ``thinking``, ``tool-call``, ``file`
 calls and returns kept as native parts under ``pydantic-ai``). The latest request's
 ``instructions`` follow the leading system prompts, as a system message: pydantic-ai sends the
 instructions of the latest request only, there ("the leading messages holding system prompts,
-which is where instructions belong": ``pydantic_ai/models/openai/_caching.py``). Timestamps, run
+which is where instructions belong": the ``_caching.py`` of pydantic-ai's chat models). Timestamps, run
 ids and usage are the log's own and are not read; a thinking signature is bound to the vendor that
 signed it and is dropped with a warning.
 """
