@@ -17,9 +17,9 @@ with the conventions' advisory buckets. Message content (``gen_ai.system_instruc
 ``gen_ai.input.messages``, ``gen_ai.output.messages``, ``gen_ai.tool.definitions``) only when
 asked for (``content=True``, or ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` set to
 ``true``, ``SPAN_ONLY`` or ``SPAN_AND_EVENT``, as the contrib GenAI instrumentations read it),
-written from the IR in the conventions' part types (gen-ai-input-messages.json in
-open-telemetry/semantic-conventions-genai): reasoning stays ``reasoning``, calls ``tool_call``,
-results ``tool_call_response``, a vendor's server tool ``server_tool_call``.
+written from the IR in the conventions' part types by :mod:`interlingua.logs._otel_genai` (which
+reads them back too): reasoning stays ``reasoning``, calls ``tool_call``, results
+``tool_call_response``, a vendor's server tool ``server_tool_call``.
 
 interlingua's own: the counter ``interlingua.warnings`` (by ``interlingua.warning.kind``,
 ``interlingua.warning.path`` with its indices as ``[*]``, ``interlingua.wire`` and
@@ -28,7 +28,6 @@ interlingua's own: the counter ``interlingua.warnings`` (by ``interlingua.warnin
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -36,28 +35,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ._message import Message
-from ._parts import (
-    Audio,
-    AudioOutput,
-    Base64Source,
-    Document,
-    FileSource,
-    Image,
-    ImageOutput,
-    Native,
-    RedactedThinking,
-    Text,
-    TextSource,
-    Thinking,
-    ToolResult,
-    ToolUse,
-    UrlSource,
-    Video,
-)
 from ._request import Request
 from ._response import Response
 from ._warnings import AnyWarning
+from .logs._otel_genai import OUTPUT, content, dumps, output_message, response_attributes, settings
 
 if TYPE_CHECKING:
     from ._codec import Codec
@@ -154,7 +135,7 @@ class Telemetry:
         if request is not None:
             attributes.update(_request_attributes(request))
             if self.content:
-                attributes.update(_content(request))
+                attributes.update(content(request))
         span = self.tracer.start_span(f"chat {model}" if model else "chat", kind=SpanKind.CLIENT, attributes=attributes)
         return Call(self, codec.name, span, base)
 
@@ -175,9 +156,9 @@ class Call:
         metric = dict(self.base)
         if response.model:
             metric["gen_ai.response.model"] = response.model
-        span.set_attributes(_response_attributes(response))
+        span.set_attributes(response_attributes(response))
         if telemetry.content:
-            span.set_attribute("gen_ai.output.messages", _dumps([_output_message(response)]))
+            span.set_attribute(OUTPUT, dumps([output_message(response)]))
         self._warnings(response.warnings)
         telemetry.duration.record(time.perf_counter() - self.started, metric)
         usage = response.usage
@@ -222,160 +203,7 @@ _INDEX = re.compile(r"\[\d+\]")
 
 
 def _request_attributes(request: Request) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for name, value in (
-        ("gen_ai.request.max_tokens", request.max_tokens),
-        ("gen_ai.request.temperature", request.temperature),
-        ("gen_ai.request.top_p", request.top_p),
-        ("gen_ai.request.top_k", request.top_k),
-        ("gen_ai.request.seed", request.seed),
-        ("gen_ai.request.presence_penalty", request.presence_penalty),
-        ("gen_ai.request.frequency_penalty", request.frequency_penalty),
-    ):
-        if value is not None:
-            found[name] = value
-    if request.stop:
-        found["gen_ai.request.stop_sequences"] = list(request.stop)
-    if request.response_format is not None:
-        found["gen_ai.output.type"] = "text" if request.response_format.type == "text" else "json"
+    """The request's settings, less its model (the span's base attributes hold it already)."""
+    found = settings(request)
+    found.pop("gen_ai.request.model", None)
     return found
-
-
-def _response_attributes(response: Response) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    if response.id:
-        found["gen_ai.response.id"] = response.id
-    if response.model:
-        found["gen_ai.response.model"] = response.model
-    reason = response.raw_stop_reason or response.stop_reason
-    if reason:
-        found["gen_ai.response.finish_reasons"] = [reason]
-    usage = response.usage
-    found["gen_ai.usage.input_tokens"] = usage.input_tokens
-    found["gen_ai.usage.output_tokens"] = usage.output_tokens
-    for name, value in (
-        ("gen_ai.usage.cache_read.input_tokens", usage.cache_read_tokens),
-        ("gen_ai.usage.cache_creation.input_tokens", usage.cache_write_tokens),
-        ("gen_ai.usage.reasoning.output_tokens", usage.reasoning_tokens),
-    ):
-        if value is not None:
-            found[name] = value
-    return found
-
-
-# --- content, from the IR -------------------------------------------------------------------------
-
-_FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_call"}
-"""IR stop reasons in the output message schema's FinishReason words (stop, length,
-content_filter, tool_call, error); the others keep the IR's word."""
-
-
-def _content(request: Request) -> dict[str, str]:
-    """The request's content attributes: leading system and developer messages are the
-    instructions, the rest the input messages; tools as their definitions."""
-    messages = list(request.messages)
-    lead = 0
-    while lead < len(messages) and messages[lead].role in ("system", "developer"):
-        lead += 1
-    found = {"gen_ai.input.messages": _dumps([_message(m) for m in messages[lead:]])}
-    if lead:
-        found["gen_ai.system_instructions"] = _dumps([p for m in messages[:lead] for p in _parts(m)])
-    if request.tools:
-        found["gen_ai.tool.definitions"] = _dumps([_tool(tool) for tool in request.tools])
-    return found
-
-
-def _tool(tool: Any) -> dict[str, Any]:
-    if tool.type == "function":
-        found = {"type": "function", "name": tool.name, "parameters": tool.input_schema}
-        if tool.description:
-            found["description"] = tool.description
-        return found
-    return {"type": tool.data.get("type", "native"), "provider": tool.provider, **tool.data}
-
-
-def _message(message: Message) -> dict[str, Any]:
-    role = message.role
-    if role == "user" and message.parts and all(isinstance(p, ToolResult) for p in message.parts):
-        role = "tool"
-    found: dict[str, Any] = {"role": role, "parts": _parts(message)}
-    if message.name:
-        found["name"] = message.name
-    return found
-
-
-def _output_message(response: Response) -> dict[str, Any]:
-    reason = response.stop_reason or "stop"
-    return {"role": "assistant", "parts": _parts(response.message), "finish_reason": _FINISH.get(reason, reason)}
-
-
-def _parts(message: Message) -> list[dict[str, Any]]:
-    return [_part(part) for part in message.parts]
-
-
-def _part(part: Any) -> dict[str, Any]:
-    if isinstance(part, Text):
-        return {"type": "text", "content": part.text}
-    if isinstance(part, Thinking):
-        return {"type": "reasoning", "content": part.text}
-    if isinstance(part, RedactedThinking):
-        return {"type": "reasoning", "content": ""}
-    if isinstance(part, ToolUse):
-        arguments: Any = part.raw_input if part.raw_input is not None else part.input
-        return {"type": "tool_call", "id": part.id, "name": part.name, "arguments": arguments}
-    if isinstance(part, ToolResult):
-        content = part.content
-        response = content if isinstance(content, str | dict) else [_part(p) for p in content]
-        return {"type": "tool_call_response", "id": part.tool_use_id, "response": response}
-    if isinstance(part, Image | Audio | Video | Document | ImageOutput | AudioOutput):
-        return _media(part)
-    if isinstance(part, Native):
-        return _native(part)
-    return {"type": getattr(part, "type", "unknown")}
-
-
-_MODALITY = {"image": "image", "image_output": "image", "audio": "audio", "audio_output": "audio", "video": "video"}
-
-
-def _media(part: Any) -> dict[str, Any]:
-    modality = _MODALITY.get(part.type, "document")
-    source = part.source
-    mime = getattr(source, "media_type", None)
-    found: dict[str, Any]
-    if isinstance(source, Base64Source):
-        found = {"type": "blob", "modality": modality, "mime_type": mime, "content": source.data}
-    elif isinstance(source, UrlSource):
-        found = {"type": "uri", "modality": modality, "mime_type": mime, "uri": source.url}
-    elif isinstance(source, FileSource):
-        found = {"type": "file", "modality": modality, "mime_type": mime, "file_id": source.file_id}
-    elif isinstance(source, TextSource):
-        found = {"type": "text", "content": source.text}
-    else:  # a handle in the host's store: named, never read
-        found = {"type": "file", "modality": modality, "mime_type": mime, "file_id": getattr(source, "id", "")}
-    if isinstance(part, AudioOutput) and part.transcript:
-        found["transcript"] = part.transcript
-    return found
-
-
-def _native(part: Native) -> dict[str, Any]:
-    """A vendor block: a server tool's call or result keeps that type (by the vendor's own block
-    type: ``*_tool_use`` / ``*_call`` a call, ``*_result`` a result); anything else as it came."""
-    kind = str(part.data.get("type", ""))
-    if kind.endswith(("_result", "_response")):
-        return {
-            "type": "server_tool_call_response",
-            "id": part.data.get("tool_use_id") or part.data.get("id"),
-            "server_tool_call_response": {**part.data, "type": kind},
-        }
-    if kind.endswith(("tool_use", "_call")):
-        return {
-            "type": "server_tool_call",
-            "id": part.data.get("id"),
-            "name": part.data.get("name") or kind,
-            "server_tool_call": {**part.data, "type": kind},
-        }
-    return {"type": kind or "native", "provider": part.provider, "data": dict(part.data)}
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)

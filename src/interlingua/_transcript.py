@@ -151,6 +151,39 @@ class Transcript(IRModel):
         items = messages.messages if isinstance(messages, Request) else list(messages)
         return cls(messages=items, metadata=metadata)
 
+    @classmethod
+    def from_log(cls, name: str, data: Any, **metadata: Any) -> Transcript:
+        """The conversation a framework or tracer logged (JSON text or the parsed value), read as
+        the log format ``name`` (``interlingua.logs.formats()``: ``otel-genai``, ``pydantic-ai``,
+        ``langchain``, ``ai-sdk`` and those the installed codecs add). What reading lost is in
+        ``interlingua.logs.read(name, data).warnings``."""
+        from .logs import read
+
+        imported = read(name, data)
+        if imported.request.model is not None:
+            metadata.setdefault("interlingua.model", imported.request.model)
+        return cls.of(imported.messages(), **metadata)
+
+    @classmethod
+    def from_otel_genai(cls, span: Any, **metadata: Any) -> Transcript:
+        """A recorded GenAI span (or its attributes): instructions, input messages, then the answer."""
+        return cls.from_log("otel-genai", span, **metadata)
+
+    @classmethod
+    def from_pydantic_ai(cls, messages: Any, **metadata: Any) -> Transcript:
+        """pydantic-ai's messages: ``ModelMessagesTypeAdapter`` JSON, or the message objects."""
+        return cls.from_log("pydantic-ai", messages, **metadata)
+
+    @classmethod
+    def from_langchain(cls, messages: Any, **metadata: Any) -> Transcript:
+        """LangChain's ``messages_to_dict`` output (v1 content blocks included), or the messages."""
+        return cls.from_log("langchain", messages, **metadata)
+
+    @classmethod
+    def from_ai_sdk(cls, messages: Any, **metadata: Any) -> Transcript:
+        """The AI SDK's ``ModelMessage`` array (or ``{"messages": [...]}``)."""
+        return cls.from_log("ai-sdk", messages, **metadata)
+
     def append(self, *messages: Message) -> Transcript:
         """A new transcript with ``messages`` added (transcripts are frozen, like all IR)."""
         return self.model_copy(update={"messages": [*self.messages, *messages]})

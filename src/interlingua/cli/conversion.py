@@ -19,7 +19,11 @@ What comes out, by what goes in (docs/guide/cli.md, "Convert a dataset", says th
 - a batch result line (``Codec.batching``: ``{custom_id, result}``, ``{custom_id, response,
   error}``, ``{key, response | error}``, ``{recordId, modelInput, modelOutput | error}``,
   ``{request, response | status}``) -> the target's result line with the same id (cli/results.py);
-- a recorded stream -> the target's stream (or, accumulated, its response body).
+- a recorded stream -> the target's stream (or, accumulated, its response body);
+- a framework's or tracer's log (``interlingua.logs``: a GenAI span, pydantic-ai, LangChain or AI
+  SDK messages, and what the installed codecs add) -> the target's request body for the
+  conversation it holds (a span: its input side); its reader's warnings come first.
+  ``target="otel-genai"`` writes GenAI span attributes (a response: its output side).
 
 ``target="transcript"`` writes interlingua transcripts; request settings a transcript has no
 place for (tools, sampling, ...) are reported as UnsupportedSetting warnings, never dropped
@@ -55,9 +59,11 @@ from .._codec import BatchLine
 from .._registry import ServedWire, served
 from .._wire import loads
 from . import results
-from .detect import TRANSCRIPT, Detected, DetectError, Kind, detect_body, detect_stream
+from .detect import TRANSCRIPT, Detected, DetectError, Kind, detect_body, detect_stream, is_log
 
 Reasoning = Literal["drop", "as_text"]
+OTEL_GENAI = "otel-genai"
+"""The one log format written too (``--to otel-genai``): GenAI span attributes."""
 
 
 class ConversionError(Exception):
@@ -207,7 +213,9 @@ class Converter:
     model: str | None = None
 
     def convert(self, body: Any, kind: Kind | None = None) -> Converted:
-        """Convert one parsed JSON value (request, response, transcript or batch line)."""
+        """Convert one parsed JSON value (request, response, transcript, batch line or log)."""
+        if self.reads_log(body):
+            return self._log(body, self.detect(body, None, kind))
         if not isinstance(body, Mapping):
             raise DetectError(f"expected a JSON object, got {type(body).__name__}")
         result = results.find(body) if kind is None else None
@@ -230,14 +238,21 @@ class Converter:
             output = wrap(envelope, self.target, output)
         return Converted(output, warnings, detected, envelope.style if envelope and envelope.batch else None)
 
+    def reads_log(self, body: Any) -> bool:
+        """Whether ``body`` is read as a log: a JSON array that ``--from`` names a log format for,
+        or, with no ``--from``, that a log format claims (else an array is a stream of chunks)."""
+        if not isinstance(body, list):
+            return False
+        return is_log(self.source) or (self.source is None and _claimed_log(body))
+
     def convert_stream(self, data: bytes, *, accumulated: bool = False) -> Converted:
         """Convert a recorded stream (SSE, or a JSON array of chunks) to the target's SSE bytes, or
         with ``accumulated`` to the target's response body. A stream that ends early raises
         StreamError. Warnings are the source decode's and then the target's own: its
         encode_stream's (paths name the decoded event, ``events[12].part``), or with
         ``accumulated`` its encode_response's."""
-        if self.target == TRANSCRIPT:
-            raise ConversionError("a stream has no transcript form; convert the request instead")
+        if self.target in (TRANSCRIPT, OTEL_GENAI):
+            raise ConversionError(f"a stream has no {self.target} form; convert the request or accumulate it first")
         detected, decoded = self.decoded_stream(data)
         events = list(decoded)
         response = accumulate(events)
@@ -260,7 +275,9 @@ class Converter:
         done = results.convert(line, found, _ResultSteps(self))
         return Converted(done.line, done.warnings, done.detected, done.format, result=True)
 
-    def detect(self, body: Mapping[str, Any], envelope: Envelope | None, kind: Kind | None = None) -> Detected:
+    def detect(
+        self, body: Mapping[str, Any] | list[Any], envelope: Envelope | None, kind: Kind | None = None
+    ) -> Detected:
         """The source wire and kind: ``--from``, else what the envelope names, else the body's shape."""
         if self.source is not None:
             return Detected(self.source, kind or _kind_of(body), "given by --from")
@@ -272,6 +289,8 @@ class Converter:
         return detected
 
     def decode_request(self, body: Mapping[str, Any], detected: Detected, envelope: Envelope | None = None) -> Request:
+        if is_log(detected.wire):
+            return self._read_log(body, detected)[0]
         if detected.wire == TRANSCRIPT:
             request = Transcript.from_json_dict(body).request()
         else:
@@ -284,13 +303,38 @@ class Converter:
     def _request(
         self, body: Mapping[str, Any], detected: Detected, envelope: Envelope | None
     ) -> tuple[Any, list[AnyWarning]]:
-        request = self.decode_request(body, detected, envelope)
+        read: list[AnyWarning] = []
+        if is_log(detected.wire):
+            request, read = self._read_log(body, detected)
+        else:
+            request = self.decode_request(body, detected, envelope)
         if self.target == TRANSCRIPT:
-            return _as_transcript(request, envelope)
+            output, warnings = _as_transcript(request, envelope)
+            return output, [*read, *warnings]
         encoded = self._encode(request)
-        return encoded.body, list(encoded.warnings)
+        return encoded.body, [*read, *encoded.warnings]
+
+    def _read_log(self, body: Any, detected: Detected) -> tuple[Request, list[AnyWarning]]:
+        from ..logs import read
+
+        imported = read(detected.wire, body)
+        request = imported.request
+        if self.model is not None:
+            request = request.model_copy(update={"model": self.model})
+        return request, list(imported.warnings)
+
+    def _log(self, body: list[Any], detected: Detected) -> Converted:
+        """A log that is a JSON array of messages (no batch line or HTTP exchange wraps one)."""
+        if detected.kind == "response":
+            raise ConversionError(f"a {detected.wire} log holds a conversation, not a response")
+        output, warnings = self._request(body, detected, None)  # type: ignore[arg-type]  # a log reader takes its array
+        return Converted(output, warnings, detected)
 
     def _encode(self, request: Request) -> Encoded:
+        if self.target == OTEL_GENAI:
+            from ..logs import encode_otel_genai
+
+            return encode_otel_genai(request)
         codec = codec_for(self.target)
         if self.reasoning is None:
             return codec.encode_request(request)
@@ -306,8 +350,15 @@ class Converter:
     def _response(self, body: Mapping[str, Any], detected: Detected) -> Converted:
         if self.target == TRANSCRIPT or detected.wire == TRANSCRIPT:
             raise ConversionError("a response has no transcript form; convert the request instead")
+        if is_log(detected.wire):
+            raise ConversionError(f"a {detected.wire} log is read as the request it replays, not as a response")
         response: Response = codec_for(detected.wire).decode_response(body)
-        encoded = codec_for(self.target).encode_response(response)
+        if self.target == OTEL_GENAI:
+            from ..logs import encode_otel_genai_response
+
+            encoded = encode_otel_genai_response(response)
+        else:
+            encoded = codec_for(self.target).encode_response(response)
         return Converted(encoded.body, [*response.warnings, *encoded.warnings], detected)
 
     def stream_events(self, data: bytes) -> tuple[Detected, list[StreamEvent]]:
@@ -369,11 +420,18 @@ class _ResultSteps:
         return self.converter._encode(self.converter.decode_request(body, detected))
 
 
+def _claimed_log(body: list[Any]) -> bool:
+    """Whether a log format claims this array (else it is no body at all)."""
+    from ..logs import sniff
+
+    return bool(sniff(body))
+
+
 def _envelope_reason(envelope: Envelope) -> str:
     return "a recorded HTTP exchange's path" if envelope.style == "http" else f"{envelope.style} batch line"
 
 
-def _kind_of(body: Mapping[str, Any]) -> Kind:
+def _kind_of(body: Mapping[str, Any] | list[Any]) -> Kind:
     try:
         return detect_body(body).kind
     except DetectError:

@@ -17,7 +17,7 @@ from typing import Any
 from .. import DecodeError, InterlinguaError, StreamError, Transcript, UnknownCodecError
 from .._wire import loads
 from .conversion import ConversionError, Converted, Converter, MisreadError, codec_for
-from .detect import TRANSCRIPT, DetectError
+from .detect import TRANSCRIPT, DetectError, is_log
 from .exits import FAILED, LOSSY, OK, USAGE, CliError
 from .output import write_whole
 from .render import say, warnings_table
@@ -150,7 +150,7 @@ def convert_single(converter: Converter, data: bytes, kind: str | None, *, accum
     """Convert one body; every way it can fail becomes a one-line CliError with its exit code."""
     with one_line_errors():
         body = None if kind == "stream" else parse_single(data)
-        if body is None or isinstance(body, list):
+        if body is None or (isinstance(body, list) and not converter.reads_log(body)):
             return converter.convert_stream(data, accumulated=accumulated)
         return converter.convert(body, kind)  # type: ignore[arg-type]  # argparse choices are the Kind literals
 
@@ -188,7 +188,7 @@ def _write(output: Any, target: str | None, *, compact: bool) -> None:
 def check_wires(*names: str | None) -> None:
     """Fail before reading any input when a wire name is unknown (exit 2, installed ones listed)."""
     for name in names:
-        if name is None or name == TRANSCRIPT:
+        if name is None or name == TRANSCRIPT or is_log(name):
             continue
         try:
             codec_for(name)

@@ -35,12 +35,19 @@ class Detected:
 
 
 def detect_body(body: Any) -> Detected:
-    """The wire and kind of one parsed JSON body (a request, a response or a transcript)."""
+    """The wire and kind of one parsed JSON body (a request, a response, a transcript, or a log:
+    a GenAI span, or an array of a framework's messages)."""
+    if isinstance(body, list):
+        found = _strongest(lambda sniffer: None, _log_claims(body))
+        if found is None:
+            known = ", ".join(_log_formats())
+            raise DetectError(f"expected a JSON object, got an array of no known log format ({known})")
+        return found
     if not isinstance(body, Mapping):
         raise DetectError(f"expected a JSON object, got {_type_name(body)}")
     if body.get("format") == "interlingua.transcript":
         return Detected(TRANSCRIPT, "request", "'format' is 'interlingua.transcript'")
-    found = _strongest(lambda sniffer: sniffer.sniff(body))
+    found = _strongest(lambda sniffer: sniffer.sniff(body), _log_claims(body))
     if found is None:
         raise DetectError(f"no known request or response shape: no installed codec ({_installed()}) claims it")
     return found
@@ -54,11 +61,11 @@ def detect_stream(first_events: Sequence[tuple[str, Any]]) -> Detected:
     return found
 
 
-def _strongest(ask: Callable[[Any], Sniffed | None]) -> Detected | None:
-    claims = sorted(
-        ((claim, name) for name in codecs() if (claim := _claim(ask, name)) is not None),
-        key=lambda pair: -pair[0].score,
-    )
+def _strongest(ask: Callable[[Any], Sniffed | None], logs: Sequence[tuple[str, Sniffed]] = ()) -> Detected | None:
+    """The strongest claim of the codecs' (``ask``) and the log formats' (``logs``)."""
+    found = [(claim, name) for name in codecs() if (claim := _claim(ask, name)) is not None]
+    found.extend((claim, name) for name, claim in logs)
+    claims = sorted(found, key=lambda pair: -pair[0].score)
     if not claims:
         return None
     best, wire = claims[0]
@@ -84,3 +91,23 @@ def _type_name(value: Any) -> str:
     return {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}.get(
         type(value), "null" if value is None else type(value).__name__
     )
+
+
+# -- logs (interlingua.logs): a GenAI span, a framework's messages -----------------------------
+
+
+def is_log(name: str | None) -> bool:
+    """Whether ``name`` is a log format's (``--from NAME``) rather than a wire's."""
+    return name is not None and name in _log_formats()
+
+
+def _log_formats() -> list[str]:
+    from ..logs import formats
+
+    return formats()
+
+
+def _log_claims(body: Any) -> list[tuple[str, Sniffed]]:
+    from ..logs import sniff
+
+    return sniff(body)

@@ -108,8 +108,13 @@ def _line(data: bytes, number: int, name: str) -> bytes:
 def _load(data: bytes, source: str | None) -> _Loaded | _Failed:
     with one_line_errors():
         body = parse_single(data, several="a dataset? show one of its lines with --line N")
+        converter = Converter(target=TRANSCRIPT, source=source)
+        if converter.reads_log(body):  # a log's messages
+            detected = converter.detect(body, None)
+            request = converter.decode_request(body, detected)
+            return _Loaded(detected, request)
         if body is None or isinstance(body, list):
-            detected, events = Converter(target=TRANSCRIPT, source=source).stream_events(data)
+            detected, events = converter.stream_events(data)
             return _Loaded(detected, accumulate(events))
         if not isinstance(body, Mapping):
             raise DetectError(f"expected a JSON object, got {type(body).__name__}")
@@ -117,7 +122,6 @@ def _load(data: bytes, source: str | None) -> _Loaded | _Failed:
         if found is not None:
             return _result(body, found, source)
         envelope, inner = unwrap(body)
-        converter = Converter(target=TRANSCRIPT, source=source)
         detected = converter.detect(inner, envelope)
         if detected.kind == "response":
             return _Loaded(detected, codec_for(detected.wire).decode_response(inner))
