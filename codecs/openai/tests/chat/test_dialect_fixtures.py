@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from interlingua import Thinking, ToolUse, accumulate, parse_sse
-from interlingua.testing import assert_request_round_trip, assert_response_round_trip, load_body
+from interlingua.testing import (
+    assert_request_round_trip,
+    assert_response_round_trip,
+    corpus_missing,
+    load_body,
+    pydantic_ai_fixtures_dir,
+    skip_without_corpus,
+)
 from interlingua_openai.chat import OpenAIChatCodec, dialects
 
 ROOT = Path(__file__).resolve().parents[4] / "fixtures" / "openai-chat" / "dialects"
@@ -66,3 +73,46 @@ def test_ollamas_parallel_calls_all_at_index_zero_stay_two_calls() -> None:
     chunks = [json.loads(e.data) for e in codec.encode_stream(codec.decode_stream(events)) if e.data != "[DONE]"]
     indexes = [c["index"] for chunk in chunks for ch in chunk["choices"] for c in ch["delta"].get("tool_calls", [])]
     assert sorted(set(indexes)) == [0, 1]
+
+
+# --- recorded traffic: the pydantic-ai corpus's calls to these hosts, under their dialects ----------
+
+
+def _host(url: str) -> str:
+    return url.split("://", 1)[-1].split("/", 1)[0]
+
+
+HOSTS = {_host(d.base_url): name for name, d in dialects().items() if "{" not in d.base_url and name != "openai"}
+
+
+def _recorded() -> list[tuple[str, Path]]:
+    """(dialect, case) for each accepted pydantic-ai openai-chat call to a host a dialect names."""
+    if corpus_missing("pydantic-ai") is not None:
+        return []
+    found = []
+    for meta_file in sorted((pydantic_ai_fixtures_dir() / "openai-chat").glob("*/meta.json")):
+        meta = json.loads(meta_file.read_text())
+        name = HOSTS.get(meta.get("host", ""))
+        if name is not None and 200 <= meta["status"] < 300 and (meta_file.parent / "response.json").exists():
+            found.append((name, meta_file.parent))
+    return found
+
+
+RECORDED = _recorded()
+
+
+def test_the_corpus_holds_calls_to_the_new_hosts() -> None:
+    skip_without_corpus("pydantic-ai")
+    assert {"groq", "cerebras", "gemini-openai"} <= {name for name, _ in RECORDED}
+
+
+@pytest.mark.parametrize(("dialect", "case"), RECORDED, ids=[f"{d}-{c.name}" for d, c in RECORDED])
+def test_a_recorded_call_round_trips_under_its_hosts_dialect(dialect: str, case: Path) -> None:
+    codec = OpenAIChatCodec(dialect=dialect)
+    assert_request_round_trip(codec, load_body(case / "request.json"))
+    answer = load_body(case / "response.json")
+    assert_response_round_trip(codec, answer)
+    field = codec.dialect.reasoning_field
+    said = [c["message"][field] for c in answer.get("choices", []) if field and c["message"].get(field)]
+    thoughts = [p.text for p in codec.decode_response(answer).message.parts if isinstance(p, Thinking)]
+    assert thoughts == said
