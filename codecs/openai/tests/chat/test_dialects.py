@@ -306,3 +306,10 @@ def test_each_dialect_posts_to_its_base_url(name: str) -> None:
     assert http.url == dialect.base_url + "/chat/completions"
     assert http.headers["authorization"] == "Bearer k"
     assert http.json[dialect.max_tokens_field] == 7
+
+
+def test_the_docs_table_lists_every_shipped_dialect_with_its_url_and_keys() -> None:
+    page = Path(__file__).resolve().parents[4] / "docs" / "codecs" / "openai-chat.md"
+    rows = re.findall(r"^\| `([a-z-]+)`(?: \(default\))? \| `([^`]+)`[^|]* \| ([^|]+) \|", page.read_text(), re.M)
+    listed = {name: (url, re.findall(r"`([A-Z_]+)`", keys)) for name, url, keys in rows}
+    assert listed == {name: (d.base_url, list(d.api_key_env)) for name, d in dialects().items()}
