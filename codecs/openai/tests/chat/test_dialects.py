@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from pathlib import Path
 
@@ -15,12 +16,14 @@ from interlingua import (
     ProviderEcho,
     RedactedThinking,
     Request,
+    ServerSentEvent,
     Text,
     Thinking,
     Tool,
     ToolResult,
     ToolUse,
     UnsupportedSetting,
+    accumulate,
     get_codec,
 )
 from interlingua.testing import assert_request_round_trip, assert_response_round_trip
@@ -86,11 +89,11 @@ def test_openai_shortens_ids_over_forty_characters_only() -> None:
     )
 
 
-@pytest.mark.parametrize("dialect", ["deepseek", "vllm"])
-def test_reasoning_content_is_thinking_and_goes_back_on_tool_turns(dialect: str) -> None:
+@pytest.mark.parametrize(("dialect", "field"), [("deepseek", "reasoning_content"), ("vllm", "reasoning")])
+def test_the_reasoning_field_is_thinking_and_goes_back_on_tool_turns(dialect: str, field: str) -> None:
     codec = OpenAIChatCodec(dialect=dialect)
     body = codec.encode_request(_tool_turn(Thinking("Need the weather tool."))).body
-    assert body["messages"][1]["reasoning_content"] == "Need the weather tool."
+    assert body["messages"][1][field] == "Need the weather tool."
     answer = {
         "id": "x",
         "object": "chat.completion",
@@ -100,7 +103,7 @@ def test_reasoning_content_is_thinking_and_goes_back_on_tool_turns(dialect: str)
             {
                 "index": 0,
                 "finish_reason": "stop",
-                "message": {"role": "assistant", "content": "4C.", "reasoning_content": "Read it."},
+                "message": {"role": "assistant", "content": "4C.", field: "Read it."},
             }
         ],
         "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7},
@@ -108,6 +111,31 @@ def test_reasoning_content_is_thinking_and_goes_back_on_tool_turns(dialect: str)
     parts = codec.decode_response(answer).message.parts
     assert [(p.type, getattr(p, "text", None)) for p in parts] == [("thinking", "Read it."), ("text", "4C.")]
     assert_response_round_trip(codec, answer)
+
+
+def test_vllms_older_reasoning_content_is_read_too_and_goes_back_as_it_came() -> None:
+    # vLLM renamed reasoning_content to reasoning (vllm-project/vllm#27752) and dropped the old name
+    # (#33402): a server of either age is read, and a body keeps the spelling it came in.
+    codec = OpenAIChatCodec(dialect="vllm")
+    old = {
+        "model": "Qwen/Qwen3-8B",
+        "messages": [
+            {"role": "user", "content": "weather?"},
+            {"role": "assistant", "content": "4C.", "reasoning_content": "Call done; answer."},
+            {"role": "user", "content": "thanks"},
+        ],
+    }
+    assert [p.type for p in codec.decode_request(old).messages[1].parts] == ["thinking", "text"]
+    assert_request_round_trip(codec, old)
+    fresh = codec.encode_request(_tool_turn(Thinking("Need the tool."))).body["messages"][1]
+    assert ("reasoning" in fresh, "reasoning_content" in fresh) == (True, False)  # today's spelling by default
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    deltas = [{"reasoning_content": "Think"}, {"reasoning_content": "ing."}, {"content": "Hi."}]
+    choices = [[{"index": 0, "delta": d, "finish_reason": None}] for d in deltas]
+    choices.append([{"index": 0, "delta": {}, "finish_reason": "stop"}])
+    events = [ServerSentEvent(data=json.dumps({**chunk, "choices": c})) for c in choices]
+    streamed = accumulate(codec.decode_stream(events)).message.parts
+    assert [(p.type, getattr(p, "text", None)) for p in streamed] == [("thinking", "Thinking."), ("text", "Hi.")]
 
 
 def test_openai_drops_thinking_with_a_warning() -> None:
@@ -247,7 +275,7 @@ def test_a_registered_dialect_extends_a_known_one_and_get_codec_finds_it() -> No
     try:
         codec = get_codec("openai-chat", dialect="acme")
         settings = (codec.provider, codec.dialect.reasoning_field, codec.dialect.top_k)
-        assert settings == ("acme", "reasoning_content", True)
+        assert settings == ("acme", "reasoning", True)
         assert added.cite("reasoning_field") == dialects()["vllm"].cite("reasoning_field")  # sources come along
         request = Request(model="m", messages=[Message.user("hi")], max_tokens=5)
         http = codec.http_request(request, stream=False, endpoint=Endpoint())

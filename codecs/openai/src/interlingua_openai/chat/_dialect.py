@@ -12,7 +12,9 @@ dialect) or a whole file with ``load_dialects``. Notes on the first six:
   ids of at most 40 characters (foreign ids are mapped by the core's ``ToolIds``).
 - ``deepseek``: reasoning arrives as ``reasoning_content``; DeepSeek's thinking-mode docs require
   it back on assistant turns that called tools (and ignore it elsewhere), so it is always sent.
-- ``vllm``: ``reasoning_content`` like DeepSeek; accepts ``top_k``; a local server, no key needed.
+- ``vllm``: ``reasoning`` (``reasoning_content`` like DeepSeek until vLLM renamed it; an older
+  server's spelling is read too and a message goes back as it came); accepts ``top_k``; a local
+  server, no key needed.
 - ``openrouter``: ``reasoning`` (text) and ``reasoning_details`` (text, summary and encrypted
   blocks with signatures), which must come back unchanged; accepts ``top_k``; tool call ids as
   they are (it hands out ids over 40 characters itself and takes them back).
@@ -60,6 +62,7 @@ class Dialect:
     auth: Auth = "bearer"
     reasoning: ReasoningWire = "none"
     reasoning_field: str | None = None  # the assistant message key holding reasoning text
+    reasoning_also: tuple[str, ...] = ()  # other keys the host sends it under (read; sent back as spelled)
     reasoning_details: bool = False  # plain reasoning goes as reasoning_details too (OpenRouter); a host's
     # own details are read and sent back on every dialect (``_messages.decode_reasoning``)
     max_tokens_field: Literal["max_completion_tokens", "max_tokens"] = "max_completion_tokens"
@@ -98,7 +101,7 @@ class DialectError(ValueError):
 
 
 _FIELDS: Final = {f.name: f for f in fields(Dialect)}
-_TUPLES: Final = ("api_key_env", "stream_quirks")
+_TUPLES: Final = ("api_key_env", "reasoning_also", "stream_quirks")
 _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "auth": typing.get_args(Auth),
     "reasoning": typing.get_args(ReasoningWire),

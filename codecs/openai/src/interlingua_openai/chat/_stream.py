@@ -68,6 +68,7 @@ class StreamDecoder:
         self.codec = codec
         self.provider = ctx.provider
         self.reasoning_field = ctx.dialect.reasoning_field
+        self.reasoning_also = ctx.dialect.reasoning_also
         self.started = False
         self.meta: Block = {}
         self.open: list[int] = []
@@ -206,6 +207,8 @@ class StreamDecoder:
             self._details(expect(delta["reasoning_details"], list, _at(i, "delta.reasoning_details")), out, i)
         elif self.reasoning_field and (text := delta.get(self.reasoning_field)):
             self._thinking(_text_at(text, i, f"delta.{self.reasoning_field}"), out)
+        elif self.reasoning_also and (key := next((k for k in self.reasoning_also if delta.get(k)), None)):
+            self._thinking(_text_at(delta[key], i, f"delta.{key}"), out)  # the host's other spelling
         content = delta.get("content")
         if type(content) is str:
             if content:
