@@ -43,7 +43,8 @@ def test_an_unknown_dialect_is_a_usage_error_listing_the_known_ones() -> None:
     assert done.code == 2 and done.stdout == ""
     assert line == (
         "interlingua convert: unknown openai-chat dialect 'mistrall'; known: openai, deepseek, vllm, openrouter,"
-        " mistral, ollama"
+        " mistral, ollama, groq, together, fireworks, xai, gemini-openai, moonshot, cerebras, perplexity, dashscope,"
+        " azure-foundry, nvidia-nim, lmstudio, sglang, llamacpp"
     )
 
 

@@ -35,8 +35,9 @@ from ._stream import StreamDecoder, StreamEncoder
 class OpenAIChatCodec(CodecBase):
     """OpenAI Chat Completions (``POST /chat/completions``), and the servers that speak it.
 
-    ``dialect`` picks a server's small differences (see ``_dialect.py``): ``openai`` (default),
-    ``deepseek``, ``vllm``, ``openrouter``, ``mistral``, ``ollama``. The provider key (for
+    ``dialect`` picks a server's small differences (``dialects.toml``, loaded by ``_dialect.py``):
+    ``openai`` (default), ``deepseek``, ``groq``, ``ollama``, ... or one a user registered
+    (``register_dialect``), or a ``Dialect`` itself. The provider key (for
     provider_options and provider_echoes) is ``openai`` for OpenAI and the dialect's name for the
     others, so one server's options and signed reasoning never reach another.
 
@@ -123,5 +124,8 @@ class OpenAIChatCodec(CodecBase):
             body.pop("stream_options", None)
         if _azure.on_azure(endpoint.settings, self.name):
             return _azure.http_request(body, wire="chat", stream=stream, endpoint=endpoint, codec=self.name)
-        url = f"{self.base_url(endpoint, self.dialect.base_url)}/chat/completions"
+        url = f"{self.dialect.url_for(endpoint.base_url)}/chat/completions"
+        if self.dialect.auth == "api-key":  # Azure AI Foundry's key header (``dialects.toml``: its source)
+            headers = {"content-type": "application/json"} | ({"api-key": endpoint.api_key} if endpoint.api_key else {})
+            return HttpRequest("POST", url, headers | dict(endpoint.headers), body, stream)
         return HttpRequest("POST", url, bearer_headers(endpoint.api_key, endpoint.headers), body, stream)

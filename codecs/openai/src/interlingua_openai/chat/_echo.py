@@ -18,6 +18,7 @@ from .._shared import BREAKPOINT, BREAKPOINT_TTLS
 from ._dialect import Dialect, ToolIds
 
 OMIT = "_omit"
+REASONING_AS = "_reasoning_as"  # a message's reasoning key when it is not the dialect's own (``reasoning_also``)
 build = construct  # the kit's trusted constructor (PERF.md)
 _echo_of = maker(ProviderEcho, "provider", "data", "model")  # the shape echo_list builds
 _unmapped_of = maker(ProviderEcho, "provider", "data", "model", "unmapped")

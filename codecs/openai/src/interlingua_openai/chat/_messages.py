@@ -30,7 +30,7 @@ from interlingua import (
 )
 from interlingua.kit import article, dumps, expect, join, maker, optional, require
 
-from ._echo import OMIT, Ctx, build, echo_list, extras, merge_into, own
+from ._echo import OMIT, REASONING_AS, Ctx, build, echo_list, extras, merge_into, own
 from ._parts import (
     Block,
     audio_answer,
@@ -117,6 +117,8 @@ def decode_reasoning(item: Block, at: str, ctx: Ctx, data: dict[str, Any]) -> li
     details = item.get("reasoning_details")
     if field is None and details is None:
         return []  # OpenAI's own wire: no reasoning text comes back
+    if field and field not in item and ctx.dialect.reasoning_also:
+        field = _spelled_reasoning(item, field, ctx, data)
     text = optional(item, field, str, at) if field else None
     if details is None:
         if text is None:
@@ -137,6 +139,16 @@ def decode_reasoning(item: Block, at: str, ctx: Ctx, data: dict[str, Any]) -> li
     elif field and text is None and joined:
         data[OMIT] = [field]
     return parts
+
+
+def _spelled_reasoning(item: Block, field: str, ctx: Ctx, data: dict[str, Any]) -> str:
+    """The key this message holds its reasoning under: the dialect's own, or another the host also
+    uses (vLLM's older ``reasoning_content``), recorded so the message goes back as it came."""
+    for other in ctx.dialect.reasoning_also:
+        if other in item:
+            data[REASONING_AS] = other
+            return other
+    return field
 
 
 def decode_assistant_parts(item: Block, at: str, ctx: Ctx, data: dict[str, Any]) -> list[ContentPart]:
@@ -191,7 +203,7 @@ def _decode_assistant(item: Block, at: str, ctx: Ctx) -> Message:
         return _message("assistant", parts, item, at, ctx, data)
     known = (_ASSISTANT_CALLS if item.get("tool_calls") else _ASSISTANT) | {"reasoning_details"}
     if ctx.dialect.reasoning_field:
-        known = known | {ctx.dialect.reasoning_field}
+        known = known | {ctx.dialect.reasoning_field, *ctx.dialect.reasoning_also}
     data = extras(item, known)
     parts = decode_assistant_parts(item, at, ctx, data)
     return _message("assistant", parts, item, at, ctx, data)
@@ -538,6 +550,8 @@ def encode_assistant(message: Message, at: str, ctx: Ctx, *, response: bool = Fa
         wire["annotations"] = [] if more is None else more.annotations
     if more is not None:
         more.fields(wire)
+        if data and (spelled := data.get(REASONING_AS)) and (field := ctx.dialect.reasoning_field) in wire:
+            wire[spelled] = wire.pop(field)  # the host's other spelling, as the message came
     if calls:
         wire["tool_calls"] = calls
     if not response and message.name is not None:

@@ -16,7 +16,7 @@ from interlingua.testing import Oracle, RuleView, Sendable, dig, either, objects
 from .._schema_dialects import DIALECTS as SCHEMA_DIALECTS
 from .._schema_dialects import chat_schemas
 from .._shared_oracle import TOOL_NAME, check_error, read_effort
-from ._dialect import DIALECTS
+from ._dialect import dialect_named
 from ._rules import rules_for
 
 
@@ -57,7 +57,7 @@ ORACLE = Oracle(
         "stream_event": either(sdk_type("openai.types.chat", "ChatCompletionChunk")),
         "error": check_error,
     },
-    rules=table_check(rules_for(DIALECTS["openai"])),  # api.openai.com's rows of _rules.py
+    rules=table_check(rules_for(dialect_named("openai"))),  # api.openai.com's rows of _rules.py
     sendable=Sendable(
         tool_name=TOOL_NAME,
         max_tokens=("max_completion_tokens", "max_tokens"),

@@ -35,7 +35,7 @@ _response_of = maker(Response, "provider_echoes", "id", "model", "message", "sto
 def message_known(ctx: Ctx) -> frozenset[str]:
     keys = _MESSAGE | {"reasoning_details"}  # read on every host that sends them (``_messages``)
     if ctx.dialect.reasoning_field:
-        keys = keys | {ctx.dialect.reasoning_field}
+        keys = keys | {ctx.dialect.reasoning_field, *ctx.dialect.reasoning_also}
     return keys
 
 

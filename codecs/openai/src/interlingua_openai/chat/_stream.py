@@ -1,12 +1,13 @@
 """Streams, both directions: ``chat.completion.chunk`` SSE events <-> StreamEvents.
 
 The wire has no part boundaries: parts open at their first delta (reasoning, text, refusal, each
-tool call by its ``index``) and all close at ``finish_reason``. Usage comes in a last chunk with
-empty ``choices`` (``stream_options.include_usage``); the stream ends at ``[DONE]`` or when the
-events run out (``[DONE]`` ends the answer even where no chunk gave a finish_reason: its stop
-reason is then None). ``obfuscation`` (random padding) and per-chunk content filter results are noise
-and are not kept. A reported cost in the usage chunk (OpenRouter's ``usage.cost``) is MessageEnd's
-``cost``, as decode_response makes it the Response's.
+tool call by its ``index``, or by its id where a host repeats an index) and all close at
+``finish_reason``. Usage comes in a last chunk with empty ``choices``
+(``stream_options.include_usage``); the stream ends at ``[DONE]`` or when the events run out
+(``[DONE]`` ends the answer even where no chunk gave a finish_reason: its stop reason is then
+None). ``obfuscation`` (random padding) and per-chunk content filter results are noise and are not
+kept. A reported cost in the usage chunk (OpenRouter's ``usage.cost``) is MessageEnd's ``cost``, as
+decode_response makes it the Response's.
 """
 
 from __future__ import annotations
@@ -67,11 +68,13 @@ class StreamDecoder:
         self.codec = codec
         self.provider = ctx.provider
         self.reasoning_field = ctx.dialect.reasoning_field
+        self.reasoning_also = ctx.dialect.reasoning_also
         self.started = False
         self.meta: Block = {}
         self.open: list[int] = []
         self.slots: dict[str, int] = {}
         self.tools: dict[int, int] = {}
+        self.call_ids: dict[int, str | None] = {}  # wire index -> the id of the call open at it
         self.finish: str | None = None
         self.finished = False
         self.more_choices = False
@@ -204,6 +207,8 @@ class StreamDecoder:
             self._details(expect(delta["reasoning_details"], list, _at(i, "delta.reasoning_details")), out, i)
         elif self.reasoning_field and (text := delta.get(self.reasoning_field)):
             self._thinking(_text_at(text, i, f"delta.{self.reasoning_field}"), out)
+        elif self.reasoning_also and (key := next((k for k in self.reasoning_also if delta.get(k)), None)):
+            self._thinking(_text_at(delta[key], i, f"delta.{key}"), out)  # the host's other spelling
         content = delta.get("content")
         if type(content) is str:
             if content:
@@ -261,9 +266,16 @@ class StreamDecoder:
         if type(function) is not dict:
             function = expect(function, dict, _at(i, f"delta.tool_calls[{j}].function"))
         index = self.tools.get(wire_index)
+        wire_id = call.get("id")
+        if index is not None and wire_id and self.call_ids.get(wire_index) not in (None, wire_id):
+            # Another call at an index in use: Ollama and SGLang stream parallel calls all at index 0
+            # (ollama/ollama#15457, sgl-project/sglang#6310); a call's id is its own, so a new id is a
+            # new call (fixtures/openai-chat/dialects/ollama/stream.sse).
+            index = None
         if index is None:
             self._close_thinking(out)
-            wire_id = _text_at(call.get("id") or "", i, f"delta.tool_calls[{j}].id")
+            wire_id = _text_at(wire_id or "", i, f"delta.tool_calls[{j}].id")
+            self.call_ids[wire_index] = wire_id or None
             name = _text_at(function.get("name") or "", i, f"delta.tool_calls[{j}].function.name")
             self.ctx.names[wire_id] = name
             echo = {"_omit": ["type"]} if "type" not in call else {}
