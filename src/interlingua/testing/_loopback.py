@@ -79,6 +79,9 @@ class VendorServer:
             def do_POST(self) -> None:
                 server._handle(self)
 
+            def do_GET(self) -> None:  # a model list
+                server._handle(self)
+
         class Server(ThreadingHTTPServer):
             def handle_error(self, request: Any, client_address: Any) -> None:
                 # A client leaving a stream early, or a reset the test asked for, is expected here.

@@ -124,3 +124,10 @@ class OpenAIChatCodec(CodecBase):
             return _azure.http_request(body, wire="chat", stream=stream, endpoint=endpoint, codec=self.name)
         url = f"{self.base_url(endpoint, self.dialect.base_url)}/chat/completions"
         return HttpRequest("POST", url, bearer_headers(endpoint.api_key, endpoint.headers), body, stream)
+
+    def models_request(self, *, endpoint: Endpoint, page: str | None = None) -> HttpRequest | None:
+        """``GET {base}/models`` of the dialect's host (Azure's deployments go unasked)."""
+        if _azure.on_azure(endpoint.settings, self.name):
+            return None
+        base = self.base_url(endpoint, self.dialect.base_url)
+        return _listing.models_request(base, bearer_headers(endpoint.api_key, endpoint.headers))
