@@ -39,9 +39,13 @@ def test_check_against_a_vendors_list_names_the_unknown_the_unlisted_and_the_unp
     assert {f["provider"] for f in run.json()} == {"openai"}
 
 
-def test_check_reads_the_models_a_dataset_and_a_gateway_log_used(tmp_path: Path) -> None:
+def test_check_reads_the_models_a_dataset_and_a_gateway_log_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A batch file's bodies and a gateway access line (plain and JSON-quoted model fields):
-    a retired model, a new Fable and a known model; no vendor asked (``--offline``)."""
+    a retired model, a new Fable and a known model; the vendor is not asked without a key, and
+    stderr says so in one line."""
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     batch = tmp_path / "batch.jsonl"
     batch.write_text(
         '{"custom_id": "a", "params": {"model": "claude-fable-6", "max_tokens": 8, "messages": []}}\n'
@@ -52,8 +56,12 @@ def test_check_reads_the_models_a_dataset_and_a_gateway_log_used(tmp_path: Path)
         "INFO POST /v1/messages model=claude-3-5-haiku-20241022 upstream=None status=200 latency_ms=3.1 tokens=12\n"
         'INFO POST /v1/messages model="acme model" upstream=None status=404 latency_ms=1.0 tokens=None\n'
     )
-    run = run_cli("models", "--check", "--offline", "--seen", batch, "--seen", log, "--json", "--vendor", "anthropic")
-    assert (run.code, run.stderr) == (1, "")
+    run = run_cli("models", "--check", "--seen", batch, "--seen", log, "--json", "--vendor", "anthropic")
+    assert (run.code, run.stderr) == (
+        1,
+        "interlingua: anthropic: not asked (no API key for anthropic-messages: pass api_key=... or set"
+        " ANTHROPIC_API_KEY)\n",
+    )
     found = [(f["model"], f["provider"], f["kind"], f["detail"]) for f in run.json()]
     assert found == [
         ("acme model", "?", "unknown", f"seen in {log}; no catalog entry or family: no model rule applied"),
@@ -68,14 +76,3 @@ def test_check_reads_the_models_a_dataset_and_a_gateway_log_used(tmp_path: Path)
         ("claude-mythos-5-2", "anthropic", "unpriced", found[4][3]),
     ]
     assert "has no Fable 5.2 row" in found[3][3]
-
-
-def test_check_without_a_key_says_which_vendor_was_not_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    run = run_cli("models", "--check", "--vendor", "gemini")
-    assert run.stderr.splitlines() == [
-        "interlingua: gemini: not asked (no API key for gemini: pass api_key=... or set GEMINI_API_KEY"
-        " or GOOGLE_API_KEY)"
-    ]
-    assert run.code == 1 and "gemini-2.0-flash" in run.stdout  # unpriced, its note says why
