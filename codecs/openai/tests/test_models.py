@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from interlingua import LossyEncode, Message, Request, ThinkingConfig, UnsupportedSetting
+from interlingua import LossyEncode, Message, Request, ThinkingConfig, UnsupportedSetting, models
 from interlingua.testing import check_model_rules, check_rules, validate_wire
 from interlingua_openai import OpenAIChatCodec, OpenAIResponsesCodec
 from interlingua_openai._shared import EFFORTS, LEVELS
@@ -175,6 +175,15 @@ def test_a_new_gpt_5_id_takes_the_gpt_5_family_rules_as_defaults_with_a_note() -
         ("gpt-5.6-nova", "gpt-5.6-luna")
     ]
     assert [n.family for n in RESPONSES.encode_request(_request("gpt-9")).notes] == [None]
+
+
+def test_gpt_5_6_is_gpt_5_6_sol_on_a_recorded_answer_and_says_so() -> None:
+    """A request naming ``gpt-5.6`` was answered by ``gpt-5.6-sol`` (pydantic-ai's recorded call):
+    the alias is a catalog fact whose kind says it rests on a recorded response, not a page."""
+    spec = models.find("openai", "gpt-5.6")
+    assert spec is not None and spec.id == "gpt-5.6-sol"
+    assert spec.kind_of("aliases") == "recorded_response" and spec.cite("aliases").startswith("a recorded response: ")
+    assert RESPONSES.encode_request(_request("gpt-5.6")).notes == []
 
 
 def test_gpt_5_6_luna_takes_its_page_efforts_and_is_priced_from_its_page() -> None:
