@@ -4,6 +4,7 @@ rules, and the shipped files' own hygiene (a source per fact, prices that exist)
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -240,8 +241,30 @@ def test_every_shipped_fact_names_its_source() -> None:
             "features": bool(spec.features),
         }
         missing += [f"{spec.id}: {group}" for group, used in groups.items() if used and group not in spec.sources]
-        missing += [f"{spec.id}: {url}" for url in spec.sources.values() if not url.startswith("https://")]
+        missing += [
+            f"{spec.id}: {url}"
+            for group, url in spec.sources.items()
+            if not url.startswith("https://") and spec.kind_of(group) != "recorded_response"
+        ]
     assert missing == []
+
+
+def test_a_recorded_response_cited_as_a_source_is_in_the_corpus_and_names_its_model() -> None:
+    """A fact whose kind is ``recorded_response`` cites a file of the shared corpus
+    (``fixtures/<corpus>/...``) whose answer names the model (a dated snapshot of it counts)."""
+    cited = [
+        (spec, url) for spec in _shipped() for g, url in spec.sources.items() if spec.kind_of(g) == "recorded_response"
+    ]
+    assert cited, "the shipped catalog cites recorded responses (gpt-5.6-terra among them)"
+    from interlingua.testing import real_fixtures_dir, skip_without_corpus
+
+    for corpus in ("real", "lingua", "pydantic-ai"):
+        skip_without_corpus(corpus)
+    root = real_fixtures_dir().parent
+    for spec, url in cited:
+        assert url.startswith("fixtures/"), url
+        text = (root / url.removeprefix("fixtures/")).read_text(encoding="utf-8")
+        assert re.search(rf'"model":\s*"{re.escape(spec.id)}(-\d{{4}}-\d{{2}}-\d{{2}})?"', text), (spec.id, url)
 
 
 def test_every_price_link_names_a_row_of_the_price_table() -> None:
@@ -251,41 +274,15 @@ def test_every_price_link_names_a_row_of_the_price_table() -> None:
     assert linked and [link for link in linked if link[1] not in rows.get(link[0], set())] == []
 
 
-PRICE_GAPS = {
-    # No price read from the vendor's own page yet (issue 26 item 4): estimate() gives None and an
-    # UnknownPriceWarning for these. Remove a model here when its row lands in prices.json.
-    # Searched again on 2026-11-25: the vendor pages found (developers.openai.com/api/docs/pricing,
-    # ai.google.dev/gemini-api/docs/pricing) did not show these rows; the figures found were on
-    # third-party tables only, and a price is never taken from those.
-    "openai": {
-        "gpt-4o",
-        "gpt-4o-mini",
-        "gpt-4.1",
-        "gpt-4.1-mini",
-        "gpt-4.1-nano",
-        "o1",
-        "o3",
-        "o3-mini",
-        "o4-mini",
-        "o3-pro",
-        "gpt-5",
-        "gpt-5.1-codex-max",
-        "gpt-5.2",
-    },
-    # gemini: all three shut down (3 Pro Preview on 2026-03-09, 2.0 on 2026-06-01); no row for them was found
-    # on the pricing page
-    "gemini": {"gemini-3-pro-preview", "gemini-2.0-flash", "gemini-2.0-flash-lite"},
-}
-
-
 def test_every_catalog_model_has_a_price_but_the_named_gaps() -> None:
+    """A first-party model without a price is named in its provider's ``unpriced`` (prices.json),
+    saying which vendor page was missing (issue 45 item 4); a row that lands removes it there."""
     from interlingua.pricing import default_prices
 
     table = default_prices()
-    unpriced = {
-        p: {s.id for s in _shipped() if s.provider == p and s.price is None} for p in ("anthropic", "openai", "gemini")
-    }
-    assert {p: ids for p, ids in unpriced.items() if ids} == PRICE_GAPS
+    unpriced = {s.id for s in _shipped() if s.provider in ("anthropic", "openai", "gemini") and s.price is None}
+    assert unpriced == set(table.unpriced)
+    assert all("page" in why for why in table.unpriced.values())
     for spec in _shipped():
         row = table.get(spec.price) if spec.price else None
         # the ids a response names find the row too; a Bedrock model id (anthropic.claude-...) is

@@ -25,6 +25,7 @@ from interlingua import (
     UrlSource,
     Usage,
 )
+from interlingua.pricing import UnknownPriceWarning
 from interlingua.testing import strategies
 
 PINNED = Path(__file__).parents[1] / "fixtures" / "transcript-format"
@@ -209,5 +210,20 @@ def test_a_reported_cost_wins_and_an_unknown_price_leaves_the_total_unknown() ->
     known = Transcript.of([]).add_response(Response(model="no-such-model-9", cost=reported))
     assert known.total_cost() == reported
     unknown = known.add_response(Response(model="no-such-model-9", usage=Usage(input_tokens=10)))
-    assert unknown.total_cost() is None
+    with pytest.warns(UnknownPriceWarning, match=r"1 of 2 recorded turns have no cost \(no price for no-such-model-9"):
+        assert unknown.total_cost() is None
     assert unknown.total_usage().input_tokens == 10
+
+
+def test_total_cost_warns_for_a_catalog_model_the_price_table_names_as_unpriced() -> None:
+    """A first-party model without a price row (claude-fable-5-2: the pricing page had no row)
+    gives None and a warning naming it, never a silent None; the turn priced before it stays
+    in the usage."""
+    priced = Transcript.of([]).add_response(Response(model="claude-opus-4-7", usage=Usage(input_tokens=1_000)))
+    assert priced.total_cost() == Cost(input=Decimal("0.005"), output=Decimal(0), total=Decimal("0.005"))
+    grown = priced.add_response(Response(model="claude-fable-5-2", usage=Usage(input_tokens=1_000)))
+    with pytest.warns(UnknownPriceWarning) as caught:
+        assert grown.total_cost() is None
+    assert [(str(w.message), getattr(w.message, "model", None)) for w in caught] == [
+        ("1 of 2 recorded turns have no cost (no price for claude-fable-5-2)", "claude-fable-5-2")
+    ]

@@ -41,7 +41,7 @@ _DATE = re.compile(r"-(?:\d{4}-\d{2}-\d{2}|\d{8})$")
 class Catalog:
     """One provider's models: its codec's data file (read on first use) and the user's entries."""
 
-    __slots__ = ("_by_name", "_cache", "_prefixes", "_scopes", "added", "package", "provider")
+    __slots__ = ("_by_name", "_cache", "_families", "_prefixes", "_scopes", "added", "package", "provider")
 
     def __init__(self, provider: str, package: str | None) -> None:
         self.provider = provider
@@ -49,6 +49,7 @@ class Catalog:
         self.added: dict[str, ModelSpec] = {}
         self._by_name: dict[str, ModelSpec] | None = None
         self._prefixes: list[tuple[str, ModelSpec]] = []
+        self._families: list[tuple[str, ModelSpec]] = []
         self._scopes: tuple[str, ...] = ()
         self._cache: dict[str, ModelSpec | None] = {}
 
@@ -94,17 +95,31 @@ class Catalog:
                 return spec
         return None
 
+    def family(self, model: str | None) -> ModelSpec | None:
+        """The entry whose rules stand in, as its family's defaults, for ``model`` that no entry
+        names (its longest ``family`` prefix); None where no family claims it. The caller notes
+        each use: these are defaults, not facts about the model."""
+        if model is None or self.find(model) is not None:
+            return None
+        name = model.rsplit("/", 1)[-1]
+        scope = next((scope for scope in self._scopes if name.startswith(scope)), "")
+        name = name[len(scope) :]
+        return next((spec for prefix, spec in self._families if name.startswith(prefix)), None)
+
     def _index(self) -> None:
         by_name: dict[str, ModelSpec] = {}
         prefixes: list[tuple[str, ModelSpec]] = []
+        families: list[tuple[str, ModelSpec]] = []
         scopes: set[str] = set()
         for spec in self.models():
             for name in (spec.id, *spec.aliases):
                 by_name[name] = spec
             prefixes += [(prefix, spec) for prefix in spec.match]
+            families += [(prefix, spec) for prefix in spec.family]
             scopes.update(spec.scopes)
         self._by_name = by_name
         self._prefixes = sorted(prefixes, key=lambda item: -len(item[0]))
+        self._families = sorted(families, key=lambda item: -len(item[0]))
         self._scopes = tuple(sorted(scopes, key=lambda scope: -len(scope)))  # the longest first
 
     def add(self, spec: ModelSpec) -> None:
@@ -182,13 +197,17 @@ def lookup(
 ) -> ModelSpec | None:
     """What an encoder asks: the target model's entry. A model the catalog does not know (of a
     provider that has a catalog) is noted once per encode as ``UnknownModel``: it is encoded as
-    asked, nothing dropped, so the note is informational and never fails ``strict``. ``wire``: the
+    asked, nothing dropped, so the note is informational and never fails ``strict``. One a
+    ``family`` prefix claims (a new ``acme-5.x``) takes that entry's rules as the family's defaults,
+    and the note names the entry (``UnknownModel.family``): its warnings then speak of defaults,
+    not of facts about the model. ``wire``: the
     encoding wire; a model its entry says another wire serves (``wires``) is sent as asked, with an
     UnsupportedSetting at ``model``, since the API would refuse it."""
     found = catalog(provider, package)
     spec = found.find(model)
     if spec is None and model is not None and found.has_data():
-        out.note_unknown_model(model)
+        spec = found.family(model)
+        out.note_unknown_model(model, None if spec is None else spec.id)
     if spec is not None and wire is not None and spec.wires and wire not in spec.wires:
         why = f"{spec.id} is served only by {' and '.join(spec.wires)}, not {wire} ({spec.cite('wires')})"
         out.unsupported("model", "model", why)
@@ -290,7 +309,7 @@ def keep_sampling(
 
 
 def _keep_while_thinking(spec: ModelSpec, kept: dict[str, Any], out: WarningSink, mode: str | None) -> None:
-    source = spec.sources.get("thinking_rules") or spec.cite("thinking")
+    source = spec.cite("thinking_rules", "thinking")
     refused = spec.refused_while_thinking(mode)
     for name in list(kept):
         value = kept[name]

@@ -329,6 +329,28 @@ class _Base:
         model = prepared.json.get("model") if ir is None else None
         return active.call(self.codec, ir, prepared.url, stream=prepared.stream, model=model)
 
+    def _models_request(self, page: str | None) -> HttpRequest:
+        prepared = self.codec.models_request(endpoint=self._endpoint, page=page)
+        if prepared is None:
+            raise NotImplementedError(f"{self.codec.name} lists no models here (the API, or this door, has no list)")
+        return prepared
+
+    def _read_models(self, status: int, content: bytes, seen: set[str]) -> tuple[list[str], str | None]:
+        """One model-list page's ids and the next page's cursor (None: the last, or a cursor
+        already followed: a server repeating itself ends the walk rather than looping)."""
+        try:
+            body = loads(content)
+        except ValueError as exc:
+            raise DecodeError(self.codec.name, "body", f"the {status} model list is not JSON ({exc})") from None
+        if not isinstance(body, dict):
+            raise DecodeError(self.codec.name, "body", "the model list is not a JSON object")
+        ids, page = self.codec.read_models(body)
+        if page is not None and page in seen:
+            page = None
+        if page is not None:
+            seen.add(page)
+        return ids, page
+
     def _count_request(self, request: Request) -> HttpRequest | None:
         return self.codec.count_request(request, endpoint=self._endpoint)
 
@@ -350,6 +372,11 @@ class _Base:
         if status == 404 and (note := _missing_prefix(self.codec, self._endpoint)) is not None:
             error.add_note(note)
         return error
+
+
+def _content(prepared: HttpRequest, codec: str) -> bytes:
+    """The bytes sent: the JSON body, none for a ``GET`` (a model list)."""
+    return b"" if prepared.method == "GET" else body_bytes(prepared.json, codec)
 
 
 def _missing_prefix(codec: Codec, endpoint: Endpoint) -> str | None:
@@ -463,6 +490,19 @@ class Client(_Base):
             response.close()
         return response.status_code, content
 
+    def list_models(self) -> list[str]:
+        """The model ids the vendor's model-list endpoint names for this key, every page, each
+        page retried as ``send`` is (``Codec.models_request``); NotImplementedError where the
+        codec, or the door it is set to, has no list."""
+        ids: list[str] = []
+        page: str | None = None
+        seen: set[str] = set()
+        while True:
+            found, page = self._read_models(*self._read(self._models_request(page)), seen)
+            ids += found
+            if page is None:
+                return ids
+
     def count_tokens(self, request: Request) -> TokenCount:
         """The request's input tokens, nothing generated: the vendor's count endpoint where the
         wire has one (retried as ``send`` is), otherwise an estimate from the IR
@@ -529,7 +569,7 @@ class Client(_Base):
         """Send until an answer worth keeping: a success, whose body is yet to be read (close
         it), or an error that is not retried, raised as its ProviderError (keys hidden)."""
         waited = 0.0
-        content = body_bytes(prepared.json, self.codec.name)
+        content = _content(prepared, self.codec.name)
         for attempt in range(self.retry.max_retries + 1):
             last = attempt == self.retry.max_retries
             try:
@@ -821,6 +861,17 @@ class AsyncClient(_Base):
             await response.aclose()
         return response.status_code, content
 
+    async def list_models(self) -> list[str]:
+        """Like ``Client.list_models``."""
+        ids: list[str] = []
+        page: str | None = None
+        seen: set[str] = set()
+        while True:
+            found, page = self._read_models(*await self._read(self._models_request(page)), seen)
+            ids += found
+            if page is None:
+                return ids
+
     async def count_tokens(self, request: Request) -> TokenCount:
         """Like ``Client.count_tokens``."""
         ready = await self._aready(request)
@@ -876,7 +927,7 @@ class AsyncClient(_Base):
     async def open(self, prepared: HttpRequest) -> httpx2.Response:
         """Like ``Client.open``."""
         waited = 0.0
-        content = body_bytes(prepared.json, self.codec.name)
+        content = _content(prepared, self.codec.name)
         for attempt in range(self.retry.max_retries + 1):
             last = attempt == self.retry.max_retries
             try:

@@ -368,6 +368,16 @@ class Codec(Protocol):
         """Optional (default: ``input_tokens``): the input tokens in the count endpoint's answer."""
         ...
 
+    def models_request(self, *, endpoint: Endpoint, page: str | None = None) -> HttpRequest | None:
+        """Optional (default None: the API lists no models, or not behind this door): the
+        vendor's model-list call (``GET``), for ``page`` (the cursor :meth:`read_models` gave)."""
+        ...
+
+    def read_models(self, body: Mapping[str, Any]) -> tuple[list[str], str | None]:
+        """Optional (default: ``data[].id``, one page): the model ids of one model-list answer,
+        and the cursor of the next page (None: the last)."""
+        ...
+
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
         """Optional (default ``api_key_env``): the key variables for the door ``settings`` name
         (a cloud host of the same wire), or None where that door authenticates otherwise

@@ -48,7 +48,8 @@ class CodecBase:
     The optional members default to: no key variable, no oracle, no conformance data, not served,
     claiming no body or stream (``sniff`` / ``sniff_stream``), no JSON-array streams, the same key
     variables behind every door (``api_key_env_for``), no count endpoint (``count_request``;
-    ``read_count`` reads ``input_tokens``) and ``provider`` as the telemetry name (``genai_provider``)."""
+    ``read_count`` reads ``input_tokens``), no model list (``models_request``; ``read_models``
+    reads ``data[].id``) and ``provider`` as the telemetry name (``genai_provider``)."""
 
     name: str
     provider: str
@@ -181,6 +182,23 @@ class CodecBase:
 
             raise DecodeError(self.name, "input_tokens", f"the count answer has no token count: {dict(body)!r:.200}")
         return count
+
+    def models_request(self, *, endpoint: Endpoint, page: str | None = None) -> HttpRequest | None:
+        return None
+
+    def read_models(self, body: Mapping[str, Any]) -> tuple[list[str], str | None]:
+        from ._errors import DecodeError
+
+        data = body.get("data")
+        if not isinstance(data, list):
+            raise DecodeError(self.name, "data", f"the model list has no data list: {dict(body)!r:.200}")
+        ids: list[str] = []
+        for i, item in enumerate(data):
+            found = item.get("id") if isinstance(item, Mapping) else None
+            if not isinstance(found, str):
+                raise DecodeError(self.name, f"data[{i}].id", "a model-list entry has no string id")
+            ids.append(found)
+        return ids, None
 
     def sniff(self, body: Mapping[str, Any]) -> Sniffed | None:
         return None

@@ -16,6 +16,15 @@ LEVELS: Final = ("off", "minimal", "low", "medium", "high", "xhigh", "max")
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
+SOURCE_KINDS: Final = {
+    "vendor_page": "",
+    "recorded_response": "a recorded response",
+    "peer_profile": "a peer's live-tested profile",
+}
+"""How strong a fact's source is (``[model.source_kinds]``, fact group -> kind): the vendor's own
+page (the default, said of no source), a response recorded from the API (no page states it), or
+another project's profile kept by running the real API (neither a page nor our recording)."""
+
 
 class CatalogError(ValueError):
     """A catalog file or entry that cannot be read; the message names the file and the model."""
@@ -73,9 +82,12 @@ class ModelSpec:
     a reader should know that is not a rule, such as a claim the vendor's pages do not state.
     ``features``: request features (in its codec's words) the model takes (True) or refuses
     (False); one left out is not known. ``scopes``: prefixes a name may carry ahead of the id or an
-    alias (a regional deployment's), the name without one finds the model.
-    ``sources``: fact group -> the page that states it. ``binding``: what its signed reasoning is
-    bound to (None: nothing known, so blocks are replayed as they are; see ``BindingRules``)."""
+    alias (a regional deployment's), the name without one finds the model. ``family``: prefixes of
+    ids no entry names that take this model's rules as the family's defaults (a new ``acme-5.x``),
+    each such use noted. ``sources``: fact group -> the page that states it; ``source_kinds``:
+    fact group -> how strong that source is (:data:`SOURCE_KINDS`; left out: a vendor page).
+    ``binding``: what its signed reasoning is bound to (None: nothing known, so blocks are replayed
+    as they are; see ``BindingRules``)."""
 
     id: str
     provider: str
@@ -97,7 +109,9 @@ class ModelSpec:
     note: str | None = None
     features: Mapping[str, bool] = field(default_factory=lambda: _EMPTY)
     scopes: tuple[str, ...] = ()
+    family: tuple[str, ...] = ()
     sources: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    source_kinds: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     binding: BindingRules | None = None
 
     def thinks(self, level: str | None) -> bool:
@@ -123,9 +137,19 @@ class ModelSpec:
             mode = self.thinking.modes[0]
         return self.thinking_rejects | self.mode_rejects.get(mode or "", frozenset())
 
-    def cite(self, group: str) -> str:
-        """The source of a fact group, for a warning."""
-        return self.sources.get(group, "no source recorded")
+    def cite(self, group: str, *fallbacks: str) -> str:
+        """The source of a fact group (else of the first of ``fallbacks`` that has one), for a
+        warning, with its kind where it is not a vendor page."""
+        group = next((name for name in (group, *fallbacks) if name in self.sources), group)
+        source = self.sources.get(group)
+        if source is None:
+            return "no source recorded"
+        label = SOURCE_KINDS.get(self.source_kinds.get(group, "vendor_page"), "")
+        return f"{label}: {source}" if label else source
+
+    def kind_of(self, group: str) -> str | None:
+        """How strong a fact group's source is (a key of :data:`SOURCE_KINDS`); None: no source."""
+        return self.source_kinds.get(group, "vendor_page") if group in self.sources else None
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready view (the CLI's ``--json``)."""
@@ -160,7 +184,9 @@ class ModelSpec:
             "note": self.note,
             "features": dict(self.features),
             "scopes": list(self.scopes),
+            "family": list(self.family),
             "sources": dict(self.sources),
+            "source_kinds": {group: self.kind_of(group) for group in self.sources},
             "binding": None
             if self.binding is None
             else {
@@ -175,11 +201,11 @@ class ModelSpec:
 
 _TOP = frozenset(
     {"id", "aliases", "match", "context_window", "max_output_tokens", "wires", "price", "prefill", "extends"}
-    | {"status", "retired", "note", "scopes"}
+    | {"status", "retired", "note", "scopes", "family"}
 )
 STATUSES = ("active", "legacy", "deprecated", "retired")
 """The lifecycle words a ``status`` may take, the vendors' own (a model "shut down" is retired)."""
-_TABLES = frozenset({"sampling", "thinking", "features", "sources", "binding"})
+_TABLES = frozenset({"sampling", "thinking", "features", "sources", "source_kinds", "binding"})
 
 
 def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None = None, where: str = "") -> ModelSpec:
@@ -191,7 +217,7 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
     if unknown:
         raise CatalogError(f"{where}: {model}: unknown keys {sorted(unknown)}")
     spec = (
-        replace(base, id=model, aliases=(), match=(), price=None, status=None, retired=None, note=None)
+        replace(base, id=model, aliases=(), match=(), family=(), price=None, status=None, retired=None, note=None)
         if base
         else ModelSpec(id=model, provider=provider)
     )
@@ -202,7 +228,7 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
         # (words of its own codecs) do not
         spec = replace(spec, wires=(), scopes=(), features=_EMPTY)
     fields: dict[str, Any] = {"provider": table.get("provider", provider)}
-    for key in ("aliases", "match", "wires", "scopes"):
+    for key in ("aliases", "match", "wires", "scopes", "family"):
         if key in table:
             fields[key] = tuple(_strings(table[key], f"{where}: {model}.{key}"))
     for key in ("context_window", "max_output_tokens", "price", "prefill", "status", "retired", "note"):
@@ -224,6 +250,11 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
         fields["features"] = MappingProxyType({**spec.features, **features})
     if "sources" in table:
         fields["sources"] = MappingProxyType({**spec.sources, **table["sources"]})
+    if "sources" in table or "source_kinds" in table:
+        # a group sourced afresh here loses the kind its base gave it: the new source is a page
+        # unless this entry says otherwise
+        kept = {group: kind for group, kind in spec.source_kinds.items() if group not in table.get("sources", {})}
+        fields["source_kinds"] = _source_kinds(table.get("source_kinds", {}), kept, f"{where}: {model}")
     if "binding" in table:
         fields["binding"] = _parse_binding(table["binding"], spec.binding, f"{where}: {model}.binding")
     return replace(spec, **fields)
@@ -242,6 +273,13 @@ def _parse_binding(table: Any, base: BindingRules | None, where: str) -> Binding
     if "readable_by" in table:
         changes["readable_by"] = tuple(_strings(table["readable_by"], f"{where}.readable_by"))
     return replace(base or BindingRules(), **changes)
+
+
+def _source_kinds(table: Any, base: Mapping[str, str], where: str) -> Mapping[str, str]:
+    """``[model.source_kinds]``: fact group -> one of :data:`SOURCE_KINDS`."""
+    if not isinstance(table, Mapping) or any(kind not in SOURCE_KINDS for kind in table.values()):
+        raise CatalogError(f"{where}.source_kinds: each kind is one of {', '.join(SOURCE_KINDS)}")
+    return MappingProxyType({**base, **table})
 
 
 def _parse_thinking(table: Mapping[str, Any], base: ThinkingRules | None, where: str) -> dict[str, Any]:

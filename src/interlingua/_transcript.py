@@ -118,9 +118,19 @@ class Transcript(IRModel):
 
     def total_cost(self) -> Cost | None:
         """The sum of every recorded turn's cost; None when any turn's cost is unknown (a
-        partial sum would read as the whole bill)."""
+        partial sum would read as the whole bill), with an ``UnknownPriceWarning`` naming the
+        models of those turns (``interlingua.pricing``: never a silent None). None without a
+        warning when no turn was recorded."""
         entries = self._usage_entries()
-        if not entries or any("cost" not in e.data for e in entries):
+        if not entries:
+            return None
+        unpriced = [e for e in entries if "cost" not in e.data]
+        if unpriced:
+            from .pricing import UnknownPriceWarning
+
+            names = sorted({str(e.data.get("model")) for e in unpriced})
+            why = f"{len(unpriced)} of {len(entries)} recorded turns have no cost (no price for {', '.join(names)})"
+            warnings.warn(UnknownPriceWarning(why, names[0] if len(names) == 1 else None), stacklevel=2)
             return None
         return sum((Cost.model_validate(e.data["cost"]) for e in entries), Cost())
 

@@ -85,6 +85,9 @@ class UnknownModel(ModelWarning):
     """The warning's tag in JSON."""
     model: str
     """The model name not in the catalog."""
+    family: str | None = None
+    """The catalog entry whose rules were applied as its family's defaults (a model id matching one
+    of that entry's ``family`` prefixes); None: no rule applied."""
 
 
 _UNKNOWN: Literal["unknown_model"] = "unknown_model"
@@ -227,14 +230,19 @@ class WarningSink:
                     )
                 )
 
-    def note_unknown_model(self, model: str) -> None:
-        """Note (once) that ``model`` is not in the catalog; see UnknownModel."""
+    def note_unknown_model(self, model: str, family: str | None = None) -> None:
+        """Note (once) that ``model`` is not in the catalog (``family``: the entry whose rules
+        were applied as its family's defaults); see UnknownModel."""
         if not any(note.model == model for note in self.notes):
             why = f"{model!r} is not in the model catalog: sent as asked, no model rule applied"
+            if family is not None:
+                why = f"{model!r} is not in the model catalog: {family}'s rules applied as its family's defaults"
             # construct: every field is built here, no validator per encode
-            self.notes.append(
-                construct(UnknownModel, codec=self.codec, path="model", message=why, model=model, kind=_UNKNOWN)
+            named = {} if family is None else {"family": family}  # no family: the note's JSON as before
+            note = construct(
+                UnknownModel, codec=self.codec, path="model", message=why, model=model, kind=_UNKNOWN, **named
             )
+            self.notes.append(note)
 
     def lossy_decode(self, path: str, why: str) -> None:
         self.warnings.append(LossyDecode(codec=self.codec, path=path, message=why))

@@ -38,6 +38,12 @@ def all_models(provider: str | None = None) -> list[ModelSpec]:
     return [spec for name in names if name in found for spec in found[name].models()]
 
 
+def family(provider: str, model: str) -> ModelSpec | None:
+    """The entry whose rules an encoder applies to ``model`` as its family's defaults (a
+    ``family`` prefix claims it and no entry names it), or None; see ``UnknownModel.family``."""
+    return _catalog_for(provider).family(model)
+
+
 def _catalog_for(provider: str) -> Catalog:
     discover()
     return catalog(provider)
@@ -49,6 +55,7 @@ __all__ = [
     "ModelSpec",
     "ThinkingRules",
     "all_models",
+    "family",
     "find",
     "forget",
     "has_catalog",

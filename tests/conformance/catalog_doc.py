@@ -8,6 +8,7 @@ docs/guide/model-rules.md`` (``tests/test_catalog.py`` checks it is current).
 from __future__ import annotations
 
 from interlingua import models
+from interlingua._model_spec import SOURCE_KINDS
 from interlingua.models import ModelSpec
 
 PROVIDERS = ("anthropic", "openai", "gemini", "bedrock")
@@ -18,7 +19,8 @@ Generated from the shipped catalogs (each codec's `models.toml`) by
 How the catalog is used and extended: [models.md](models.md). Each line is one rule an encoder
 applies (or the rule checker holds a body to) for that model, with the page that states it. A
 fact not listed is unknown, and nothing is changed on its account. Inherited facts (`extends`)
-are listed on each model, with the page of the entry that stated them.
+are listed on each model, with the page of the entry that stated them. A source that is not a
+vendor page says what it is: a recorded response, or a peer's live-tested profile.
 """
 
 
@@ -38,6 +40,9 @@ def _model(spec: ModelSpec) -> str:
     lines = [f"\n### `{spec.id}`\n", f"Also found as {names}.\n" if names else ""]
     if spec.scopes:
         lines.append(f"Also found behind the prefixes {', '.join(f'`{scope}`' for scope in spec.scopes)}.\n")
+    if spec.family:
+        prefixes = ", ".join(f"`{prefix}*`" for prefix in spec.family)
+        lines.append(f"Its rules are the family defaults of ids no entry names: {prefixes} (noted when applied).\n")
     lines += [f"- {rule} ({_link(spec, group)})\n" for rule, group in _rules(spec)]
     if spec.price is not None:
         lines.append(f"- prices: the `{spec.price}` row of the price table\n")
@@ -47,10 +52,10 @@ def _model(spec: ModelSpec) -> str:
 
 
 def _link(spec: ModelSpec, group: str) -> str:
-    url = spec.sources.get(group)
-    if url is None and group == "thinking_rules":
-        url = spec.sources.get("thinking")
-    return f"[{group}]({url})" if url else "no source recorded"
+    cited = "thinking" if group == "thinking_rules" and group not in spec.sources else group
+    url = spec.sources.get(cited)
+    kind = SOURCE_KINDS.get(spec.kind_of(cited) or "", "")
+    return f"[{group}{', ' + kind if kind else ''}]({url})" if url else "no source recorded"
 
 
 def _rules(spec: ModelSpec) -> list[tuple[str, str]]:

@@ -46,6 +46,8 @@ def test_the_protocol_names_every_hook_the_core_reads() -> None:
             "sniff_stream",
             "count_request",
             "read_count",
+            "models_request",
+            "read_models",
         ]
     ) == MEMBERS
 
@@ -111,6 +113,8 @@ def test_the_base_class_gives_every_optional_member_its_default() -> None:
     assert {key: getattr(bare, key) for key in defaults} == defaults
     assert bare.count_request(il.Request(messages=[]), endpoint=il.Endpoint()) is None
     assert bare.read_count({"input_tokens": 12}) == 12
+    assert bare.models_request(endpoint=il.Endpoint()) is None
+    assert bare.read_models({"object": "list", "data": [{"id": "acme-1"}]}) == (["acme-1"], None)
     with pytest.raises(il.DecodeError, match="no token count"):
         bare.read_count({"tokens": 12})
     assert bare.api_key_env_for({"door": "any"}) == ()

@@ -111,6 +111,8 @@ def test_a_model_that_records_the_prefix_but_does_not_check_it_gets_the_blocks()
         ("claude-haiku-5-5", "claude-sonnet-5-5", True),  # Haiku 5.5's replay on other models
         ("claude-sonnet-5-5", "claude-haiku-5-5", False),  # but it reads no other model's
         ("claude-sonnet-4-6", "claude-opus-5", True),  # no binding on either side: replayed as before
+        ("claude-fable-5-2", "claude-mythos-5-2", True),  # "Only Claude Fable 5.2 and Claude Mythos 5.2
+        ("claude-fable-5-2", "claude-fable-5-1", False),  # read Claude Fable 5.2 thinking blocks"
     ],
 )
 def test_a_block_goes_only_to_a_model_that_reads_it(producer: str, target: str, sent: bool) -> None:

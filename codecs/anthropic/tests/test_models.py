@@ -17,6 +17,7 @@ from interlingua import (
     Tool,
     ToolChoice,
     UnsupportedSetting,
+    models,
 )
 from interlingua.testing import (
     assert_request_round_trip,
@@ -353,3 +354,58 @@ def test_the_same_model_with_a_thinking_budget_still_gets_auto() -> None:
     assert check_model_rules(WIRE, {**encoded.body, "tool_choice": {"type": "any"}}) == [
         "forced_tool_choice: claude-opus-4-6 does not take it while thinking"
     ]
+
+
+# --- Claude Fable and Mythos: rules from peers' live-tested profiles, marked as such ----------------
+
+PEER_PROFILE = (
+    "a peer's live-tested profile: "
+    "https://github.com/pydantic/pydantic-ai/blob/main/pydantic_ai_slim/pydantic_ai/profiles/anthropic.py"
+)
+
+
+@pytest.mark.parametrize("model", ["claude-fable-5", "claude-mythos-5-1", "claude-fable-5-2", "claude-mythos-5-2"])
+def test_fable_and_mythos_get_no_forced_tool_choice_and_no_sampling_and_the_warning_says_a_peer_found_it(
+    model: str,
+) -> None:
+    tool = Tool(name="lookup", input_schema={"type": "object"})
+    request = _request(model, tools=[tool], tool_choice="required", temperature=0.2, top_p=0.9)
+    encoded = CODEC.encode_request(request)
+    assert encoded.body["tool_choice"] == {"type": "auto"}
+    assert "temperature" not in encoded.body and "top_p" not in encoded.body
+    assert [(w.path, w.message) for w in encoded.warnings] == [
+        ("tool_choice", f"with thinking on, {model} takes tool_choice auto or none: sent as auto ({PEER_PROFILE})"),
+        ("temperature", f"{model} does not take temperature ({PEER_PROFILE})"),
+        ("top_p", f"{model} does not take top_p ({PEER_PROFILE})"),
+    ]
+    assert encoded.notes == [] and check_rules(WIRE, encoded.body) == []
+    assert check_model_rules(WIRE, {**encoded.body, "temperature": 0.2}) == [f"temperature: {model} does not take it"]
+
+
+def test_the_catalog_says_how_strong_each_fable_fact_is() -> None:
+    spec = models.find("anthropic", "claude-fable-5-2")
+    assert spec is not None
+    kinds = spec.as_dict()["source_kinds"]
+    assert (kinds["limits"], kinds["thinking"], kinds["thinking_rules"], kinds["sampling"]) == (
+        "vendor_page",
+        "vendor_page",
+        "peer_profile",
+        "peer_profile",
+    )
+
+
+def test_a_new_fable_id_takes_the_latest_fable_rules_as_family_defaults_with_a_note() -> None:
+    encoded = CODEC.encode_request(_request("claude-fable-6", temperature=0.2))
+    assert "temperature" not in encoded.body
+    assert [(w.path, w.message) for w in encoded.warnings] == [
+        ("temperature", f"claude-fable-5-2 does not take temperature ({PEER_PROFILE})")
+    ]
+    assert [(n.model, n.family, n.message) for n in encoded.notes] == [
+        (
+            "claude-fable-6",
+            "claude-fable-5-2",
+            "'claude-fable-6' is not in the model catalog: claude-fable-5-2's rules applied as its family's defaults",
+        )
+    ]
+    unclaimed = CODEC.encode_request(_request("claude-next-9", temperature=0.2))
+    assert unclaimed.body["temperature"] == 0.2 and [n.family for n in unclaimed.notes] == [None]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from interlingua import LossyEncode, Message, Request, ThinkingConfig, UnsupportedSetting
+from interlingua import LossyEncode, Message, Request, ThinkingConfig, UnsupportedSetting, models
 from interlingua.testing import check_model_rules, check_rules, validate_wire
 from interlingua_openai import OpenAIChatCodec, OpenAIResponsesCodec
 from interlingua_openai._shared import EFFORTS, LEVELS
@@ -159,3 +159,43 @@ def test_a_responses_only_model_is_sent_by_chat_as_asked_with_a_warning_at_model
 def test_a_model_both_wires_serve_gets_no_wire_warning_on_chat() -> None:
     assert CHAT.encode_request(_request("gpt-5")).warnings == []
     assert [w.path for w in CHAT.encode_request(_request("o3-pro")).warnings] == ["model"]
+
+
+def test_a_new_gpt_5_id_takes_the_gpt_5_family_rules_as_defaults_with_a_note() -> None:
+    """An id no entry names yet (gpt-5.7) takes gpt-5.5's rules (``family = ["gpt-5."]``): while
+    it reasons, temperature other than 1 is not sent, as to every gpt-5 model; the note says the
+    rules are the family's defaults. gpt-5.6-x takes gpt-5.6-luna's (the longer prefix)."""
+    request = _request("gpt-5.7", temperature=0.2, thinking=ThinkingConfig(level="high"))
+    encoded = RESPONSES.encode_request(request)
+    assert "temperature" not in encoded.body and encoded.body["reasoning"] == {"effort": "high"}
+    assert [w.path for w in encoded.warnings] == ["temperature"]
+    assert "gpt-5.5 takes temperature only at its default 1" in encoded.warnings[0].message
+    assert [(n.model, n.family) for n in encoded.notes] == [("gpt-5.7", "gpt-5.5")]
+    assert [(n.model, n.family) for n in CHAT.encode_request(_request("gpt-5.6-nova")).notes] == [
+        ("gpt-5.6-nova", "gpt-5.6-luna")
+    ]
+    assert [n.family for n in RESPONSES.encode_request(_request("gpt-9")).notes] == [None]
+
+
+def test_gpt_5_6_is_gpt_5_6_sol_on_a_recorded_answer_and_says_so() -> None:
+    """A request naming ``gpt-5.6`` was answered by ``gpt-5.6-sol`` (pydantic-ai's recorded call):
+    the alias is a catalog fact whose kind says it rests on a recorded response, not a page."""
+    spec = models.find("openai", "gpt-5.6")
+    assert spec is not None and spec.id == "gpt-5.6-sol"
+    assert spec.kind_of("aliases") == "recorded_response" and spec.cite("aliases").startswith("a recorded response: ")
+    assert RESPONSES.encode_request(_request("gpt-5.6")).notes == []
+
+
+def test_gpt_5_6_luna_takes_its_page_efforts_and_is_priced_from_its_page() -> None:
+    from decimal import Decimal
+
+    from interlingua import Usage
+    from interlingua.pricing import estimate
+
+    encoded = RESPONSES.encode_request(_request("gpt-5.6-luna", thinking=ThinkingConfig(level="xhigh")))
+    assert (encoded.body["reasoning"], encoded.warnings, encoded.notes) == ({"effort": "xhigh"}, [], [])
+    # $0.20 input, $0.02 cached, $1.20 output; over 272K prompt tokens 2x input (cache too), 1.5x output
+    small = estimate(Usage(input_tokens=200_000, output_tokens=1_000_000, cache_read_tokens=100_000), "gpt-5.6-luna")
+    large = estimate(Usage(input_tokens=300_000, output_tokens=1_000_000, cache_read_tokens=100_000), "gpt-5.6-luna")
+    assert small is not None and small.total == Decimal("0.02") + Decimal("0.002") + Decimal("1.2")
+    assert large is not None and large.total == Decimal("0.08") + Decimal("0.004") + Decimal("1.8")

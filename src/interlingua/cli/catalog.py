@@ -9,7 +9,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from .exits import OK, USAGE, CliError
+from .exits import FAILED, OK, USAGE, CliError
 
 if TYPE_CHECKING:
     from .. import models
@@ -23,6 +23,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--file", action="append", default=[], metavar="TOML", help="also load this catalog file (repeatable)"
     )
     parser.add_argument("--json", action="store_true", help="every fact of every model, with its sources")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="compare the catalog with each vendor's model list (keys from the environment) and the --seen files: "
+        "unknown, retired, unlisted and unpriced models; exit 1 when any is found",
+    )
+    parser.add_argument(
+        "--seen",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="with --check: also check the models this file names (a JSONL dataset, transcript, batch file or "
+        "gateway log; repeatable)",
+    )
+    parser.add_argument(
+        "--offline", action="store_true", help="with --check: ask no vendor (the --seen files and the catalog only)"
+    )
+    parser.add_argument(
+        "--base-url", metavar="URL", help="with --check and --vendor: ask this host's model list, not the vendor's"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     found = models.all_models(args.vendor)
     if args.vendor is not None and not found:
         raise CliError(f"no models for vendor {args.vendor!r}", USAGE)
+    if args.check or args.seen or args.offline or args.base_url:
+        return _check(args)
     if args.json:
         sys.stdout.write(json.dumps([spec.as_dict() for spec in found], indent=2) + "\n")
         return OK
@@ -56,6 +78,39 @@ def run(args: argparse.Namespace) -> int:
     header = ["model", "vendor", "status", "context", "max output", "thinking"]
     sys.stdout.write(table(header, rows, max_width=70) + "\n")
     return OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    """``--check``: the findings as a table (or JSON), vendors not asked on stderr."""
+    from pathlib import Path
+
+    from ..pricing import default_prices
+    from . import catalog_check
+    from .render import table
+
+    if not args.check:
+        raise CliError("--seen, --offline and --base-url go with --check", USAGE)
+    if args.base_url is not None and args.vendor is None:
+        raise CliError("--base-url names one host: say whose list it serves with --vendor", USAGE)
+    try:
+        seen = catalog_check.models_in_files(Path(path) for path in args.seen)
+    except OSError as err:
+        raise CliError(f"cannot read {err.filename}: {err.strerror}", USAGE) from None
+    listed, notes = ({}, []) if args.offline else catalog_check.listed_by_vendors(args.vendor, args.base_url)
+    findings = catalog_check.check(listed, seen, default_prices())
+    if args.vendor is not None:
+        findings = [f for f in findings if f.provider in (args.vendor, "?")]
+    for note in notes:
+        sys.stderr.write(f"interlingua: {note}\n")
+    if args.json:
+        sys.stdout.write(json.dumps([vars(f) for f in findings], indent=2) + "\n")
+    elif findings:
+        rows = [[f.model, f.provider, f.kind, f.detail] for f in findings]
+        sys.stdout.write(table(["model", "vendor", "finding", "detail"], rows, max_width=90) + "\n")
+    else:
+        asked = ", ".join(sorted(listed)) or "no vendor"
+        sys.stdout.write(f"the catalog agrees with {asked} and {len(seen)} model(s) seen: nothing to report\n")
+    return FAILED if findings else OK
 
 
 def _status(spec: models.ModelSpec, today: str) -> str:

@@ -48,6 +48,8 @@ def estimate(usage: Usage, model: str | None, prices: PriceTable | None = None) 
     price = None if model is None else table.get(model)
     if price is None:
         why = "no model named, so no price to look up" if model is None else _UNKNOWN.format(model=model)
+        if model is not None and model in table.unpriced:
+            why = f"{why} ({table.unpriced[model]})"
         warnings.warn(UnknownPriceWarning(why, model), stacklevel=2)
         return None
     priced = _priced(usage, price, price.rates_for(usage.input_tokens), table.currency)

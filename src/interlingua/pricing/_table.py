@@ -27,7 +27,7 @@ VERSION: Final = 1
 _RATES: Final = ("input", "output", "cache_read", "cache_write")
 _MODEL_KEYS: Final = frozenset({*_RATES, "cache_write_ttl", "tiers"})
 _TIER_KEYS: Final = frozenset({*_RATES, "cache_write_ttl", "above"})
-_PROVIDER_KEYS: Final = frozenset({"as_of", "source", "notes", "write_ttl_keys", "models", "aliases"})
+_PROVIDER_KEYS: Final = frozenset({"as_of", "source", "notes", "write_ttl_keys", "models", "aliases", "unpriced"})
 _TOP_KEYS: Final = frozenset({"format", "version", "currency", "unit", "notes", "providers"})
 _CURRENCY: Final = re.compile(r"[A-Z]{3}")
 
@@ -94,15 +94,24 @@ class PriceTable:
     to one that does. Tables are immutable; :meth:`merged` makes a new one.
     """
 
-    __slots__ = ("_aliases", "_models", "currency")
+    __slots__ = ("_aliases", "_models", "currency", "unpriced")
 
-    def __init__(self, models: Mapping[str, ModelPrice], aliases: Mapping[str, str], currency: str = "USD") -> None:
+    def __init__(
+        self,
+        models: Mapping[str, ModelPrice],
+        aliases: Mapping[str, str],
+        currency: str = "USD",
+        unpriced: Mapping[str, str] | None = None,
+    ) -> None:
         for alias, target in aliases.items():
             if target not in models:
                 raise PriceTableError(f"price table: alias {alias!r} names {target!r}, which has no price", model=alias)
         self._models = dict(models)
         self._aliases = {alias: target for alias, target in aliases.items() if alias not in models}
         self.currency = currency
+        self.unpriced = {model: why for model, why in (unpriced or {}).items() if model not in self}
+        """Models known to have no price here, each with why (the vendor page that was missing):
+        a provider's ``unpriced`` object in ``prices.json``."""
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> PriceTable:
@@ -139,7 +148,7 @@ class PriceTable:
             raise PriceTableError(f"cannot merge a price table in {extra.currency} into one in {self.currency}")
         models = {k: v for k, v in self._models.items() if k not in extra._aliases} | extra._models
         aliases = {k: v for k, v in self._aliases.items() if k not in extra._models} | extra._aliases
-        return PriceTable(models, aliases, self.currency)
+        return PriceTable(models, aliases, self.currency, self.unpriced | extra.unpriced)
 
     def __repr__(self) -> str:
         return f"<PriceTable {len(self._models)} models, {len(self._aliases)} aliases, {self.currency}>"
@@ -190,8 +199,11 @@ def _read_table(data: Mapping[str, Any], default_currency: str = "USD") -> Price
         raise PriceTableError("price table: 'providers' is missing or not an object")
     models: dict[str, ModelPrice] = {}
     aliases: dict[str, str] = {}
+    unpriced: dict[str, str] = {}
     for provider, block in providers.items():
         found, named = _read_provider(str(provider), block)
+        if isinstance(block, Mapping):
+            unpriced |= _strings(block.get("unpriced", {}), f"price table, provider {provider!r}, 'unpriced'")
         for model in found:
             if model in models:
                 raise PriceTableError(
@@ -203,7 +215,7 @@ def _read_table(data: Mapping[str, Any], default_currency: str = "USD") -> Price
     for alias in aliases:
         if alias in models:
             raise PriceTableError(f"price table: {alias!r} is both a model and an alias", model=alias)
-    return PriceTable(models, aliases, currency)
+    return PriceTable(models, aliases, currency, unpriced)
 
 
 def _read_provider(provider: str, block: Any) -> tuple[dict[str, ModelPrice], dict[str, str]]:

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .._batch import FakeBatches
-from .._codec import Codec, Endpoint, Serving
+from .._codec import Codec, Endpoint, ListedModel, Serving
 from .._errors import InterlinguaError
 from .._message import Message
 from .._parts import ContentPart, Text, ToolUse
@@ -170,6 +170,8 @@ class _Route:
         self.shown = urlsplit(plain.url).path.replace(_MODEL, "{model}")
         counted = codec.count_request(probe, endpoint=_PROBE)
         self.count = None if counted is None else self._pattern(counted.url)
+        listed = codec.models_request(endpoint=_PROBE)
+        self.models = None if listed is None else self._pattern(listed.url)
 
     @staticmethod
     def _pattern(url: str) -> re.Pattern[str]:
@@ -209,8 +211,11 @@ class FakeVendor(VendorServer):
         default: Reply | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        models: Sequence[str] = (),
     ) -> None:
         self.codec = get_codec(wire)
+        self.models = list(models)
+        """The model ids its model list (the codec's ``models_request`` URL) names, on one page."""
         self.wire = wire
         self.validate = validate
         self.default = default or Reply.text(f"Hello from a fake {wire}.")
@@ -263,6 +268,10 @@ class FakeVendor(VendorServer):
             return
         if self._route.count is not None and self._route.count.match(urlsplit(received.path).path):
             self._count(handler, received)
+            return
+        listing = self._route.models
+        if received.method == "GET" and listing is not None and listing.match(urlsplit(received.path).path):
+            self._list(handler)
             return
         found = self._route.match(received.path, received.body)
         if found is None:
@@ -324,6 +333,14 @@ class FakeVendor(VendorServer):
         if reply.status != 200:
             return reply.status, self._error_body(reply)
         return 200, self.codec.encode_response(reply.response(exchange.request.model or model)).body
+
+    def _list(self, handler: BaseHTTPRequestHandler) -> None:
+        """The model list, in the page the wire serves (the gateway's writer: ``Serving.models``),
+        else as ``{"data": [{"id"}]}``."""
+        listing = self.codec.serving.models if self.codec.serving is not None else None
+        listed = [ListedModel(model, self.codec.provider) for model in self.models]
+        body = listing.page(listed) if listing is not None else {"data": [{"id": model.id} for model in listed]}
+        self._send(handler, 200, {}, json.dumps(body).encode(), "application/json")
 
     def _count(self, handler: BaseHTTPRequestHandler, received: Received) -> None:
         """A count request (the codec's ``count_request`` URL): a 400 unless its body is a JSON

@@ -79,7 +79,7 @@ class VendorServer:
             def do_POST(self) -> None:
                 server._handle(self)
 
-            def do_GET(self) -> None:  # a batch API's status and result files
+            def do_GET(self) -> None:  # a model list, a batch API's status and result files
                 server._handle(self)
 
         class Server(ThreadingHTTPServer):

@@ -127,6 +127,17 @@ class AnthropicMessagesCodec(CodecBase):
             return None
         return _count.count_request(self.http_request(request, stream=False, endpoint=endpoint))
 
+    def models_request(self, *, endpoint: Endpoint, page: str | None = None) -> HttpRequest | None:
+        """``GET /v1/models`` (Anthropic's own API; a door's list goes unasked)."""
+        if _doors.door(endpoint.settings) is not None:
+            return None
+        headers = self.json_headers(endpoint, "x-api-key", fixed={"anthropic-version": API_VERSION})
+        base, version = versioned_base(endpoint.base_url, DEFAULT_BASE_URL, codec=self.name, version="v1")
+        return _count.models_request(f"{base}/{version}", headers, page)
+
+    def read_models(self, body: Mapping[str, Any]) -> tuple[list[str], str | None]:
+        return _count.read_models(body)
+
 
 def _checked(budgets: ThinkingBudgets) -> ThinkingBudgets:
     """A table the API would refuse fails here, once, not as a warning on every request."""

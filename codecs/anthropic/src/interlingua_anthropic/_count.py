@@ -4,7 +4,9 @@ Count: the same body as ``POST /v1/messages`` less what only generation reads; t
 ``{"input_tokens": n}`` (https://docs.anthropic.com/en/api/messages-count-tokens; the anthropic
 SDK's ``types/message_count_tokens_params.py`` lists the body's keys and
 ``types/message_tokens_count.py`` the answer). Models: ``{"data": [ModelInfo], "has_more",
-"first_id", "last_id"}`` (https://docs.anthropic.com/en/api/models-list; ``types/model_info.py``).
+"first_id", "last_id"}`` (https://docs.anthropic.com/en/api/models-list; ``types/model_info.py``),
+paged by ``?limit=`` (1 to 1000, default 20) and ``?after_id=`` (``types/model_list_params.py``;
+the SDK's ``SyncPage`` asks for the next page after ``last_id`` while ``has_more``).
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
+from urllib.parse import quote
 
-from interlingua import HttpRequest
+from interlingua import DecodeError, HttpRequest
 from interlingua.kit import Counting, ListedModel, ModelList
+
+from ._doors import NAME
 
 COUNTED_KEYS = frozenset(
     {"messages", "model", "cache_control", "output_config", "speed", "system", "thinking", "tool_choice", "tools"}
@@ -29,6 +34,25 @@ def count_request(sent: HttpRequest) -> HttpRequest:
     body = {key: value for key, value in sent.json.items() if key in COUNTED_KEYS}
     url = sent.url.removesuffix("/v1/messages") + "/v1/messages/count_tokens"
     return replace(sent, url=url, json=body, stream=False)
+
+
+def models_request(root: str, headers: Mapping[str, str], page: str | None) -> HttpRequest:
+    """``GET {root}/models``, a page of 1000 (``root``: the versioned base, ``.../v1``), after
+    ``page`` (the cursor ``read_models`` gave)."""
+    url = f"{root}/models?limit=1000"
+    if page is not None:
+        url += f"&after_id={quote(page, safe='')}"
+    return HttpRequest("GET", url, dict(headers), {})
+
+
+def read_models(body: Mapping[str, Any]) -> tuple[list[str], str | None]:
+    """One page's ids and, while ``has_more``, its ``last_id`` as the next page's cursor."""
+    data = body.get("data")
+    listed = data if isinstance(data, list) else None
+    if listed is None or not all(isinstance(item, Mapping) and isinstance(item.get("id"), str) for item in listed):
+        raise DecodeError(NAME, "data", f"the model list has no list of models with ids: {dict(body)!r:.200}")
+    last = body.get("last_id")
+    return [item["id"] for item in listed], last if body.get("has_more") is True and isinstance(last, str) else None
 
 
 def model_page(models: Sequence[ListedModel]) -> dict[str, Any]:

@@ -565,7 +565,7 @@ def _forcing_refused(request: Request, mode: str | None, out: WarningSink) -> bo
     thinking = request.thinking
     if not spec.thinks(None if thinking is None else ("off" if thinking.level == "off" else "on")):
         return False
-    source = spec.sources.get("thinking_rules") or spec.cite("thinking")  # the rule's page, kept through extends
+    source = spec.cite("thinking_rules", "thinking")  # the rule's page, kept through extends
     why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({source})"
     out.unsupported("tool_choice", "tool_choice", why)
     return True

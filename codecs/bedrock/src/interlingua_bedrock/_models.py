@@ -105,7 +105,7 @@ def tool_choice(spec: ModelSpec | None, request: Request, out: WarningSink) -> T
         return choice
     if not spec.thinks(_level(request)):
         return choice
-    source = spec.sources.get("thinking_rules") or spec.cite("thinking")  # the rule's page, kept through extends
+    source = spec.cite("thinking_rules", "thinking")  # the rule's page, kept through extends
     why = f"with thinking on, {spec.id} takes tool_choice auto or none: sent as auto ({source})"
     out.unsupported("tool_choice", "tool_choice", why)
     return "auto"

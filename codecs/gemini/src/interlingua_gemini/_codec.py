@@ -121,5 +121,12 @@ class GeminiCodec(CodecBase):
     def read_count(self, body: Mapping[str, Any]) -> int:
         return _count.read_count(body)
 
+    def models_request(self, *, endpoint: Endpoint, page: str | None = None) -> HttpRequest | None:
+        """``GET /v1beta/models`` (the Gemini API's; Vertex AI's publisher list goes unasked)."""
+        return None if _http.on_vertex(endpoint.settings) else _http.models_request(endpoint, page)
+
+    def read_models(self, body: Mapping[str, Any]) -> tuple[list[str], str | None]:
+        return _count.read_models(body)
+
     def __repr__(self) -> str:
         return "GeminiCodec()" if self.budgets is None else f"GeminiCodec(budgets={self.budgets!r})"

@@ -49,6 +49,19 @@ def read_count(body: Mapping[str, Any]) -> int:
     return count
 
 
+def read_models(body: Mapping[str, Any]) -> tuple[list[str], str | None]:
+    """One page's model ids (``name`` less its ``models/``) and its ``nextPageToken``."""
+    listed = body.get("models", [])  # proto3 JSON leaves an empty list out
+    if not isinstance(listed, list) or not all(_named(m) for m in listed):
+        raise DecodeError(NAME, "models", f"the model list has no list of models with names: {dict(body)!r:.200}")
+    token = body.get("nextPageToken")
+    return [m["name"].removeprefix("models/") for m in listed], token if isinstance(token, str) and token else None
+
+
+def _named(model: Any) -> bool:
+    return isinstance(model, Mapping) and isinstance(model.get("name"), str)
+
+
 def model_page(models: Sequence[ListedModel]) -> dict[str, Any]:
     listed = []
     for model in models:

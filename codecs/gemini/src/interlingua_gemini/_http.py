@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from urllib.parse import quote
 
 from interlingua import Encoded, EncodeError, Endpoint, HttpRequest, MissingAPIKeyError
 from interlingua.kit import gcp_token, host_label, url_segment, versioned_base
@@ -54,6 +55,19 @@ def on_vertex(settings: Mapping[str, str]) -> bool:
 def key_env(settings: Mapping[str, str]) -> tuple[str, ...] | None:
     """The Gemini API's key variables; None on Vertex AI, which takes Google credentials."""
     return None if on_vertex(settings) else ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+
+
+def models_request(endpoint: Endpoint, page: str | None) -> HttpRequest:
+    """``GET {base}/{version}/models``, 1000 a page (``pageSize``), after ``page`` (``pageToken``:
+    the answer's ``nextPageToken``; https://ai.google.dev/api/models#method:-models.list)."""
+    base, version = _base(endpoint.base_url, GEMINI_BASE, endpoint.settings.get("api_version"), _GEMINI_VERSIONS)
+    headers = {"x-goog-api-key": endpoint.api_key} if endpoint.api_key else {}
+    headers.update(endpoint.headers)
+    version = url_segment(version or "", codec=NAME, at="settings.api_version")
+    url = f"{base}/{version}/models?pageSize=1000"
+    if page is not None:
+        url += f"&pageToken={quote(page, safe='')}"
+    return HttpRequest("GET", url, headers, {})
 
 
 def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint: Endpoint) -> HttpRequest:

@@ -1,7 +1,9 @@
 """The model list (``GET /v1/models``) and the Responses input-token count, as OpenAI serves them.
 
 Models: ``{"object": "list", "data": [{"id", "object": "model", "created", "owned_by"}]}``
-(https://platform.openai.com/docs/api-reference/models/list; the openai SDK's ``types/model.py``).
+(https://platform.openai.com/docs/api-reference/models/list; the openai SDK's ``types/model.py``),
+one page: ``GET {base}/models`` takes no cursor (the SDK's ``models.list`` returns a ``SyncPage``,
+which never asks for a next page). The base's default ``read_models`` reads it.
 Count: ``POST /v1/responses/input_tokens`` takes the Responses body's input keys and answers
 ``{"object": "response.input_tokens", "input_tokens": n}``
 (https://platform.openai.com/docs/api-reference/responses/input-tokens; the openai SDK's
@@ -10,7 +12,7 @@ Count: ``POST /v1/responses/input_tokens`` takes the Responses body's input keys
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -52,3 +54,8 @@ def model_page(models: Sequence[ListedModel]) -> dict[str, Any]:
 
 
 MODELS = ModelList("/v1/models", model_page)
+
+
+def models_request(base: str, headers: Mapping[str, str]) -> HttpRequest:
+    """``GET {base}/models``: the model list of the host ``base`` names (a dialect's own)."""
+    return HttpRequest("GET", f"{base}/models", dict(headers), {})

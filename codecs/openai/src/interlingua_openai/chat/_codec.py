@@ -129,3 +129,10 @@ class OpenAIChatCodec(CodecBase):
             headers = {"content-type": "application/json"} | ({"api-key": endpoint.api_key} if endpoint.api_key else {})
             return HttpRequest("POST", url, headers | dict(endpoint.headers), body, stream)
         return HttpRequest("POST", url, bearer_headers(endpoint.api_key, endpoint.headers), body, stream)
+
+    def models_request(self, *, endpoint: Endpoint, page: str | None = None) -> HttpRequest | None:
+        """``GET {base}/models`` of the dialect's host (Azure's deployments go unasked)."""
+        if _azure.on_azure(endpoint.settings, self.name):
+            return None
+        base = self.base_url(endpoint, self.dialect.base_url)
+        return _listing.models_request(base, bearer_headers(endpoint.api_key, endpoint.headers))

@@ -131,6 +131,13 @@ class OpenAIResponsesCodec(CodecBase):
             return None
         return _listing.count_request(self.http_request(request, stream=False, endpoint=endpoint))
 
+    def models_request(self, *, endpoint: Endpoint, page: str | None = None) -> HttpRequest | None:
+        """``GET {base}/models`` (OpenAI's own API; Azure's deployments go unasked)."""
+        if _azure.on_azure(endpoint.settings, self.name):
+            return None
+        base = self.base_url(endpoint, DEFAULT_BASE_URL)
+        return _listing.models_request(base, bearer_headers(endpoint.api_key, endpoint.headers))
+
     def __repr__(self) -> str:
         budgets = "" if self.budgets == _request.BUDGETS else f"budgets={self.budgets!r}"
         return f"OpenAIResponsesCodec({budgets})"
