@@ -217,7 +217,7 @@ def _write_messages(messages: Any, column: str, out: WarningSink) -> list[dict[s
         at = f"{column}[{index}]"
         results = [part for part in message.parts if isinstance(part, ToolResult)]
         rest = [(number, part) for number, part in enumerate(message.parts) if not isinstance(part, ToolResult)]
-        written.extend(_write_answer(part) for part in results)
+        written.extend(_write_answer(part, f"{at}.parts[{message.parts.index(part)}]", out) for part in results)
         if rest or not results:
             written.append(_write_turn(message.role if message.role != "tool" else "user", rest, at, out))
     return written
@@ -251,7 +251,11 @@ def _write_turn(role: str, parts: list[tuple[int, ContentPart]], at: str, out: W
     return turn
 
 
-def _write_answer(part: ToolResult) -> dict[str, Any]:
+def _write_answer(part: ToolResult, at: str, out: WarningSink) -> dict[str, Any]:
+    if part.is_error:
+        out.lossy(f"{at}.is_error", "tool_result", "a tool answer here has no error flag: sent as a plain answer")
+    if isinstance(part.content, list) and any(not isinstance(item, Text) for item in part.content):
+        out.lossy(f"{at}.content", "tool_result", "a tool answer here is text: its other parts are dropped")
     content = part.content if isinstance(part.content, str) else _answer_text(part.content)
     answer: dict[str, Any] = {"role": "tool", "name": part.name, "content": content}
     return answer if _made_up(part) else {**answer, "tool_call_id": part.tool_use_id}

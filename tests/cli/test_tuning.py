@@ -143,6 +143,8 @@ def test_plain_messages_are_an_openai_line_and_the_runner_up_is_named() -> None:
     assert detected.reason.endswith("hf-messages fits too: pass --from to choose")
     assert not detected.certain
     assert detect_tuning({"model": "m", "messages": []}, None) is None  # a request, not a tuning line
+    converse = {"messages": [{"role": "user", "content": [{"text": "hi"}]}]}  # Converse, no modelId
+    assert detect_tuning(converse, None) is None
 
 
 @pytest.mark.parametrize(

@@ -17,9 +17,9 @@ from typing import Any
 
 from .. import AnyWarning, Request, WarningSink, codecs, get_codec
 from .._chat_messages import HF_MESSAGES, NAME
-from .._sniff import DISTINCTIVE
+from .._sniff import DISTINCTIVE, Sniffed
 from .._tuning import TuningExample, TuningFile, supervised, unweighted
-from .detect import Detected
+from .detect import Detected, DetectError, detect_body
 
 HF = NAME
 """The pseudo-wire name of the conversational dataset format (``--from/--to hf-messages``)."""
@@ -45,19 +45,31 @@ def detect_tuning(line: Mapping[str, Any], source: str | None) -> Detected | Non
         if source == HF or (file is not None and file.sniff(line) is not None):
             return Detected(source, "request", "a tuning line; format given by --from")
         return None
-    claims = sorted(
-        ((claim, name) for name, file in tuning_files() if (claim := _claim(file, line)) is not None),
-        key=lambda pair: -pair[0].score,
-    )
+    claims = [(claim, name) for name, file in tuning_files() if (claim := _claim(file, line)) is not None]
+    if claims and all(claim.score < DISTINCTIVE for claim, _ in claims):
+        claims = _agreeing(line, claims)
     if not claims:
         return None
+    claims.sort(key=lambda pair: -pair[0].score)
     best, wire = claims[0]
     close = [name for claim, name in claims[1:] if best.score - claim.score < 1]
     also = f"; {', '.join(close)} fits too: pass --from to choose" if close else ""
     return Detected(wire, "request", best.reason + also, certain=best.score >= DISTINCTIVE)
 
 
-def _claim(file: TuningFile, line: Mapping[str, Any]) -> Any:
+def _agreeing(line: Mapping[str, Any], claims: list[tuple[Sniffed, str]]) -> list[tuple[Sniffed, str]]:
+    """Claims on shared signs (``messages`` and no model) stand only for the wire the body's own
+    shape names (Converse messages without a model are no OpenAI line); ``hf-messages``, whose
+    plain lines look like OpenAI's, stands beside such a claim as the runner-up, never alone."""
+    try:
+        wire = detect_body(line).wire
+    except DetectError:
+        return []
+    owned = [(claim, name) for claim, name in claims if name == wire]
+    return [*owned, *((claim, name) for claim, name in claims if name == HF)] if owned else []
+
+
+def _claim(file: TuningFile, line: Mapping[str, Any]) -> Sniffed | None:
     try:
         return file.sniff(line)
     except Exception:  # a third party's sniffer failing on an odd line claims nothing
