@@ -5,7 +5,9 @@ A line is ``{"messages": [...], "tools": [...]}`` (language modeling), ``{"promp
 a message is ``{role, content}`` with, on assistant turns, ``tool_calls`` (``{"type": "function",
 "function": {"name", "arguments"}}``, the arguments an object) and ``thinking``; a tool's answer
 is ``{"role": "tool", "name", "content"}``. Source: TRL's docs/source/dataset_formats.md
-("Conversational", "Tool Calling", "Harmony" for ``thinking``, "Preference"); ``tools`` is a list
+("Conversational", "Tool Calling", "Harmony" for ``thinking``, "Preference"); images are
+``{"type": "image", "url"}`` blocks (transformers' chat_templating_multimodal.md; a block of
+another shape, ``path`` or ``base64``, is kept whole as this format's own); ``tools`` is a list
 of JSON schemas as ``transformers.utils.get_json_schema`` writes them (a JSON string is read
 too: Hub datasets often store the column so). Calls and answers may carry ids (``id``,
 ``tool_call_id``); where they carry none, an answer goes to the oldest unanswered call of its
@@ -20,8 +22,8 @@ from typing import Any
 
 from ._errors import DecodeError
 from ._message import Message
-from ._parts import ContentPart, Image, ProviderEcho, Text, Thinking, ToolResult, ToolUse, UrlSource
-from ._read import expect, join, require
+from ._parts import ContentPart, Image, Native, ProviderEcho, Text, Thinking, ToolResult, ToolUse, UrlSource
+from ._read import expect, join, optional, require
 from ._request import Request, Tool
 from ._sniff import DISTINCTIVE, Sniffed
 from ._tuning import TuningExample, TuningFile, unweighted
@@ -32,6 +34,7 @@ NAME = "hf-messages"
 """The format's name for ``--from`` / ``--to``, and the provider key of what only it writes back."""
 _COLUMNS = ("messages", "prompt", "completion", "chosen", "rejected", "tools")
 _ROLES = ("system", "developer", "user", "assistant", "tool")
+_KNOWN = frozenset({"role", "content", "thinking", "tool_calls", "name", "tool_call_id"})
 _MADE_UP = {"made_up_id": True}
 _SETTING = "this conversational format holds messages and tools only"
 
@@ -55,6 +58,10 @@ def _signs(message: Mapping[str, Any]) -> Iterator[str]:
         yield "'thinking'"
     if message.get("role") == "tool" and "tool_call_id" not in message:
         yield "a tool answer by name"
+    content = message.get("content")
+    blocks = content if isinstance(content, list) else ()
+    if any(isinstance(block, Mapping) and block.get("type") == "image" for block in blocks):
+        yield "'image' content blocks"
     calls = message.get("tool_calls")
     for call in calls if isinstance(calls, list) else ():
         function = call.get("function") if isinstance(call, Mapping) else None
@@ -90,8 +97,8 @@ def _tools(value: Any) -> list[Tool]:
     for index, item in enumerate(expect(value, list, "tools")):
         at = f"tools[{index}]"
         function = require(expect(item, dict, at), "function", dict, at)
-        schema = function.get("parameters") or {"type": "object", "properties": {}}
-        description = function.get("description")
+        schema = optional(function, "parameters", dict, f"{at}.function") or {"type": "object", "properties": {}}
+        description = optional(function, "description", str, f"{at}.function")
         name = require(function, "name", str, f"{at}.function")
         tools.append(Tool(name=name, description=description, input_schema=schema))
     return tools
@@ -107,14 +114,17 @@ def _messages(line: Mapping[str, Any], column: str) -> list[Message]:
         if role not in _ROLES:
             raise DecodeError(NAME, f"{at}.role", f"expected one of {', '.join(_ROLES)}, got {role!r}")
         parts = _answer(message, at, calls) if role == "tool" else _parts(message, at, calls)
-        messages.append(Message(role=role, parts=parts))
+        name = optional(message, "name", str, at) if role != "tool" else None
+        extras = {key: value for key, value in message.items() if key not in _KNOWN}
+        echoes = [ProviderEcho(provider=NAME, data={"wire": extras}, unmapped=[f"wire.{key}" for key in extras])]
+        messages.append(Message(role=role, parts=parts, name=name, provider_echoes=echoes if extras else []))
     return messages
 
 
 def _parts(message: Mapping[str, Any], at: str, calls: dict[str, list[str]]) -> list[ContentPart]:
     parts: list[ContentPart] = []
-    if isinstance(message.get("thinking"), str):
-        parts.append(Thinking(message["thinking"]))
+    if "thinking" in message:
+        parts.append(Thinking(require(message, "thinking", str, at)))
     parts.extend(_content(message.get("content"), f"{at}.content"))
     for number, item in enumerate(message.get("tool_calls") or ()):
         where = f"{at}.tool_calls[{number}]"
@@ -122,7 +132,10 @@ def _parts(message: Mapping[str, Any], at: str, calls: dict[str, list[str]]) -> 
         name = require(function, "name", str, f"{where}.function")
         arguments = function.get("arguments") or {}
         if isinstance(arguments, str):
-            arguments = loads(arguments) if arguments.strip() else {}
+            try:
+                arguments = loads(arguments) if arguments.strip() else {}
+            except ValueError:
+                raise DecodeError(NAME, f"{where}.function.arguments", "a string that is not JSON") from None
         given = item.get("id")
         call_id = given if isinstance(given, str) else f"call_{at.replace('[', '_').replace(']', '')}_{number}"
         echoes = [] if isinstance(given, str) else [ProviderEcho(provider=NAME, data=_MADE_UP)]
@@ -143,31 +156,28 @@ def _content(content: Any, at: str) -> list[ContentPart]:
         kind = block.get("type")
         if kind == "text":
             parts.append(Text(require(block, "text", str, join(at, index))))
-        elif kind == "image" and isinstance(block.get("url"), str):
+        elif kind == "image" and isinstance(block.get("url"), str) and len(block) == 2:
             parts.append(Image(UrlSource(url=block["url"])))
-        else:
-            raise DecodeError(NAME, join(at, index), f"a content block of type {kind!r} this reader does not take")
+        else:  # another kind of block (an image by path, audio, ...): kept whole, written back only here
+            parts.append(Native(provider=NAME, data=dict(block)))
     return parts
 
 
 def _answer(message: Mapping[str, Any], at: str, calls: dict[str, list[str]]) -> list[ContentPart]:
-    given = message.get("tool_call_id")
-    name = message.get("name")
-    if isinstance(given, str):
-        name = name if isinstance(name, str) else next((n for n, ids in calls.items() if given in ids), "")
-        return [ToolResult(tool_use_id=given, name=name, content=_text(message.get("content"), f"{at}.content"))]
+    given = optional(message, "tool_call_id", str, at)
+    name = optional(message, "name", str, at)
+    raw = message.get("content")
+    content: str | list[ContentPart] = raw if isinstance(raw, str) else _content(raw, f"{at}.content")
+    if given is not None:
+        called = next((n for n, ids in calls.items() if given in ids), None)
+        if called is not None:
+            calls[called].remove(given)
+        return [ToolResult(tool_use_id=given, name=name or called or "", content=content)]
     name = require(message, "name", str, at)
     waiting = calls.get(name) or []
     call_id = waiting.pop(0) if waiting else f"call_{name}"
     echoes = [ProviderEcho(provider=NAME, data=_MADE_UP)]
-    content = _text(message.get("content"), f"{at}.content")
     return [ToolResult(tool_use_id=call_id, name=name, content=content, provider_echoes=echoes)]
-
-
-def _text(content: Any, at: str) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(part.text for part in _content(content, at) if isinstance(part, Text))
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -178,6 +188,10 @@ def encode(example: TuningExample, out: WarningSink) -> dict[str, Any]:
     request = example.request
     for name in _settings(request):
         out.unsupported(name, name, _SETTING)
+    for provider, options in request.provider_options.items():
+        for key in options:
+            if not key.startswith("_"):  # a codec's own flags (how its wire spelt a field) carry no setting
+                out.unsupported(f"provider_options.{provider}.{key}", key, _SETTING)
     line: dict[str, Any] = {}
     if example.chosen is None:
         line["messages"] = _write_messages(request.messages, "messages", out)
@@ -219,8 +233,23 @@ def _write_messages(messages: Any, column: str, out: WarningSink) -> list[dict[s
         rest = [(number, part) for number, part in enumerate(message.parts) if not isinstance(part, ToolResult)]
         written.extend(_write_answer(part, f"{at}.parts[{message.parts.index(part)}]", out) for part in results)
         if rest or not results:
-            written.append(_write_turn(message.role if message.role != "tool" else "user", rest, at, out))
+            turn = _write_turn(message.role if message.role != "tool" else "user", rest, at, out)
+            written.append({**turn, "name": message.name} if message.name is not None else turn)
+        if message.id is not None:
+            out.unsupported(f"{at}.id", "message_id", "this conversational format's messages carry no id")
+        extras = _own_extras(message)
+        if extras and written:
+            written[-1] = {**written[-1], **extras}
     return written
+
+
+def _own_extras(message: Message) -> dict[str, Any]:
+    """The message keys this format read and kept (its own echo), to write back."""
+    for echo in message.provider_echoes:
+        wire = echo.data.get("wire")
+        if echo.provider == NAME and isinstance(wire, dict):
+            return dict(wire)
+    return {}
 
 
 def _write_turn(role: str, parts: list[tuple[int, ContentPart]], at: str, out: WarningSink) -> dict[str, Any]:
@@ -238,11 +267,13 @@ def _write_turn(role: str, parts: list[tuple[int, ContentPart]], at: str, out: W
         elif isinstance(part, ToolUse):
             call: dict[str, Any] = {"type": "function", "function": {"name": part.name, "arguments": part.input}}
             calls.append(call if _made_up(part) else {"id": part.id, **call})
+        elif isinstance(part, Native) and part.provider == NAME:
+            content.append(dict(part.data))
         else:
             out.lossy(where, part.type, f"this conversational format has no place for a {part.type} part")
     turn: dict[str, Any] = {"role": role}
     if content:
-        only_text = len(content) == 1 and content[0]["type"] == "text"
+        only_text = len(content) == 1 and content[0].get("type") == "text"
         turn["content"] = content[0]["text"] if only_text else content
     if thinking:
         turn["thinking"] = "".join(thinking)
@@ -254,17 +285,24 @@ def _write_turn(role: str, parts: list[tuple[int, ContentPart]], at: str, out: W
 def _write_answer(part: ToolResult, at: str, out: WarningSink) -> dict[str, Any]:
     if part.is_error:
         out.lossy(f"{at}.is_error", "tool_result", "a tool answer here has no error flag: sent as a plain answer")
-    if isinstance(part.content, list) and any(not isinstance(item, Text) for item in part.content):
-        out.lossy(f"{at}.content", "tool_result", "a tool answer here is text: its other parts are dropped")
-    content = part.content if isinstance(part.content, str) else _answer_text(part.content)
+    content = part.content if isinstance(part.content, str) else _answer_content(part.content, f"{at}.content", out)
     answer: dict[str, Any] = {"role": "tool", "name": part.name, "content": content}
     return answer if _made_up(part) else {**answer, "tool_call_id": part.tool_use_id}
 
 
-def _answer_text(content: Any) -> str:
-    if isinstance(content, list):
-        return "".join(part.text for part in content if isinstance(part, Text))
-    return dumps(content)
+def _answer_content(content: list[ContentPart] | dict[str, Any], at: str, out: WarningSink) -> Any:
+    """A tool answer's parts as content blocks (a JSON object answer as its JSON text)."""
+    if isinstance(content, dict):
+        return dumps(content)
+    blocks: list[dict[str, Any]] = []
+    for index, part in enumerate(content):
+        if isinstance(part, Text):
+            blocks.append({"type": "text", "text": part.text})
+        elif isinstance(part, Native) and part.provider == NAME:
+            blocks.append(dict(part.data))
+        else:
+            out.lossy(join(at, index), part.type, "a tool answer here holds text and this format's own blocks only")
+    return blocks
 
 
 def _made_up(part: ToolUse | ToolResult) -> bool:

@@ -19,6 +19,7 @@ import pytest
 from interlingua import DecodeError
 from interlingua.cli.conversion import Converter
 from interlingua.cli.tuning import HF, detect_tuning, read_example, tuning_file, write_example
+from interlingua.testing import validate_wire
 
 from .conftest import FIXTURES, run_cli
 
@@ -52,6 +53,7 @@ HF_COLUMNS = TUNING / "hf-messages" / "thinking-and-columns.json"
 HF_PAIR = TUNING / "hf-messages" / "preference-pair.json"
 GEMINI_PAIR = TUNING / "gemini" / "preference-pair.json"
 RECORD = TUNING / "bedrock-converse" / "conversation-record.json"
+HF_EXTRAS = TUNING / "hf-messages" / "image-blocks-and-extra-keys.json"
 
 
 @pytest.mark.parametrize(
@@ -69,6 +71,15 @@ RECORD = TUNING / "bedrock-converse" / "conversation-record.json"
         (HF_TOOLS, "bedrock-converse", [("toolConfig", "unsupported_setting")]),
         (HF_TOOLS, "gemini", []),
         (OPENAI_TOOLS, HF, [("parallel_tool_calls", "unsupported_setting")]),
+        # a block by path and a message key this reader does not map cross to no other format
+        (
+            HF_EXTRAS,
+            "openai-chat",
+            [
+                ("messages[0].parts[2]", "lossy_encode"),
+                ("messages[1].provider_echoes[0].data.wire.reasoning_content", "lossy_encode"),
+            ],
+        ),
         # a dataset's own columns only its format writes back; thinking has no OpenAI line
         (
             HF_COLUMNS,
@@ -116,6 +127,23 @@ def test_weights_cross_to_the_example_and_back_on_their_turns() -> None:
     assert dict(example.weights) == {2: 0, 4: 1}
     assert all(not message.provider_echoes for message in example.request.messages)  # the weight left the echo
     assert write_example(example, "openai-chat") == (line, [])
+
+
+def test_a_tool_answer_by_id_takes_its_call_and_one_by_name_the_oldest_call_left() -> None:
+    line = {
+        "messages": [
+            {"role": "user", "content": "Two lookups."},
+            {"role": "assistant", "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "find", "arguments": {"q": "x"}}},
+                {"id": "b", "type": "function", "function": {"name": "find", "arguments": {"q": "y"}}},
+            ]},
+            {"role": "tool", "tool_call_id": "b", "content": "y found"},
+            {"role": "tool", "name": "find", "content": "x found"},
+        ]
+    }
+    request = read_example(line, detect_tuning(line, HF)).request  # type: ignore[arg-type]
+    answers = [(part.tool_use_id, part.name) for message in request.messages[2:] for part in message.parts]
+    assert answers == [("b", "find"), ("a", "find")]
 
 
 def test_a_tool_answer_by_name_goes_to_the_oldest_unanswered_call_of_that_name() -> None:
@@ -177,3 +205,31 @@ def test_a_dataset_of_mixed_tuning_lines_converts_with_a_report(tmp_path: Path) 
     assert (numbered[WEIGHTED], "messages[2].weight") in kinds
     assert (numbered[GEMINI_PAIR], "rejected") in kinds
     assert (numbered[HF_TOOLS], "toolConfig") in kinds
+
+
+def _requests(wire: str, line: dict[str, Any]) -> list[dict[str, Any]]:
+    """The request bodies a tuning line holds, as the vendor's SDK types them: the line without
+    its tuning-only keys (a weight, the schema version, the pair's outputs), with a model where
+    the body carries one."""
+    if wire == "openai-chat":
+        if "input" in line:
+            prompt = line["input"]
+            return [
+                {**prompt, "model": "gpt-4.1", "messages": [*prompt["messages"], *line[key]]}
+                for key in ("preferred_output", "non_preferred_output")
+            ]
+        messages = [{k: v for k, v in message.items() if k != "weight"} for message in line["messages"]]
+        return [{**line, "model": "gpt-4.1", "messages": messages}]
+    if wire == "gemini":
+        prompt = {key: value for key, value in line.items() if key != "completions"}
+        turns = [entry["completion"] for entry in line.get("completions", [])]
+        return [{**prompt, "contents": [*prompt["contents"], turn]} for turn in turns] or [prompt]
+    return [{key: value for key, value in line.items() if key != "schemaVersion"}]
+
+
+@pytest.mark.parametrize("target", ["openai-chat", "gemini", "bedrock-converse"])
+@pytest.mark.parametrize("path", LINES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_written_tuning_line_holds_requests_the_vendor_sdk_types_accept(path: Path, target: str) -> None:
+    written = Converter(target=target).convert(_line(path)).output
+    for body in _requests(target, written):
+        assert validate_wire(target, "request", body) == []
