@@ -59,8 +59,9 @@ def detect_tuning(line: Mapping[str, Any], source: str | None) -> Detected | Non
 
 def _agreeing(line: Mapping[str, Any], claims: list[tuple[Sniffed, str]]) -> list[tuple[Sniffed, str]]:
     """Claims on shared signs (``messages`` and no model) stand only for the wire the body's own
-    shape names (Converse messages without a model are no OpenAI line); ``hf-messages``, whose
-    plain lines look like OpenAI's, stands beside such a claim as the runner-up, never alone."""
+    shape names (one wire's messages without a model are not another wire's tuning line);
+    ``hf-messages``, whose plain lines look like a chat wire's, stands beside such a claim as the
+    runner-up, never alone."""
     try:
         wire = detect_body(line).wire
     except DetectError:
