@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the protocol's annotations only: the turn rules load with t
     from ._sniff import Sniffed
     from ._sse import SSEEvent
     from ._stream import StreamEvent
+    from ._tuning import TuningFile
     from ._warned_stream import DecodedStream, EncodedStream
     from ._warnings import Encoded
 
@@ -316,6 +317,9 @@ class Codec(Protocol):
     genai_provider: str | None
     """Optional (default None: ``provider``): the vendor's name in OpenTelemetry's GenAI
     conventions (``gen_ai.provider.name``), where it differs from ``provider``."""
+    tuning: TuningFile | None
+    """Optional (default None: the vendor has no tuning file): how the wire's fine-tuning file holds
+    one example (:class:`interlingua.kit.TuningFile`), which the CLI's ``convert`` reads and writes."""
 
     def encode_request(
         self,

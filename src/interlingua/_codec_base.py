@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ._sniff import Sniffed
     from ._sse import SSEEvent
     from ._stream import StreamEvent
+    from ._tuning import TuningFile
 
 
 class CodecBase:
@@ -64,6 +65,7 @@ class CodecBase:
     """The ``unmapped`` keys of its own provider's echoes this codec writes back, where codecs share
     a provider (each reports the other's); None: all of them."""
     genai_provider: str | None = None
+    tuning: TuningFile | None = None
     media_types: Mapping[str, MediaTypes] = {}
     """The inline media types the wire takes, per kind of part, with sources (see
     ``interlingua._media_rules``); a kind not stated is sent as it is."""

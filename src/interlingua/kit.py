@@ -67,6 +67,7 @@ from ._sigv4 import aws_auth, aws_region
 from ._sniff import DISTINCTIVE, Sniffed, quoted, stream_score
 from ._stream import merge_echo
 from ._tool_ids import ToolIds
+from ._tuning import TuningExample, TuningFile, kept_keys, supervised, unweighted
 from ._url import host_label, url_segment, versioned_base
 from ._warned_stream import DecodedStream, EncodedStream
 from ._warnings import WarningSink, article
@@ -124,6 +125,11 @@ __all__ = [
     "REASONING_POLICIES",
     "ReasoningPolicy",
     "ToolIds",
+    "TuningExample",
+    "TuningFile",
+    "kept_keys",
+    "supervised",
+    "unweighted",
     "MediaTypes",
     "TurnRules",
     "CORPUS",

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import interlingua as il
-from interlingua.kit import Batching, CodecBase, Serving, Sniffed, TurnRules
+from interlingua.kit import Batching, CodecBase, Serving, Sniffed, TuningFile, TurnRules
 from interlingua.testing import Conformance, conformance_for
 
 MEMBERS = sorted(
@@ -32,6 +32,7 @@ def test_the_protocol_names_every_hook_the_core_reads() -> None:
             "serving",
             "batching",
             "genai_provider",
+            "tuning",
             "encode_request",
             "decode_request",
             "decode_response",
@@ -77,6 +78,7 @@ def test_every_installed_codec_keeps_the_protocol(name: str) -> None:
     assert codec.batching is None or isinstance(codec.batching, Batching)
     assert codec.conformance is None or isinstance(conformance_for(name), Conformance)
     assert codec.genai_provider is None or (isinstance(codec.genai_provider, str) and codec.genai_provider)
+    assert codec.tuning is None or isinstance(codec.tuning, TuningFile)
     keys = codec.api_key_env_for({})
     assert keys is None or (isinstance(keys, tuple) and all(isinstance(v, str) for v in keys))
     assert codec.sniff({}) is None or isinstance(codec.sniff({}), Sniffed)

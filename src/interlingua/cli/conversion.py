@@ -11,8 +11,8 @@ What comes out, by what goes in (docs/guide/cli.md, "Convert a dataset", says th
 - a wire response body -> the target's response body;
 - an interlingua transcript -> the target's request body (``model`` from ``--model``; the
   transcript's metadata is the host's own and is not sent);
-- a fine-tuning line (``{"messages": [...]}``, no model) is a chat-completions request
-  without a model -> the target's request body without a model;
+- a fine-tuning line of any tuning format installed (``Codec.tuning``, and ``hf-messages``:
+  cli/tuning.py) -> the target's tuning line, or where the target has none its request body;
 - a batch line (each codec declares its own, ``Codec.serving.batch``: ``{custom_id, params}``,
   ``{custom_id, method, url, body}``, ``{key, request}``) -> the target's batch line with the
   same id;
@@ -57,9 +57,11 @@ from .. import (
 from .._batch import ResultFormat
 from .._codec import BatchLine
 from .._registry import ServedWire, served
+from .._tuning import TuningExample
 from .._wire import loads
 from . import results
 from .detect import TRANSCRIPT, Detected, DetectError, Kind, detect_body, detect_stream, is_log
+from .tuning import HF, as_request, detect_tuning, read_example, write_example
 
 Reasoning = Literal["drop", "as_text"]
 OTEL_GENAI = "otel-genai"
@@ -221,6 +223,9 @@ class Converter:
         result = results.find(body) if kind is None else None
         if result is not None:
             return self._result(body, result)
+        tuned = detect_tuning(body, self.source) if kind is None and body.get("format") is None else None
+        if tuned is not None:
+            return self._tuning(body, tuned)
         envelope, inner = unwrap(body)
         detected = self.detect(inner, envelope, kind)
         guessed = self.source is None and (envelope is None or envelope.wire is None) and not detected.certain
@@ -311,6 +316,10 @@ class Converter:
         if self.target == TRANSCRIPT:
             output, warnings = _as_transcript(request, envelope)
             return output, [*read, *warnings]
+        if self.target == HF:  # a request as a conversational dataset line
+            written = write_example(TuningExample(request.model_copy(update={"model": None})), HF)
+            assert written is not None, "hf-messages is always installed"
+            return written[0], [*read, *written[1]]
         encoded = self._encode(request)
         return encoded.body, [*read, *encoded.warnings]
 
@@ -347,9 +356,23 @@ class Converter:
                 f"codec {self.target!r} does not take --reasoning (its encode_request has no 'reasoning' keyword)"
             ) from None
 
+    def _tuning(self, line: Mapping[str, Any], detected: Detected) -> Converted:
+        """A fine-tuning line -> the target's tuning line (cli/tuning.py)."""
+        example = read_example(line, detected)
+        written = write_example(example, self.target) if self.target != TRANSCRIPT else None
+        if written is not None:
+            return Converted(*written, detected)
+        request, warnings = as_request(example, self.target)
+        if self.target == TRANSCRIPT:
+            output, more = _as_transcript(request, None)
+            return Converted(output, [*warnings, *more], detected)
+        encoded = self._encode(request.model_copy(update={"model": self.model}))
+        return Converted(encoded.body, [*warnings, *encoded.warnings], detected)
+
     def _response(self, body: Mapping[str, Any], detected: Detected) -> Converted:
-        if self.target == TRANSCRIPT or detected.wire == TRANSCRIPT:
-            raise ConversionError("a response has no transcript form; convert the request instead")
+        if self.target in (TRANSCRIPT, HF) or detected.wire == TRANSCRIPT:
+            shown = HF if self.target == HF else TRANSCRIPT
+            raise ConversionError(f"a response has no {shown} form; convert the request instead")
         if is_log(detected.wire):
             raise ConversionError(f"a {detected.wire} log is read as the request it replays, not as a response")
         response: Response = codec_for(detected.wire).decode_response(body)

@@ -21,12 +21,16 @@ from .detect import TRANSCRIPT, DetectError, is_log
 from .exits import FAILED, LOSSY, OK, USAGE, CliError
 from .output import write_whole
 from .render import say, warnings_table
+from .tuning import HF
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="a JSON body, an SSE stream, a transcript, or a .jsonl dataset; '-' reads stdin")
     parser.add_argument(
-        "--to", required=True, metavar="WIRE", help="target wire: a codec name (NAME[:DIALECT]) or 'transcript'"
+        "--to",
+        required=True,
+        metavar="WIRE",
+        help="target wire: a codec name (NAME[:DIALECT]), 'transcript', or 'hf-messages' (a TRL conversational line)",
     )
     parser.add_argument(
         "--from", dest="source", metavar="WIRE", help="source wire; detected when omitted (and the reason printed)"
@@ -188,7 +192,7 @@ def _write(output: Any, target: str | None, *, compact: bool) -> None:
 def check_wires(*names: str | None) -> None:
     """Fail before reading any input when a wire name is unknown (exit 2, installed ones listed)."""
     for name in names:
-        if name is None or name == TRANSCRIPT or is_log(name):
+        if name is None or name in (TRANSCRIPT, HF) or is_log(name):
             continue
         try:
             codec_for(name)

@@ -29,7 +29,7 @@ from interlingua.kit import (
     versioned_base,
 )
 
-from . import _batch, _errors, _request, _response, _rules, _sniff, _stream
+from . import _batch, _errors, _request, _response, _rules, _sniff, _stream, _tuning
 from ._capabilities import CAPABILITIES
 from ._media_types import MEDIA_TYPES
 from ._parts import NAME, PROVIDER
@@ -58,6 +58,7 @@ class BedrockConverseCodec(CodecBase):
 
     def __init__(self) -> None:
         self.rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
+        self.tuning = _tuning.tuning_file(self)  # the vendor's fine-tuning lines: _tuning.py
 
     # The hooks CodecBase wires into the protocol.
     def write_request(self, ready: Request, strict: bool) -> Encoded:

@@ -24,7 +24,7 @@ from interlingua.kit import (
     Serving,
 )
 
-from . import _batch, _batch_api, _count, _errors, _http, _request, _response, _rules, _sniff, _stream
+from . import _batch, _batch_api, _count, _errors, _http, _request, _response, _rules, _sniff, _stream, _tuning
 from ._capabilities import CAPABILITIES
 from ._media_types import MEDIA_TYPES
 from ._parts import NAME, PROVIDER
@@ -70,6 +70,7 @@ class GeminiCodec(CodecBase):
 
     def __init__(self, *, budgets: ThinkingBudgets | None = None) -> None:
         self.budgets = budgets
+        self.tuning = _tuning.tuning_file(self)  # the vendor's fine-tuning lines: _tuning.py
 
     # The hooks CodecBase wires into the protocol. encode_request first makes the transcript keep
     # the API's rules (every call answered in the next turn); another vendor's thinking follows

@@ -23,7 +23,7 @@ from interlingua.kit import Batching, BatchLine, CodecBase, Serving
 from .. import _azure, _batch, _batch_api, _listing
 from .._media_types import CHAT_MEDIA_TYPES
 from .._shared import bearer_headers, served_error
-from . import _request, _response, _rules, _sniff
+from . import _request, _response, _rules, _sniff, _tuning
 from ._capabilities import capabilities_for
 from ._dialect import Dialect, dialect_named, tool_ids
 from ._echo import WRITES_UNMAPPED, Ctx
@@ -68,6 +68,7 @@ class OpenAIChatCodec(CodecBase):
         self.capabilities: Capabilities = capabilities_for(self.dialect)
         self._ids = tool_ids(self.dialect)
         self.rules = _rules.turn_rules(self.dialect, self._ids)  # the host's rows of _rules.py
+        self.tuning = _tuning.tuning_file(self)  # OpenAI's fine-tuning lines: _tuning.py
 
     def __repr__(self) -> str:
         budgets = "" if self.budgets == _request.BUDGETS else f", budgets={self.budgets!r}"
