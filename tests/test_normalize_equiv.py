@@ -59,6 +59,9 @@ RULES = {
         tool_ids=ToolIds(r"[a-z0-9]{1,8}", length=8, prefix="t", alphabet=LOWER),
         stored_turns=True,
     ),
+    "one results message, joined by the writer": TurnRules(
+        accepts_thinking=own_thinking("acme"), one_results_message=True, joins_results=True, joins_turns=True
+    ),
 }
 POOL = ["a", "b", "call_LONG.id", "ok1"]  # few ids, so calls and results meet in odd places
 
@@ -218,6 +221,8 @@ _CALLS = Message.assistant(ToolUse(id="a", name="f", input={}), ToolUse(id="b", 
 SPLIT_RUNS = {  # the ways a turn's results can be split, ended or misplaced
     "one message": [_CALLS, _turn("a", "b")],
     "two messages": [_CALLS, _turn("a"), _turn("b")],
+    "two messages, out of the calls' order": [_CALLS, _turn("b"), _turn("a")],
+    "a user message, then a tool message": [_CALLS, _turn("a", role="user"), _turn("b")],
     "two, the second ending in text": [_CALLS, _turn("a"), _turn("b", then="go on", role="user")],
     "the first ending in text": [_CALLS, _turn("a", then="wait", role="user"), _turn("b")],
     "one missing": [_CALLS, _turn("a"), Message.user("next")],
@@ -277,7 +282,9 @@ def _as_written(messages: list[Message], rules: TurnRules) -> bool:
     dropped), every result leads a tool or user message in the run right after the assistant
     turn whose calls it answers, and each such run answers exactly those calls (in one message
     where the target needs that). Under ``joins_turns`` a turn is a run of assistant messages;
-    under ``stored_turns`` the results before the first assistant message answer stored calls.
+    under ``stored_turns`` the results before the first assistant message answer stored calls;
+    under ``joins_results`` consecutive tool messages of a run are one message, where their
+    results come in the calls' order.
     Slow and plain: a test oracle, not a second verdict."""
     ids = rules.tool_ids
     for message in messages:
@@ -305,18 +312,25 @@ def _as_written(messages: list[Message], rules: TurnRules) -> bool:
             continue
         answers: list[str] = []
         holders = 0
+        joined = False  # under joins_results, a tool message joined to the tool message before it
         for k in range(end, len(messages)):
             if messages[k].role not in ("tool", "user"):
                 break
             leading = _leading(messages[k])
             if leading:
                 answers += leading
-                holders += 1
+                tools = messages[k].role == "tool" and messages[k - 1].role == "tool" and k > end
+                if rules.one_results_message and rules.joins_results and tools:
+                    joined = True
+                else:
+                    holders += 1
                 answered.add(k)
             if not leading or len(leading) < len(messages[k].parts):
                 break
         if sorted(answers) != sorted(calls) or (rules.one_results_message and holders > 1):
             return False
+        if joined and answers != calls:
+            return False  # the writer joins them as they come: only in the calls' order
     first = next((k for k, message in enumerate(messages) if message.role == "assistant"), len(messages))
     stored = range(first) if rules.stored_turns else range(0)
     return all(k in answered or k in stored for k, message in enumerate(messages) if _leading(message))

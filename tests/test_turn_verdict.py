@@ -88,10 +88,13 @@ KEPT_AND_FIXED = {  # both verdicts are met: foreign reasoning and ids break the
     "anthropic-messages": (1089, 82),
     "openai-chat": (1095, 76),
     "openai-responses": (1147, 24),
-    "gemini": (1088, 83),
+    # Gemini: a turn's results in tool messages of their own, in the calls' order, are joined by
+    # its writer (joins_results), not repaired: 14 parallel-call transcripts (was 1088, 83).
+    "gemini": (1102, 69),
     # Bedrock: the parallel-call transcripts (results in several tool messages) are joined into one
-    # user turn, as Converse's alternating turns ask.
-    "bedrock-converse": (1085, 86),
+    # user turn, as Converse's alternating turns ask: by its writer (joins_results) where they come
+    # in the calls' order, the same 14 as Gemini's (was 1085, 86), by the repair otherwise.
+    "bedrock-converse": (1099, 72),
     "cohere-chat": (1098, 73),
     "stored": (1150, 21),  # openai-responses continuing stored state: leading outputs answer stored calls
 }

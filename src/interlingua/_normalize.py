@@ -75,6 +75,10 @@ class TurnRules:
     ``joins_turns``: the target reads consecutive assistant messages as one turn, so the results
     after the last of them answer the calls of all (an API that combines consecutive same-role
     turns; one that does not wants each call's results right after its own message).
+    ``joins_results``: under ``one_results_message``, the codec's writer puts the results of
+    consecutive ``tool`` messages in one wire message itself (as a chat log sends one tool
+    message per result), so such a run counts as one message when its results come in the
+    order of the calls, as the repair would gather them; the repair runs otherwise.
     ``stored_turns``: the transcript continues one the server stores (a request that names a
     stored response or conversation), so the results before its first assistant message answer
     calls the server holds: they stay where they are. ``with_stored_turns()`` gives these rules so.
@@ -92,6 +96,7 @@ class TurnRules:
     __slots__ = (
         "accepts_thinking",
         "drop_empty_text",
+        "joins_results",
         "joins_turns",
         "names",
         "one_results_message",
@@ -115,8 +120,10 @@ class TurnRules:
         table: RuleTable = (),
         joins_turns: bool = False,
         stored_turns: bool = False,
+        joins_results: bool = False,
     ) -> None:
         self.accepts_thinking = accepts_thinking
+        self.joins_results = joins_results
         self.table = table
         self.joins_turns = joins_turns
         self.stored_turns = stored_turns
@@ -140,6 +147,7 @@ class TurnRules:
             table=self.table,
             joins_turns=self.joins_turns,
             stored_turns=True,
+            joins_results=self.joins_results,
         )
         rules.tool_names = self.tool_names
         rules.names = self.names
@@ -407,10 +415,15 @@ class _Turns:
     the results gathered for them (``answers``, from ``holders`` messages), and whether the
     transcript still keeps the rules."""
 
-    __slots__ = ("answers", "expected", "holders", "joins", "keeps", "one_message", "stored")
+    __slots__ = ("answers", "expected", "holders", "joined", "joins", "keeps", "one_message", "stored", "tools")
 
     def __init__(self, rules: TurnRules) -> None:
+        # Under ``joins_results`` the writer makes one message of a run of tool messages: the
+        # run counts as one holder (``tools``: the last holder was a tool message; ``joined``:
+        # one was joined to it, so the results must come in the calls' order).
         self.one_message = rules.one_results_message
+        self.tools: bool | None = False if rules.one_results_message and rules.joins_results else None
+        self.joined = False
         self.joins = rules.joins_turns
         self.stored = rules.stored_turns  # until the first assistant message: results answer stored calls
         self.keeps = True
@@ -431,10 +444,11 @@ class _Turns:
                     self.expected = expected + calls
                 return True
             if took and leading:
-                self.holders += 1
+                self._hold(role)
                 return True  # results only: the run goes on
-            self.holders += bool(took)
-            if not _answers_calls(expected, self.answers, self.holders, self.one_message):
+            if took:
+                self._hold(role)
+            if not self._answered(expected):
                 self.keeps = False
                 return False
             self.expected = None
@@ -447,14 +461,34 @@ class _Turns:
             self.stored = False
             if calls is not None:
                 self.expected, self.answers, self.holders = calls, [], 0
+                if self.tools is not None:
+                    self.tools = self.joined = False
         return True
+
+    def _hold(self, role: str) -> None:
+        """One more message holding results of the run (joined to the last under ``joins_results``)."""
+        tools = self.tools
+        if tools is None:
+            self.holders += 1
+            return
+        if tools and role == "tool":
+            self.joined = True
+        else:
+            self.holders += 1
+        self.tools = role == "tool"
+
+    def _answered(self, expected: list[str]) -> bool:
+        """Whether the run gathered answers ``expected``, the calls of its turn."""
+        if self.joined:
+            return self.holders == 1 and self.answers == expected
+        return _answers_calls(expected, self.answers, self.holders, self.one_message)
 
     def end(self) -> bool:
         """The verdict once every message is read: the last turn's calls answered too."""
         expected = self.expected
         if expected is None:
             return self.keeps
-        return self.keeps and _answers_calls(expected, self.answers, self.holders, self.one_message)
+        return self.keeps and self._answered(expected)
 
 
 def _add(found: list[int] | None, j: int) -> list[int]:
@@ -518,6 +552,20 @@ def _answers_calls(calls: Sequence[str], answers: list[str], holders: int, one_m
     if (holders > 1 and one_message) or len(answers) != len(calls):
         return False
     return answers == calls or sorted(answers) == sorted(calls)
+
+
+def _run_answers(
+    messages: Sequence[Message], run: list[tuple[int, int]], calls: list[str], answers: list[str], rules: TurnRules
+) -> bool:
+    """Whether the results of ``run`` (their ids ``answers``) answer ``calls``, as ``_Turns``
+    judges it: under ``joins_results`` a tool message after a tool message is joined to it."""
+    holders = sorted({m for m, _ in run})
+    if not (rules.one_results_message and rules.joins_results):
+        return _answers_calls(calls, answers, len(holders), rules.one_results_message)
+    joined = [m for k, m in enumerate(holders) if k and messages[m].role == "tool" == messages[holders[k - 1]].role]
+    if joined:
+        return len(holders) - len(joined) == 1 and answers == calls
+    return _answers_calls(calls, answers, len(holders), True)
 
 
 class _Slot:
@@ -646,8 +694,7 @@ class _Fixer:
                 calls = calls + [part.id for part in messages[end].parts if type(part) is ToolUse]
                 end += 1
         run, answers = _answer_run_at(messages, end)
-        holders = len({m for m, _ in run})
-        if not _answers_calls(calls, answers, holders, self.rules.one_results_message):
+        if not _run_answers(messages, run, calls, answers, self.rules):
             return False, run if end == i + 1 else _answer_run_at(messages, i + 1)[0]
         self.joined.update(range(i + 1, end))
         return True, run

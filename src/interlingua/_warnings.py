@@ -10,7 +10,7 @@ from pydantic import Field
 
 from ._errors import EncodeError
 from ._model import _Tagged, construct
-from ._parts import Document, Image
+from ._parts import Document, Image, ToolResult
 
 if TYPE_CHECKING:
     from ._message import Message
@@ -180,17 +180,24 @@ class WarningSink:
         at ``<message or part>.provider_echoes[k].data.<key>``. ``at``: the path of a lone
         message (a response's ``message``); else ``messages[i]``. ``writes``: the keys of
         ``own``'s echoes this codec writes back, where two codecs share a provider; None: all."""
-        for i, message in enumerate(messages):
-            where = f"messages[{i}]" if at is None else at
-            if message.provider_echoes:
-                self._unmapped(message, where, "message", own, writes)
-            for j, part in enumerate(message.parts):
-                if part.provider_echoes:
+        # Every encode pays this walk and almost no echo marks a key: paths are spelled out only
+        # for a marked one, and only a result's content is looked into (a getattr of a field a
+        # part lacks costs pydantic's __getattr__ and an AttributeError).
+        i = -1
+        for message in messages:
+            i += 1
+            if message.provider_echoes and _marks(message.provider_echoes):
+                self._unmapped(message, f"messages[{i}]" if at is None else at, "message", own, writes)
+            j = -1
+            for part in message.parts:
+                j += 1
+                if part.provider_echoes and _marks(part.provider_echoes):
+                    where = f"messages[{i}]" if at is None else at
                     self._unmapped(part, f"{where}.parts[{j}]", part.type, own, writes)
-                content = getattr(part, "content", None)
-                if type(content) is list:
-                    for k, inner in enumerate(content):
-                        if inner.provider_echoes:
+                if type(part) is ToolResult and type(part.content) is list:
+                    for k, inner in enumerate(part.content):
+                        if inner.provider_echoes and _marks(inner.provider_echoes):
+                            where = f"messages[{i}]" if at is None else at
                             self._unmapped(inner, f"{where}.parts[{j}].content[{k}]", inner.type, own, writes)
 
     def _unmapped(self, value: Any, at: str, part_type: str, own: str, writes: frozenset[str] | None) -> None:
@@ -284,3 +291,8 @@ def noting_unmapped(
     out.warnings[:0] = encoded.warnings
     out.notes = encoded.notes
     return out.finish(encoded.body, strict=strict)
+
+
+def _marks(echoes: Sequence[Any]) -> bool:
+    """Whether any of ``echoes`` marks a key ``unmapped``."""
+    return any(echo.unmapped for echo in echoes)

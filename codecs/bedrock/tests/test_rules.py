@@ -44,6 +44,17 @@ def test_parallel_tool_results_reach_bedrock_in_one_user_turn() -> None:
     assert check_rules("bedrock-converse", encoded.body) == []
 
 
+def test_results_out_of_the_calls_order_are_gathered_in_it() -> None:
+    """The writer joins tool messages as they come (``joins_results``) only where they come in
+    the calls' order; otherwise the turn rules' repair gathers them, in that order."""
+    calls, first, second = PARALLEL["messages"][1:]
+    body = {**PARALLEL, "messages": [PARALLEL["messages"][0], calls, second, first]}
+    encoded = BEDROCK.encode_request(CHAT.decode_request(body))
+    assert [r["toolResult"]["toolUseId"] for r in encoded.body["messages"][2]["content"]] == ["call_a", "call_b"]
+    assert encoded.body == BEDROCK.encode_request(CHAT.decode_request(PARALLEL)).body
+    assert check_rules("bedrock-converse", encoded.body) == []
+
+
 def test_a_user_turn_after_the_results_joins_them_so_turns_still_alternate() -> None:
     body = {**PARALLEL, "messages": [*PARALLEL["messages"], {"role": "user", "content": "And tomorrow?"}]}
     encoded = BEDROCK.encode_request(CHAT.decode_request(body))

@@ -28,6 +28,7 @@ from interlingua import (
     ToolUse,
     UnsupportedSetting,
 )
+from interlingua.kit import normalize_request
 from interlingua.testing import (
     assert_request_round_trip,
     check_rules,
@@ -128,6 +129,32 @@ def test_foreign_call_in_the_current_turn_gets_the_placeholder_signature() -> No
         ],
     }
     assert check_rules("gemini", body, model="gemini-3-pro-preview") == []
+
+
+def _split_results(*order: str) -> Request:
+    """A turn of two calls answered as a chat log sends it: one tool message per result."""
+    calls = Message.assistant(ToolUse("call_1", "delete_file", {"path": ".env"}), ToolUse("call_2", "ls", {}))
+    results = {"call_1": ToolResult("call_1", "delete_file", "true"), "call_2": ToolResult("call_2", "ls", "a b")}
+    return Request(
+        model="gemini-2.5-flash", messages=[Message.user("go"), calls, *(Message.tool(results[i]) for i in order)]
+    )
+
+
+@pytest.mark.parametrize("order", [("call_1", "call_2"), ("call_2", "call_1")])
+def test_a_turns_results_in_tool_messages_of_their_own_go_in_one_content(order: tuple[str, str]) -> None:
+    """Gemini wants a turn's results in one content: the writer joins consecutive tool messages
+    itself where they come in the calls' order, the turn rules' repair gathers them otherwise;
+    the body is the one the results given in one tool message make, without a warning."""
+    split = _split_results(*order)
+    given = _split_results("call_1", "call_2").messages
+    together = Request(model="gemini-2.5-flash", messages=[*given[:2], Message.tool(*(m.parts[0] for m in given[2:]))])
+    repaired = normalize_request(split, CODEC.rules, codec="gemini", reasoning="drop").changed
+    assert repaired == (order != ("call_1", "call_2"))  # in the calls' order the repair is skipped
+    encoded = CODEC.encode_request(split)
+    assert encoded.body == CODEC.encode_request(together).body
+    assert [p["functionResponse"]["id"] for p in encoded.body["contents"][2]["parts"]] == ["call_1", "call_2"]
+    assert encoded.warnings == []
+    assert check_rules("gemini", encoded.body, model="gemini-2.5-flash") == []
 
 
 def test_foreign_thinking_and_redacted_thinking_are_dropped_with_warnings() -> None:

@@ -61,6 +61,7 @@ def turn_rules() -> TurnRules:
         tool_ids=ToolIds(r"[a-zA-Z0-9_.:-]{1,64}", length=64, prefix="tooluse_"),
         tool_names=r"[a-zA-Z0-9_-]{1,64}",
         one_results_message=True,
+        joins_results=True,  # _request._add_turn joins consecutive turns of one role (tool messages are user turns)
         result_names=False,
         table=RULES,
     )

@@ -179,16 +179,25 @@ def encode_messages(
 ) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """(systemInstruction, contents). Leading system/developer messages form the instruction;
     a current-turn model step whose first functionCall has no signature gets the placeholder
-    (on models that check: ``spec``, the target model's catalog entry, or its name). An assistant
+    (on models that check: ``spec``, the target model's catalog entry, or its name). Consecutive
+    tool messages go in one content: Gemini wants a turn's results together, and a chat log sends
+    one tool message per result (the turn rules let such a run through, see ``joins_results``,
+    instead of rebuilding the transcript). An assistant
     message with no parts is sent as an empty model turn: Gemini accepts one (a truncated answer
     kept in history), so a body it took comes back as it was; a message whose parts all failed to
     encode is left out (each part warned)."""
     system: dict[str, Any] | None = None
     contents: list[dict[str, Any]] = []
+    results: dict[str, Any] | None = None  # the content the last tool message went to
     for index, message in enumerate(messages):
         ctx.out.unsent_message_fields(message, f"messages[{index}]")
         parts = encode_parts(message.parts, index, ctx)
         role = message.role
+        if role == "tool" and results is not None:
+            results["parts"] += parts  # a turn's results in one content (``joins_results`` in _rules.py)
+            continue
+        if role != "tool":
+            results = None
         if role == "system" or role == "developer":
             if role == "developer":
                 ctx.out.unsupported(
@@ -216,6 +225,8 @@ def encode_messages(
             else:
                 content = {"role": wire_role, "parts": parts}
             contents.append(content)
+            if role == "tool" and "parts" in content:
+                results = content
     if checks_signatures(spec, ctx.model):
         _sign_current_turn(contents)
     return system, contents

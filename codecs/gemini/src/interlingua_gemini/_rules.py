@@ -108,6 +108,7 @@ def turn_rules() -> TurnRules:
     return TurnRules(
         accepts_thinking=own_thinking(PROVIDER),
         one_results_message=True,
+        joins_results=True,  # encode_messages puts consecutive tool messages in one content
         tool_names=r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}",
         result_names=True,
         # Consecutive model contents are one turn: a recorded request with two model contents of
