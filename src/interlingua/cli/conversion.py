@@ -223,7 +223,7 @@ class Converter:
         result = results.find(body) if kind is None else None
         if result is not None:
             return self._result(body, result)
-        tuned = detect_tuning(body, self.source) if kind is None and body.get("format") is None else None
+        tuned = detect_tuning(body, self.source) if kind is None and not self._logged(body) else None
         if tuned is not None:
             return self._tuning(body, tuned)
         envelope, inner = unwrap(body)
@@ -249,6 +249,14 @@ class Converter:
         if not isinstance(body, list):
             return False
         return is_log(self.source) or (self.source is None and _claimed_log(body))
+
+    def _logged(self, body: Mapping[str, Any]) -> bool:
+        """Whether a ``{messages}`` object is a transcript or a log rather than a tuning line: a log
+        format claims it on its own signs (the AI SDK's ``tool-call`` parts, which a chat-template
+        sniffer would take for a dataset line), with no ``--from`` naming a tuning format."""
+        if body.get("format") is not None:
+            return True
+        return is_log(self.source) or (self.source is None and bool(_log_claims(body)))
 
     def convert_stream(self, data: bytes, *, accumulated: bool = False) -> Converted:
         """Convert a recorded stream (SSE, or a JSON array of chunks) to the target's SSE bytes, or
@@ -445,9 +453,13 @@ class _ResultSteps:
 
 def _claimed_log(body: list[Any]) -> bool:
     """Whether a log format claims this array (else it is no body at all)."""
+    return bool(_log_claims(body))
+
+
+def _log_claims(body: Any) -> list[Any]:
     from ..logs import sniff
 
-    return bool(sniff(body))
+    return sniff(body)
 
 
 def _envelope_reason(envelope: Envelope) -> str:
