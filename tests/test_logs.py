@@ -357,3 +357,31 @@ def test_an_array_of_nothing_known_is_a_detect_error() -> None:
 
     with pytest.raises(DetectError, match="no known log format"):
         detect_body([1, 2])
+
+
+def test_ai_sdk_messages_recorded_from_its_own_run_import() -> None:
+    """The ModelMessage array the AI SDK's generateText returned in its own test run (a vitest
+    snapshot, source in the file) reads as the tool round it is, and as an openai-chat body of the
+    same round decodes."""
+    data = json.loads((HERE / "ai-sdk-recorded-response-messages.json").read_text())
+    assert detect_body(data).wire == "ai-sdk"
+    imported = logs.read("ai-sdk", data)
+    assert imported.warnings == []
+    assert [(m.role, m.parts) for m in imported.request.messages] == [
+        ("assistant", [il.ToolUse(id="call-1", name="tool1", input={"value": "value"})]),
+        ("tool", [il.ToolResult(tool_use_id="call-1", name="tool1", content="result1")]),
+        ("assistant", [il.Text(text="Hello, world!")]),
+    ]
+    call = {"id": "call-1", "type": "function", "function": {"name": "tool1", "arguments": '{"value":"value"}'}}
+    chat = il.get_codec("openai-chat").decode_request(
+        {
+            "messages": [
+                {"role": "assistant", "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "call-1", "content": "result1"},
+                {"role": "assistant", "content": "Hello, world!"},
+            ]
+        }
+    )
+    assert [m.role for m in chat.messages] == [m.role for m in imported.request.messages]
+    sent, read = chat.messages[0].parts[0], imported.request.messages[0].parts[0]
+    assert sent.model_dump(exclude={"provider_echoes"}) == read.model_dump(exclude={"provider_echoes"})
