@@ -338,13 +338,7 @@ class _Base:
     def _read_models(self, status: int, content: bytes, seen: set[str]) -> tuple[list[str], str | None]:
         """One model-list page's ids and the next page's cursor (None: the last, or a cursor
         already followed: a server repeating itself ends the walk rather than looping)."""
-        try:
-            body = loads(content)
-        except ValueError as exc:
-            raise DecodeError(self.codec.name, "body", f"the {status} model list is not JSON ({exc})") from None
-        if not isinstance(body, dict):
-            raise DecodeError(self.codec.name, "body", "the model list is not a JSON object")
-        ids, page = self.codec.read_models(body)
+        ids, page = self.codec.read_models(self._answer_object(status, content, "model list"))
         if page is not None and page in seen:
             page = None
         if page is not None:
@@ -355,13 +349,17 @@ class _Base:
         return self.codec.count_request(request, endpoint=self._endpoint)
 
     def _read_count(self, status: int, content: bytes) -> TokenCount:
+        return TokenCount(self.codec.read_count(self._answer_object(status, content, "count answer")))
+
+    def _answer_object(self, status: int, content: bytes, what: str) -> dict[str, Any]:
+        """A side call's answer (a count, a model-list page) as the JSON object it must be."""
         try:
             body = loads(content)
         except ValueError as exc:
-            raise DecodeError(self.codec.name, "body", f"the {status} count answer is not JSON ({exc})") from None
+            raise DecodeError(self.codec.name, "body", f"the {status} {what} is not JSON ({exc})") from None
         if not isinstance(body, dict):
-            raise DecodeError(self.codec.name, "body", "the count answer is not a JSON object")
-        return TokenCount(self.codec.read_count(body))
+            raise DecodeError(self.codec.name, "body", f"the {what} is not a JSON object")
+        return body
 
     def _error(self, status: int, content: bytes, headers: Mapping[str, str]) -> ProviderError:
         """The codec's ProviderError, with every key of this client taken out of it; a 404 from a
