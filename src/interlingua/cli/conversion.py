@@ -223,8 +223,8 @@ class Converter:
         result = results.find(body) if kind is None else None
         if result is not None:
             return self._result(body, result)
-        tuned = detect_tuning(body, self.source) if kind is None and not self._logged(body) else None
-        if tuned is not None:
+        tuned = detect_tuning(body, self.source) if kind is None and body.get("format") is None else None
+        if tuned is not None and not self._logged(body):
             return self._tuning(body, tuned)
         envelope, inner = unwrap(body)
         detected = self.detect(inner, envelope, kind)
@@ -248,15 +248,14 @@ class Converter:
         or, with no ``--from``, that a log format claims (else an array is a stream of chunks)."""
         if not isinstance(body, list):
             return False
-        return is_log(self.source) or (self.source is None and _claimed_log(body))
+        return is_log(self.source) or (self.source is None and bool(_log_claims(body)))
 
     def _logged(self, body: Mapping[str, Any]) -> bool:
-        """Whether a ``{messages}`` object is a transcript or a log rather than a tuning line: a log
-        format claims it on its own signs (the AI SDK's ``tool-call`` parts, which a chat-template
-        sniffer would take for a dataset line), with no ``--from`` naming a tuning format."""
-        if body.get("format") is not None:
-            return True
-        return is_log(self.source) or (self.source is None and bool(_log_claims(body)))
+        """Whether a line a tuning format claims is a log instead: a log format claims it on its own
+        signs (the AI SDK's ``tool-call`` parts, which a chat-template sniffer takes for a dataset
+        line) and no ``--from`` named the tuning format. Asked only of claimed lines, so the log
+        sniffers do not run on every line of a dataset."""
+        return self.source is None and bool(_log_claims(body))
 
     def convert_stream(self, data: bytes, *, accumulated: bool = False) -> Converted:
         """Convert a recorded stream (SSE, or a JSON array of chunks) to the target's SSE bytes, or
@@ -451,12 +450,8 @@ class _ResultSteps:
         return self.converter._encode(self.converter.decode_request(body, detected))
 
 
-def _claimed_log(body: list[Any]) -> bool:
-    """Whether a log format claims this array (else it is no body at all)."""
-    return bool(_log_claims(body))
-
-
 def _log_claims(body: Any) -> list[Any]:
+    """Every log format's claim on ``body`` (an array no format claims is no body at all)."""
     from ..logs import sniff
 
     return sniff(body)
