@@ -65,6 +65,12 @@ def _strongest(ask: Callable[[Any], Sniffed | None], logs: Sequence[tuple[str, S
     """The strongest claim of the codecs' (``ask``) and the log formats' (``logs``)."""
     found = [(claim, name) for name in codecs() if (claim := _claim(ask, name)) is not None]
     found.extend((claim, name) for name, claim in logs)
+    return strongest(found)
+
+
+def strongest(found: Sequence[tuple[Sniffed, str]]) -> Detected | None:
+    """The strongest of (claim, format name) pairs, the reason naming any format within one sign
+    of it (``--from`` settles it); None for no claim. Wires, logs and tuning formats rank alike."""
     claims = sorted(found, key=lambda pair: -pair[0].score)
     if not claims:
         return None

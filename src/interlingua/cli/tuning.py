@@ -19,7 +19,7 @@ from .. import AnyWarning, Request, WarningSink, codecs, get_codec
 from .._chat_messages import HF_MESSAGES, NAME
 from .._sniff import DISTINCTIVE, Sniffed
 from .._tuning import TuningExample, TuningFile, supervised, unweighted
-from .detect import Detected, DetectError, detect_body
+from .detect import Detected, DetectError, detect_body, strongest
 
 HF = NAME
 """The pseudo-wire name of the conversational dataset format (``--from/--to hf-messages``)."""
@@ -48,13 +48,7 @@ def detect_tuning(line: Mapping[str, Any], source: str | None) -> Detected | Non
     claims = [(claim, name) for name, file in tuning_files() if (claim := _claim(file, line)) is not None]
     if claims and all(claim.score < DISTINCTIVE for claim, _ in claims):
         claims = _agreeing(line, claims)
-    if not claims:
-        return None
-    claims.sort(key=lambda pair: -pair[0].score)
-    best, wire = claims[0]
-    close = [name for claim, name in claims[1:] if best.score - claim.score < 1]
-    also = f"; {', '.join(close)} fits too: pass --from to choose" if close else ""
-    return Detected(wire, "request", best.reason + also, certain=best.score >= DISTINCTIVE)
+    return strongest(claims)  # every tuning claim is of a request
 
 
 def _agreeing(line: Mapping[str, Any], claims: list[tuple[Sniffed, str]]) -> list[tuple[Sniffed, str]]:
