@@ -79,6 +79,8 @@ class Dialect:
     choice_any: bool = False  # tool_choice "any" is "required" (Mistral's spelling)
     typeless_tools: bool = False  # a tool without ``type`` is a function tool (Mistral's default)
     stream_quirks: tuple[StreamQuirk, ...] = ()  # informational: the stream decoder copes with each anywhere
+    signed_models: str | None = None  # models refusing a current-turn step whose first call is unsigned
+    placeholder_signature: str | None = None  # the host's documented stand-in signature for such a call
     sources: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def cite(self, key: str) -> str:
@@ -124,6 +126,10 @@ def parse_dialect(entry: Mapping[str, Any], where: str, base: Dialect | None = N
             raise DialectError(f"{where}: {key} is {values[key]!r}; one of {list(allowed)}")
     if values.get("reasoning") == "field" and not values.get("reasoning_field", base and base.reasoning_field):
         raise DialectError(f"{where}: reasoning 'field' names its reasoning_field")
+    if values.get("signed_models") is not None and not values.get(
+        "placeholder_signature", base and base.placeholder_signature
+    ):
+        raise DialectError(f"{where}: signed_models names its placeholder_signature")
     for quirk in values.get("stream_quirks", ()):
         if quirk not in typing.get_args(StreamQuirk):
             raise DialectError(f"{where}: unknown stream quirk {quirk!r}")

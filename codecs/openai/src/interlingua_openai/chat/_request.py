@@ -63,6 +63,7 @@ from .._shared import (
 from ._echo import Ctx, build
 from ._messages import decode_messages, encode_messages
 from ._parts import Block, respell_breakpoint, spelled_breakpoint
+from ._rules import sign_current_turn
 
 _DEFAULT_SCHEMA = {"type": "object", "properties": {}}
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
@@ -404,6 +405,8 @@ def encode_request(request: Request, ctx: Ctx, budgets: ThinkingBudgets = BUDGET
     if ctx.provider == PROVIDER:  # cache marks as breakpoints, where the target model takes them
         request = mark_breakpoints(request, _BREAKPOINT_PARTS, _spelled, _respell, ctx.out, "Chat Completions")
     body: Block = {"model": request.model, "messages": encode_messages(request.messages, ctx)}
+    if ctx.dialect.signed_models is not None:
+        sign_current_turn(body["messages"], ctx.dialect, request.model)
     if request.model is None:
         body.pop("model")
     if request.tools:

@@ -10,7 +10,7 @@ ids itself and takes them back. So each dialect's table holds the id row its hos
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from interlingua.kit import Rule, RuleTable, TurnRules
@@ -67,6 +67,70 @@ class _IdsWithin:
         ]
 
 
+def _signature(block: Mapping[str, Any]) -> Any:
+    """A block's ``extra_content.google.thought_signature`` (Gemini's endpoint), or None."""
+    extra = block.get("extra_content")
+    google = extra.get("google") if isinstance(extra, Mapping) else None
+    return google.get("thought_signature") if isinstance(google, Mapping) else None
+
+
+def _unsigned_steps(messages: Sequence[Mapping[str, Any]]) -> list[tuple[int, Mapping[str, Any]]]:
+    """(index, first call) of each assistant step of the current turn (after the last user message)
+    whose first call carries no thought signature, nor its message one (where Gemini 2.5 put it:
+    real corpus, gemini-openai-compat-tool-call)."""
+    start = 0
+    for index in range(len(messages) - 1, -1, -1):
+        if messages[index].get("role") == "user":
+            start = index + 1
+            break
+    found = []
+    for index in range(start, len(messages)):
+        calls = _calls(messages[index])
+        if calls and not _signature(calls[0]) and not _signature(messages[index]):
+            found.append((index, calls[0]))
+    return found
+
+
+def signs_for(dialect: Dialect, model: str | None) -> bool:
+    """Whether ``model`` on ``dialect``'s host refuses an unsigned current-turn call (``signed_models``,
+    matched whole on the bare id; no model at all is not guessed at, so such a body goes as it came)."""
+    pattern = dialect.signed_models
+    return pattern is not None and model is not None and re.fullmatch(pattern, model.rsplit("/", 1)[-1]) is not None
+
+
+def sign_current_turn(messages: list[dict[str, Any]], dialect: Dialect, model: str | None) -> None:
+    """Gemini 3 answers 400 ("Function call is missing a thought_signature") when the first call of a
+    current-turn step has no signature; one a Gemini 3 answer made is always signed, so an unsigned
+    one came from elsewhere and gets the stand-in Google documents for such calls (dialects.toml,
+    ``placeholder_signature``). The call's other ``extra_content`` stays; echo dicts are not touched."""
+    if not signs_for(dialect, model):
+        return
+    for index, _ in _unsigned_steps(messages):
+        call = messages[index]["tool_calls"][0]  # the encoder's own dicts: every call is one
+        extra = call.get("extra_content")
+        extra = extra if isinstance(extra, dict) else {}
+        google = extra.get("google")
+        google = google if isinstance(google, dict) else {}
+        signed = {**google, "thought_signature": dialect.placeholder_signature}
+        call["extra_content"] = {**extra, "google": signed}
+
+
+class _SignedSteps:
+    """The check of the signature rule on a body whose model the host holds to it."""
+
+    __slots__ = ("dialect",)
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+
+    def __call__(self, body: Mapping[str, Any]) -> list[str]:
+        model = body.get("model")
+        if not signs_for(self.dialect, model if isinstance(model, str) else None):
+            return []
+        found = _unsigned_steps(_messages(body))
+        return [f"messages[{index}].tool_calls[0]: no thought signature in the current turn" for index, _ in found]
+
+
 _ORDER = Rule(
     "tool-messages-follow-calls",
     "an assistant message with tool_calls is followed by tool messages answering each tool_call_id, and a "
@@ -98,6 +162,9 @@ def rules_for(dialect: Dialect) -> RuleTable:
         source = _ID_SOURCES.get(dialect.name, "")
         table.append(Rule("tool-call-ids", says, source, _IdsWithin(dialect.tool_id_pattern)))
     table.append(_ORDER)
+    if dialect.signed_models is not None:
+        says = "the first call of each current-turn step carries a thought signature (a foreign one: the placeholder)"
+        table.append(Rule("signed-current-turn", says, dialect.cite("signed_models"), _SignedSteps(dialect)))
     if dialect.tool_names is not None:
         table.append(_NAMES)
     return tuple(table)

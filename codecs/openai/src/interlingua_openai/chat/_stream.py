@@ -279,6 +279,8 @@ class StreamDecoder:
             name = _text_at(function.get("name") or "", i, f"delta.tool_calls[{j}].function.name")
             self.ctx.names[wire_id] = name
             echo = {"_omit": ["type"]} if "type" not in call else {}
+            if "extra_content" in call:  # Gemini's thought signature on the call, as decode_response keeps it
+                echo["extra_content"] = call["extra_content"]
             part = build(
                 ToolUse,
                 id=self.ctx.ids.decode(wire_id),
@@ -473,6 +475,8 @@ class StreamEncoder:
             "type": "function",
             "function": {"name": part.name, "arguments": ""},
         }
+        if "extra_content" in (data := own(part.provider_echoes, self.ctx.provider)):
+            call["extra_content"] = data["extra_content"]  # Gemini's thought signature goes back on the call
         yield self._chunk({"tool_calls": [call]})
         self.bare[index] = part
         if part.input or part.raw_input:
