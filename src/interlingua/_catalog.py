@@ -279,6 +279,30 @@ def catalogs() -> dict[str, Catalog]:
     return dict(_CATALOGS)
 
 
+def listed_not_served(provider: str) -> list[dict[str, str]]:
+    """The ``[[listed_not_served]]`` tables of ``provider``'s data file (``pattern``, a glob; ``why``;
+    ``source``): ids the vendor's model list names that no wire of its codecs serves (embeddings,
+    speech, images), which ``interlingua models --check`` leaves out. Empty without a data file."""
+    discover()
+    package = catalog(provider).package
+    if package is None:
+        return []
+    from importlib import resources
+
+    try:
+        text = resources.files(package).joinpath(DATA_FILE).read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return []
+    from ._model_spec import CatalogError
+
+    tables = _toml(text).get("listed_not_served", [])
+    where = f"{package}/{DATA_FILE}"
+    for i, table in enumerate(tables):
+        if not (isinstance(table, dict) and all(isinstance(table.get(k), str) for k in ("pattern", "why", "source"))):
+            raise CatalogError(f"{where}: listed_not_served[{i}] needs a pattern, a why and a source")
+    return [{k: table[k] for k in ("pattern", "why", "source")} for table in tables]
+
+
 # --- applying rules (encoders) -------------------------------------------------------------------
 
 

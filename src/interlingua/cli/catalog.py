@@ -13,6 +13,7 @@ from .exits import FAILED, OK, USAGE, CliError
 
 if TYPE_CHECKING:
     from .. import models
+    from . import catalog_check
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +44,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base-url", metavar="URL", help="with --check and --vendor: ask this host's model list, not the vendor's"
     )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="with --check: do not report unknown ids this glob matches (repeatable); the vendors' own set (their "
+        "embedding, speech, image, moderation and realtime models, each codec's models.toml [[listed_not_served]]) "
+        "is left out already",
+    )
+    parser.add_argument(
+        "--no-default-ignore",
+        action="store_true",
+        help="with --check: report the ids the vendors' own ignore set leaves out too",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     found = models.all_models(args.vendor)
     if args.vendor is not None and not found:
         raise CliError(f"no models for vendor {args.vendor!r}", USAGE)
-    if args.check or args.seen or args.offline or args.base_url:
+    if args.check or args.seen or args.offline or args.base_url or args.ignore or args.no_default_ignore:
         return _check(args)
     if args.json:
         sys.stdout.write(json.dumps([spec.as_dict() for spec in found], indent=2) + "\n")
@@ -89,7 +104,7 @@ def _check(args: argparse.Namespace) -> int:
     from .render import table
 
     if not args.check:
-        raise CliError("--seen, --offline and --base-url go with --check", USAGE)
+        raise CliError("--seen, --offline, --base-url and the ignores go with --check", USAGE)
     if args.base_url is not None and args.vendor is None:
         raise CliError("--base-url names one host: say whose list it serves with --vendor", USAGE)
     try:
@@ -100,6 +115,10 @@ def _check(args: argparse.Namespace) -> int:
     findings = catalog_check.check(listed, seen, default_prices())
     if args.vendor is not None:
         findings = [f for f in findings if f.provider in (args.vendor, "?")]
+    findings, left = catalog_check.leave_out(findings, _ignores(args))
+    for source, count in sorted(left.items()):
+        why = "matched --ignore" if source == "--ignore" else "not served by its wires (--no-default-ignore lists them)"
+        notes.append(f"{source}: {count} unknown id(s) left out, {why}")
     for note in notes:
         sys.stderr.write(f"interlingua: {note}\n")
     if args.json:
@@ -111,6 +130,17 @@ def _check(args: argparse.Namespace) -> int:
         asked = ", ".join(sorted(listed)) or "no vendor"
         sys.stdout.write(f"the catalog agrees with {asked} and {len(seen)} model(s) seen: nothing to report\n")
     return FAILED if findings else OK
+
+
+def _ignores(args: argparse.Namespace) -> list[catalog_check.Ignore]:
+    """The user's globs, then (unless --no-default-ignore) every vendor's own set."""
+    from .. import models
+    from . import catalog_check
+
+    found = [catalog_check.Ignore("*", pattern, "--ignore") for pattern in args.ignore]
+    if not args.no_default_ignore:
+        found += catalog_check.default_ignores(spec.provider for spec in models.all_models())
+    return found
 
 
 def _status(spec: models.ModelSpec, today: str) -> str:

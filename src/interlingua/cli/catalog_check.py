@@ -149,6 +149,61 @@ def _used(name: str, where: str, today: str, provider: str | None = None) -> lis
     return [Finding(name, provider or "?", "unknown", f"{where}; no catalog entry or family: no model rule applied")]
 
 
+# --- what the check leaves out ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ignore:
+    """A glob of model ids not to report as unknown: a vendor's (its data file's
+    ``[[listed_not_served]]``: an embedding, speech or image model its wires do not serve; ``why``
+    and ``source`` from there) or the user's (``--ignore``; provider ``*``, matching any)."""
+
+    provider: str
+    pattern: str
+    why: str
+    source: str = ""
+
+
+def default_ignores(providers: Iterable[str]) -> list[Ignore]:
+    """The vendors' own ignore sets, from each provider's catalog data file."""
+    from .._catalog import listed_not_served
+
+    return [
+        Ignore(provider, table["pattern"], table["why"], table["source"])
+        for provider in sorted(set(providers))
+        for table in listed_not_served(provider)
+    ]
+
+
+def leave_out(findings: list[Finding], ignores: Iterable[Ignore]) -> tuple[list[Finding], dict[str, int]]:
+    """``findings`` less the unknown ids an ignore matches (its provider's, the user's, or any
+    vendor's for an id no catalog claims); and how many each source left out (``--ignore`` or the
+    provider). A catalog entry always wins: only ``unknown`` findings are left out."""
+    rules = list(ignores)
+    kept: list[Finding] = []
+    counts: dict[str, int] = {}
+    for finding in findings:
+        rule = _ignored(finding, rules)
+        if rule is None:
+            kept.append(finding)
+        else:
+            key = "--ignore" if rule.provider == "*" else rule.provider
+            counts[key] = counts.get(key, 0) + 1
+    return kept, counts
+
+
+def _ignored(finding: Finding, rules: list[Ignore]) -> Ignore | None:
+    from fnmatch import fnmatchcase
+
+    if finding.kind != "unknown":
+        return None
+    for rule in rules:
+        mine = rule.provider in ("*", finding.provider) or finding.provider == "?"
+        if mine and fnmatchcase(finding.model, rule.pattern):
+            return rule
+    return None
+
+
 # --- asking the vendors --------------------------------------------------------------------------
 
 
