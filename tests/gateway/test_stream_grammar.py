@@ -34,7 +34,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "message_start -> message_delta": "encoder: a stream whose only part was an error",
         "content_block_start:thinking -> content_block_stop": "encoder: an empty thinking block has no delta",
         "content_block_delta:thinking_delta -> content_block_stop": "encoder: no signature_delta for foreign thinking",
-        "content_block_start:tool_use -> content_block_stop": "encoder: a call that came whole has no input_json_delta",
         "content_block_delta:thinking_delta -> content_block_start:text": _INTERLEAVED,
     },
     "openai-chat": {
@@ -63,7 +62,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "bedrock-converse": {
         "messageStart -> contentBlockStart:toolUse": _CORPUS + " (4 recordings)",
         "contentBlockDelta:toolUse -> contentBlockStart:toolUse": _CORPUS + " (parallel calls)",
-        "contentBlockStart:toolUse -> contentBlockStop": "encoder: a call that came whole has no toolUse delta",
         "contentBlockDelta:reasoningContent -> contentBlockDelta:text": _INTERLEAVED,
     },
     "cohere-chat": {
@@ -72,7 +70,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "content-end -> tool-call-start": _CORPUS + " (text, then a call)",
         "tool-call-delta -> tool-call-start": _CORPUS + " (parallel calls)",
         "error -> message-end": _AFTER_ERROR,
-        "tool-call-start -> tool-call-end": "encoder: a call that came whole has no tool-call-delta",
         "content-delta -> content-start": _INTERLEAVED,
     },
 }

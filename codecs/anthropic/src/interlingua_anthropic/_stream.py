@@ -297,8 +297,10 @@ class _Encoder:
                     deltas += [{"type": "citations_delta", "citation": c} for c in opening["citations"]]
                     opening["citations"] = []
             elif isinstance(part, ToolUse):
+                self.arguments[event.index] = []
                 if opening["input"]:
                     deltas.append({"type": "input_json_delta", "partial_json": dumps(opening["input"])})
+                    self.arguments[event.index].append(deltas[-1]["partial_json"])
                 opening["input"] = {}
         self.index[event.index] = wire
         self.kind[event.index] = opening["type"]
@@ -350,7 +352,12 @@ class _Encoder:
                     action="converted",
                 )
         pieces = self.arguments.pop(event.index, None)
-        if pieces is not None and tool_arguments("".join(pieces))[1] is not None:
+        if pieces == []:
+            # A call that came whole with no input: Claude streams a call without arguments with one
+            # empty input_json_delta (the recorded real tool-use-stream.sse.txt), never none.
+            delta = {"type": "input_json_delta", "partial_json": ""}
+            yield _sse({"type": "content_block_delta", "index": wire, "delta": delta})
+        elif pieces is not None and tool_arguments("".join(pieces))[1] is not None:
             # Another vendor's model wrote arguments that are not a JSON object; the SDK parses
             # the joined partial_json at content_block_stop and cannot (encode_response sends {}).
             why = "arguments that are not a JSON object are streamed as they came; Anthropic's SDK cannot parse them"

@@ -40,7 +40,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import dumps, event_object
+from interlingua.kit import arguments_text, dumps, event_object
 
 from ._parts import NAME, PROVIDER, decode_citations, echo, own
 from ._stop_reason import STOP_REASONS, write_finish
@@ -237,11 +237,12 @@ class _Writer:
     """One stream's state: each IR part's wire kind and number, this wire's citations waiting for
     their text block's end, and the usage and echo the end needs."""
 
-    __slots__ = ("citations", "cited", "counts", "kept", "kinds", "out", "usage")
+    __slots__ = ("bare", "citations", "cited", "counts", "kept", "kinds", "out", "usage")
 
     def __init__(self, out: WarningSink) -> None:
         self.out = out
         self.kinds: dict[int, tuple[str, int]] = {}
+        self.bare: set[int] = set()  # calls no arguments delta has been written for yet
         self.counts = {"content": 0, "call": 0}
         self.cited: dict[int, Any] = {}  # a text part's own citations (its cohere echo), by IR index
         self.citations = 0  # citation events written
@@ -269,8 +270,7 @@ class _Writer:
                 key = "text" if isinstance(event, TextDelta) else "thinking"
                 yield _message("content-delta", self.kinds[index][1], {"content": {key: text}})
             case ToolInputDelta(index=index, json=piece) if index in self.kinds:
-                call = {"function": {"arguments": piece}}
-                yield _message("tool-call-delta", self.kinds[index][1], {"tool_calls": call})
+                yield self._arguments(index, piece)
             case PartEnd(index=index, citations=citations) if index in self.kinds:
                 yield from self._end(index, citations, at)
             case EchoEvent(index=None, echo=found) if found.provider == PROVIDER:
@@ -301,9 +301,14 @@ class _Writer:
         self.counts["call"] += 1
         call = {"id": part.id, "type": "function", "function": {"name": part.name, "arguments": ""}}
         yield _message("tool-call-start", self.kinds[index][1], {"tool_calls": call})
-        if part.input:  # a call that arrived whole (Gemini's): its arguments as one delta
-            arguments = {"function": {"arguments": dumps(part.input)}}
-            yield _message("tool-call-delta", self.kinds[index][1], {"tool_calls": arguments})
+        if part.input or part.raw_input is not None:  # a call that arrived whole (Gemini's): one delta
+            yield self._arguments(index, arguments_text(part.input, part.raw_input))
+        else:  # deltas may follow; a call that ends with none gets its empty arguments at its end
+            self.bare.add(index)
+
+    def _arguments(self, index: int, text: str) -> ServerSentEvent:
+        self.bare.discard(index)
+        return _message("tool-call-delta", self.kinds[index][1], {"tool_calls": {"function": {"arguments": text}}})
 
     def _end(self, index: int, citations: Any, at: str) -> Iterator[ServerSentEvent]:
         kind, number = self.kinds[index]
@@ -311,6 +316,8 @@ class _Writer:
             yield from self._citations(self.cited.pop(index))
         elif citations:
             self.out.lossy(f"{at}.citations", "citations", "citations are written by Cohere, not sent")
+        if index in self.bare:  # every recorded call streams its arguments: none are the empty object
+            yield self._arguments(index, "{}")
         if kind != "plan":
             yield _event({"type": "content-end" if kind == "content" else "tool-call-end", "index": number})
 
