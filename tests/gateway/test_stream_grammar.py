@@ -50,12 +50,8 @@ KNOWN: dict[str, dict[str, str]] = {
         ),
     },
     "gemini": {
-        "text -> finish": "encoder: finishReason in a chunk of its own, not with the last part",
-        "functionCall -> finish": "encoder: finishReason in a chunk of its own, not with the last part",
-        "ends with finish": "encoder: finishReason in a chunk of its own, not with the last part",
         "text -> functionCall": _CORPUS + " (text, then a call)",
         "thought -> functionCall": _CORPUS + " (reasoning, then a call: a Responses reasoning item's text)",
-        "error -> finish": _AFTER_ERROR,
         "text -> metadata": _NO_STOP,
         "ends with metadata": _NO_STOP,
     },
