@@ -19,22 +19,16 @@ _NO_STOP = (
     "encoder: an answer whose stop reason is unknown (a chat stream ended by [DONE] with no finish_reason)"
     " gets no finishReason, as encode_response writes it, rather than an invented one"
 )
-_INTERLEAVED = (
-    "encoder: an upstream's interleaved items (OpenRouter's Responses stream ends its reasoning item after the"
-    " message, pydantic-ai's raw_cot_stream_openrouter) are written as they come, two parts open at once"
-)
 KNOWN: dict[str, dict[str, str]] = {
     "anthropic-messages": {
         "content_block_start:server_tool_use -> content_block_stop": "encoder: a server tool's input is not streamed",
         "content_block_start:mcp_tool_use -> content_block_stop": "encoder: an MCP tool's input is not streamed",
         "content_block_delta:text_delta -> content_block_delta:citations_delta": "encoder: citations after the text",
         "content_block_delta:citations_delta -> content_block_stop": "encoder: citations after the text",
-        "content_block_delta:input_json_delta -> content_block_start:tool_use": _CORPUS + " (parallel calls)",
         "error -> message_start": _AFTER_ERROR,
         "message_start -> message_delta": "encoder: a stream whose only part was an error",
         "content_block_start:thinking -> content_block_stop": "encoder: an empty thinking block has no delta",
         "content_block_delta:thinking_delta -> content_block_stop": "encoder: no signature_delta for foreign thinking",
-        "content_block_delta:thinking_delta -> content_block_start:text": _INTERLEAVED,
     },
     "openai-chat": {
         "content -> call": _CORPUS + " (text, then a call)",
@@ -57,16 +51,12 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "bedrock-converse": {
         "messageStart -> contentBlockStart:toolUse": _CORPUS + " (4 recordings)",
-        "contentBlockDelta:toolUse -> contentBlockStart:toolUse": _CORPUS + " (parallel calls)",
-        "contentBlockDelta:reasoningContent -> contentBlockDelta:text": _INTERLEAVED,
     },
     "cohere-chat": {
         "message-start -> tool-call-start": _CORPUS + " (3 recordings)",
         "content-start -> content-end": "encoder: an empty text part has no delta",
         "content-end -> tool-call-start": _CORPUS + " (text, then a call)",
-        "tool-call-delta -> tool-call-start": _CORPUS + " (parallel calls)",
         "error -> message-end": _AFTER_ERROR,
-        "content-delta -> content-start": _INTERLEAVED,
     },
 }
 """Per target wire, the breaks of today (a break -> why): the other wires' encoders are not this

@@ -34,7 +34,17 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import construct, decoding, dumps, expect, loads, optional, require, tool_arguments
+from interlingua.kit import (
+    construct,
+    decoding,
+    dumps,
+    expect,
+    loads,
+    one_part_open,
+    optional,
+    require,
+    tool_arguments,
+)
 
 from ._errors import error_from_json
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
@@ -420,6 +430,6 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
     Message. Parts the wire cannot stream (an image, audio) are left out, reported to ``out``."""
     encoder = _Encoder(out)
     handlers = encoder.handlers
-    for at, event in enumerate(events):
+    for at, event in one_part_open(events, out, PROVIDER):
         encoder.at = at
         yield from handlers[type(event)](event)

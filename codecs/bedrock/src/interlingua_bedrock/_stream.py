@@ -49,7 +49,7 @@ from interlingua import (
     WarningSink,
 )
 from interlingua import Echo as EchoEvent
-from interlingua.kit import arguments_text, dumps, event_object, expect, optional, require
+from interlingua.kit import arguments_text, dumps, event_object, expect, one_part_open, optional, require
 
 from ._parts import NAME, PROVIDER, decode_citation, echo, own
 from ._stop_reason import STOP_REASONS, write_stop
@@ -225,7 +225,7 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
     """IR events -> ConverseStream events. Wire block indexes count the blocks written, so a
     part this wire cannot carry leaves no gap."""
     writer = _Writer(out)
-    for number, event in enumerate(events):
+    for number, event in one_part_open(events, out, PROVIDER):
         yield from writer.write(event, f"events[{number}]")
 
 

@@ -40,7 +40,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import arguments_text, dumps, event_object
+from interlingua.kit import arguments_text, dumps, event_object, one_part_open
 
 from ._parts import NAME, PROVIDER, decode_citations, echo, own
 from ._stop_reason import STOP_REASONS, write_finish
@@ -229,7 +229,7 @@ def _message(kind: str, index: int | None, message: dict[str, Any]) -> ServerSen
 def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[ServerSentEvent]:
     """IR events -> Cohere v2 stream events, content blocks and calls numbered apart."""
     writer = _Writer(out)
-    for number, event in enumerate(events):
+    for number, event in one_part_open(events, out, PROVIDER):
         yield from writer.write(event, f"events[{number}]")
 
 
