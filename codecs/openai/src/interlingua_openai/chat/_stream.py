@@ -47,7 +47,7 @@ from interlingua.kit import dumps, expect, loads, optional, tool_arguments
 
 from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
-from ._parts import Block, audio_answer, call_arguments, respelled
+from ._parts import CUSTOM, Block, audio_answer, call_arguments, respelled
 from ._stop_reason import decode_finish_reason, encode_finish_reason, report_finish_reason
 from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
@@ -467,6 +467,11 @@ class StreamEncoder:
         wire_index = len(self.tool_index)
         self.tool_index[index] = wire_index
         self.kinds[index] = "tool"
+        if isinstance(own(part.provider_echoes, self.ctx.provider).get(CUSTOM), dict):
+            # A chunk's tool call is a function call only (ChoiceDeltaToolCall.type: Literal["function"],
+            # openai/types/chat/chat_completion_chunk.py): a custom tool's call has no streamed form.
+            why = "a chunk's tool call is a function call: a custom tool's call goes as one, its input as arguments"
+            self.ctx.out.lossy(self._at(".part"), "tool_use", why, action="converted")
         call = {
             "index": wire_index,
             "id": self.ctx.ids.encode(part.id),
