@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from interlingua import ErrorEvent, MessageEnd, MessageStart, StreamEvent, get_codec
+from interlingua import (
+    ErrorEvent,
+    MessageEnd,
+    MessageStart,
+    PartEnd,
+    PartStart,
+    StreamEvent,
+    ToolUse,
+    accumulate,
+    get_codec,
+)
 from interlingua.testing import skip_without_corpus
 
 from .grammar import WIRES, decoded, grammar, kinds, recorded_streams
@@ -112,3 +122,28 @@ def test_the_grammar_holds_every_recorded_stream_of_its_own_wire_and_refuses_a_r
     _, events = next(iter(recorded_streams("openai-responses")))
     sequence = kinds("openai-responses", events)
     assert grammar("openai-responses").breaks(sequence[::-1])
+
+
+@pytest.mark.parametrize(
+    ("target", "delta"),
+    [
+        ("anthropic-messages", "content_block_delta:input_json_delta"),
+        ("bedrock-converse", "contentBlockDelta:toolUse"),
+        ("cohere-chat", "tool-call-delta"),
+    ],
+)
+def test_a_call_that_came_whole_without_arguments_streams_one_input_delta_and_reads_back_the_same(
+    target: str, delta: str
+) -> None:
+    """Gemini gives a call whole (the recorded function-call-thought-signature-stream-turn1: get_country
+    with no arguments); the wires that stream arguments give every call an input delta."""
+    call = ToolUse("call_1", "get_country", {})
+    events = [MessageStart(id="r1"), PartStart(0, call), PartEnd(0, None), MessageEnd(stop_reason="tool_use")]
+    codec = get_codec(target)
+    stream = codec.encode_stream(events)
+    sent = list(stream)
+    assert kinds(target, sent).count(delta) == 1
+    (back,) = accumulate(codec.decode_stream(sent)).message.parts
+    assert isinstance(back, ToolUse)
+    assert (back.id, back.name, back.input, back.raw_input) == ("call_1", "get_country", {}, None)
+    assert stream.warnings == []
