@@ -24,7 +24,6 @@ from interlingua.testing import skip_without_corpus
 from .grammar import WIRES, decoded, grammar, kinds, recorded_streams
 
 _CORPUS = "corpus: no recording of this wire has it; the wire's streaming reference allows it"
-_AFTER_ERROR = "encoder: events after the error event (the IR stream goes on to its MessageEnd)"
 _NO_STOP = (
     "encoder: an answer whose stop reason is unknown (a chat stream ended by [DONE] with no finish_reason)"
     " gets no finishReason, as encode_response writes it, rather than an invented one"
@@ -35,14 +34,11 @@ KNOWN: dict[str, dict[str, str]] = {
         "content_block_start:mcp_tool_use -> content_block_stop": "encoder: an MCP tool's input is not streamed",
         "content_block_delta:text_delta -> content_block_delta:citations_delta": "encoder: citations after the text",
         "content_block_delta:citations_delta -> content_block_stop": "encoder: citations after the text",
-        "error -> message_start": _AFTER_ERROR,
-        "message_start -> message_delta": "encoder: a stream whose only part was an error",
         "content_block_start:thinking -> content_block_stop": "encoder: an empty thinking block has no delta",
         "content_block_delta:thinking_delta -> content_block_stop": "encoder: no signature_delta for foreign thinking",
     },
     "openai-chat": {
         "content -> call": _CORPUS + " (text, then a call)",
-        "error -> finish": _AFTER_ERROR,
         "content -> usage": (
             "corpus: an answer with no stop reason ends with no finish_reason, as the recorded Snowflake"
             " stream (pydantic-ai) does; its chunks repeat the role, so its own kinds are role+content"
@@ -66,7 +62,6 @@ KNOWN: dict[str, dict[str, str]] = {
         "message-start -> tool-call-start": _CORPUS + " (3 recordings)",
         "content-start -> content-end": "encoder: an empty text part has no delta",
         "content-end -> tool-call-start": _CORPUS + " (text, then a call)",
-        "error -> message-end": _AFTER_ERROR,
     },
 }
 """Per target wire, the breaks of today (a break -> why): the other wires' encoders are not this

@@ -236,6 +236,7 @@ class _Encoder:
         self.sent_usage: dict[str, Any] = {}
         self.start: MessageStart | None = None
         self.started = False
+        self.failed = False  # an error event was written
         self.usage = Usage()
         self.echo: dict[str, Any] = {}
         self.index: dict[int, int] = {}
@@ -382,6 +383,11 @@ class _Encoder:
         return ()
 
     def message_end(self, event: MessageEnd) -> Iterator[ServerSentEvent]:
+        if self.failed:  # an error event is the last of an Anthropic stream
+            if event.stop_reason is not None:
+                why = "Anthropic's stream ends at its error event; the stop reason after it is not sent"
+                self.out.unsupported(f"events[{self.at}].stop_reason", "stop_reason", why)
+            return
         yield from self._flush()
         if event.usage is not None:
             self.usage = event.usage
@@ -415,6 +421,7 @@ class _Encoder:
         return {k: v for k, v in usage.items() if k in _DELTA_USAGE}
 
     def error(self, event: ErrorEvent) -> Iterable[ServerSentEvent]:
+        self.failed = True
         error = event.error
         return (_sse({"type": "error", "error": {"type": error.type or "api_error", "message": error.message}}),)
 

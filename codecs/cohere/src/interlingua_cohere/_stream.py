@@ -237,12 +237,13 @@ class _Writer:
     """One stream's state: each IR part's wire kind and number, this wire's citations waiting for
     their text block's end, and the usage and echo the end needs."""
 
-    __slots__ = ("bare", "citations", "cited", "counts", "kept", "kinds", "out", "usage")
+    __slots__ = ("bare", "citations", "cited", "counts", "failed", "kept", "kinds", "out", "usage")
 
     def __init__(self, out: WarningSink) -> None:
         self.out = out
         self.kinds: dict[int, tuple[str, int]] = {}
         self.bare: set[int] = set()  # calls no arguments delta has been written for yet
+        self.failed = False  # an error event was written
         self.counts = {"content": 0, "call": 0}
         self.cited: dict[int, Any] = {}  # a text part's own citations (its cohere echo), by IR index
         self.citations = 0  # citation events written
@@ -279,9 +280,14 @@ class _Writer:
                 self.cited[index] = got.data["citations"]
             case UsageUpdate(usage=latest):
                 self.usage = latest
+            case MessageEnd(stop_reason=reason) if self.failed:  # an error event is the last of a Cohere stream
+                if reason is not None:
+                    why = "Cohere's stream ends at its error event; the finish after it is not sent"
+                    self.out.lossy(f"{at}.stop_reason", "stop_reason", why)
             case MessageEnd(stop_reason=reason, raw_stop_reason=raw, usage=final):
                 yield from self._finish(reason, raw, final, at)
             case ErrorEvent(error=error):
+                self.failed = True
                 yield _event({"type": "error", "message": error.message})
             case _:
                 pass

@@ -435,8 +435,9 @@ class _Encoder:
                 self.usage = event.usage
                 return []
             case MessageEnd() if self.failed:  # an error chunk is the last of a Gemini stream
-                why = "Gemini's stream ends at its error; the finish after it is not sent"
-                self.out.lossy(f"events[{self.at}].stop_reason", "stop_reason", why)
+                if event.stop_reason is not None:
+                    why = "Gemini's stream ends at its error; the finish after it is not sent"
+                    self.out.lossy(f"events[{self.at}].stop_reason", "stop_reason", why)
                 return []
             case MessageEnd():
                 return [self._end(event)]

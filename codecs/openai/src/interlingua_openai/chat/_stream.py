@@ -365,6 +365,7 @@ class StreamEncoder:
         self.usage: Usage | None = None
         self.leftovers: Block = {}
         self.recorded: Any = None
+        self.failed = False  # an error chunk was written
         self.handlers: dict[type, Callable[[Any], Iterator[Block]]] = {
             MessageStart: self._start,
             PartStart: self._part_start,
@@ -535,6 +536,11 @@ class StreamEncoder:
         return iter(())
 
     def _end(self, event: MessageEnd) -> Iterator[Any]:
+        if self.failed:  # an error chunk is the last of a stream (the recorded ones end at it, with no [DONE])
+            if event.stop_reason is not None:
+                why = "the stream ends at its error chunk; the finish after it is not sent"
+                self.ctx.out.lossy(self._at(".stop_reason"), "stop_reason", why)
+            return
         for index in list(self.bare):  # calls the events never closed
             yield from self._arguments(index)
         if event.stop_reason is not None or event.raw_stop_reason is not None:
@@ -552,5 +558,6 @@ class StreamEncoder:
         yield DONE
 
     def _error(self, event: ErrorEvent) -> Iterator[Block]:
+        self.failed = True
         error = event.error
         yield {"error": {"message": error.message, "type": error.type, "code": None, "param": None}}
