@@ -32,8 +32,6 @@ KNOWN: dict[str, dict[str, str]] = {
     "anthropic-messages": {
         "content_block_start:server_tool_use -> content_block_stop": "encoder: a server tool's input is not streamed",
         "content_block_start:mcp_tool_use -> content_block_stop": "encoder: an MCP tool's input is not streamed",
-        "content_block_delta:text_delta -> content_block_delta:citations_delta": "encoder: citations after the text",
-        "content_block_delta:citations_delta -> content_block_stop": "encoder: citations after the text",
         "content_block_start:thinking -> content_block_stop": "encoder: an empty thinking block has no delta",
         "content_block_delta:thinking_delta -> content_block_stop": "encoder: no signature_delta for foreign thinking",
     },

@@ -301,12 +301,12 @@ class _Encoder:
             if opening is None:
                 return
             if isinstance(part, Text):
+                if "citations" in opening:  # citations before the text, as web-search-server-tool-stream has them
+                    deltas += [{"type": "citations_delta", "citation": c} for c in opening["citations"]]
+                    opening["citations"] = []
                 if part.text:
                     deltas.append({"type": "text_delta", "text": opening["text"]})
                 opening["text"] = ""
-                if "citations" in opening:
-                    deltas += [{"type": "citations_delta", "citation": c} for c in opening["citations"]]
-                    opening["citations"] = []
             elif isinstance(part, ToolUse):
                 self.arguments[event.index] = []
                 if opening["input"]:
