@@ -58,7 +58,6 @@ KNOWN: dict[str, dict[str, str]] = {
     },
     "cohere-chat": {
         "message-start -> tool-call-start": _CORPUS + " (3 recordings)",
-        "content-start -> content-end": "encoder: an empty text part has no delta",
         "content-end -> tool-call-start": _CORPUS + " (text, then a call)",
     },
 }

@@ -242,7 +242,7 @@ class _Writer:
     def __init__(self, out: WarningSink) -> None:
         self.out = out
         self.kinds: dict[int, tuple[str, int]] = {}
-        self.bare: set[int] = set()  # calls no arguments delta has been written for yet
+        self.bare: set[int] = set()  # blocks no delta has been written for yet (text, thinking, calls)
         self.failed = False  # an error event was written
         self.counts = {"content": 0, "call": 0}
         self.cited: dict[int, Any] = {}  # a text part's own citations (its cohere echo), by IR index
@@ -268,8 +268,7 @@ class _Writer:
             case TextDelta(index=index, text=text) if self.kinds.get(index, ("", 0))[0] == "plan":
                 yield _message("tool-plan-delta", None, {"tool_plan": text})
             case TextDelta(index=index, text=text) | ThinkingDelta(index=index, text=text) if index in self.kinds:
-                key = "text" if isinstance(event, TextDelta) else "thinking"
-                yield _message("content-delta", self.kinds[index][1], {"content": {key: text}})
+                yield self._content(index, text)
             case ToolInputDelta(index=index, json=piece) if index in self.kinds:
                 yield self._arguments(index, piece)
             case PartEnd(index=index, citations=citations) if index in self.kinds:
@@ -297,10 +296,20 @@ class _Writer:
             self.cited[index] = own(part)["citations"]
         elif isinstance(part, Text) and part.citations:
             self.out.lossy(f"{at}.part.citations", "citations", "citations are written by Cohere, not sent")
-        self.kinds[index] = ("content", self.counts["content"])
-        self.counts["content"] += 1
         key = "text" if isinstance(part, Text) else "thinking"
-        yield _message("content-start", self.kinds[index][1], {"content": {"type": key, key: part.text}})
+        self.kinds[index] = (key, self.counts["content"])
+        self.counts["content"] += 1
+        # A block opens empty and its text comes in deltas (the recorded text-basic and reasoning streams)
+        yield _message("content-start", self.kinds[index][1], {"content": {"type": key, key: ""}})
+        if part.text:
+            yield self._content(index, part.text)
+        else:  # deltas may follow; a block that ends with none gets an empty one at its end
+            self.bare.add(index)
+
+    def _content(self, index: int, text: str) -> ServerSentEvent:
+        self.bare.discard(index)
+        key, number = self.kinds[index]
+        return _message("content-delta", number, {"content": {key: text}})
 
     def _open_call(self, index: int, part: ToolUse) -> Iterator[ServerSentEvent]:
         self.kinds[index] = ("call", self.counts["call"])
@@ -318,14 +327,14 @@ class _Writer:
 
     def _end(self, index: int, citations: Any, at: str) -> Iterator[ServerSentEvent]:
         kind, number = self.kinds[index]
+        if index in self.bare:  # every recorded block has a delta: no arguments are the empty object
+            yield self._arguments(index, "{}") if kind == "call" else self._content(index, "")
         if index in self.cited:
             yield from self._citations(self.cited.pop(index))
         elif citations:
             self.out.lossy(f"{at}.citations", "citations", "citations are written by Cohere, not sent")
-        if index in self.bare:  # every recorded call streams its arguments: none are the empty object
-            yield self._arguments(index, "{}")
         if kind != "plan":
-            yield _event({"type": "content-end" if kind == "content" else "tool-call-end", "index": number})
+            yield _event({"type": "tool-call-end" if kind == "call" else "content-end", "index": number})
 
     def _citations(self, cited: Any) -> Iterator[ServerSentEvent]:
         """This wire's own citations as it streams them: a start (the citation) and an end each."""
