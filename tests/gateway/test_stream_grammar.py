@@ -30,8 +30,6 @@ _NO_STOP = (
 )
 KNOWN: dict[str, dict[str, str]] = {
     "anthropic-messages": {
-        "content_block_start:server_tool_use -> content_block_stop": "encoder: a server tool's input is not streamed",
-        "content_block_start:mcp_tool_use -> content_block_stop": "encoder: an MCP tool's input is not streamed",
         "content_block_start:thinking -> content_block_stop": "encoder: an empty thinking block has no delta",
         "content_block_delta:thinking_delta -> content_block_stop": "encoder: no signature_delta for foreign thinking",
     },

@@ -313,6 +313,12 @@ class _Encoder:
                     deltas.append({"type": "input_json_delta", "partial_json": dumps(opening["input"])})
                     self.arguments[event.index].append(deltas[-1]["partial_json"])
                 opening["input"] = {}
+            elif opening.get("type") in _STREAMED_INPUT and isinstance(opening.get("input"), dict):
+                # a server or MCP tool's call opens with an empty input and streams it, as a call does
+                # (the recorded code-execution-server-tool-stream, pydantic-ai's mcp_servers_stream)
+                whole = dumps(opening["input"]) if opening["input"] else ""
+                deltas.append({"type": "input_json_delta", "partial_json": whole})
+                opening["input"] = {}
         self.index[event.index] = wire
         self.kind[event.index] = opening["type"]
         self.opened[event.index] = self.at
@@ -425,6 +431,10 @@ class _Encoder:
         error = event.error
         return (_sse({"type": "error", "error": {"type": error.type or "api_error", "message": error.message}}),)
 
+
+_STREAMED_INPUT = frozenset({"server_tool_use", "mcp_tool_use"})
+"""Blocks besides tool_use whose input the SDK's stream accumulator grows from input_json_delta
+(TRACKS_TOOL_INPUT in anthropic/lib/streaming/_messages.py and _beta_messages.py)."""
 
 _DELTA_USAGE = frozenset(
     {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
