@@ -28,15 +28,15 @@ def one_part_open(
     live_type = ""
     ended: dict[int, str] = {}  # an ended part's index -> its type
     for number, event in enumerate(events):
-        if isinstance(event, PartStart):
+        if type(event) is PartStart:  # the events are final record classes: a type test is the cheap one
             if live is not None:
                 ended[live] = live_type
                 yield number, PartEnd(live, None)
             live, live_type = event.index, event.part.type
-        elif isinstance(event, _LATE) and event.index in ended:
+        elif ended and isinstance(event, _LATE) and event.index in ended:
             _late(event, ended[event.index], f"events[{number}]", out, provider)
             continue
-        elif isinstance(event, PartEnd) and event.index == live:
+        elif type(event) is PartEnd and event.index == live:
             live = None
         yield number, event
 
