@@ -238,6 +238,7 @@ PUBLIC = {
         "bind",
         "prefix_digest",
         "maker",
+        "one_part_open",
         "merge_echo",
         "nearest_level",
         "no_thinking",

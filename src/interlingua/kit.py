@@ -47,6 +47,7 @@ from ._normalize import (
     own_thinking,
     unsigned_or_own_thinking,
 )
+from ._one_open import one_part_open
 from ._read import (
     MAX_DEPTH,
     as_object,
@@ -166,6 +167,7 @@ __all__ = [
     "join",
     "loads",
     "merge_echo",
+    "one_part_open",
     "optional",
     "parse_data_url",
     "require",

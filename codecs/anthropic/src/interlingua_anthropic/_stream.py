@@ -34,7 +34,17 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import construct, decoding, dumps, expect, loads, optional, require, tool_arguments
+from interlingua.kit import (
+    construct,
+    decoding,
+    dumps,
+    expect,
+    loads,
+    one_part_open,
+    optional,
+    require,
+    tool_arguments,
+)
 
 from ._errors import error_from_json
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
@@ -226,6 +236,7 @@ class _Encoder:
         self.sent_usage: dict[str, Any] = {}
         self.start: MessageStart | None = None
         self.started = False
+        self.failed = False  # an error event was written
         self.usage = Usage()
         self.echo: dict[str, Any] = {}
         self.index: dict[int, int] = {}
@@ -290,15 +301,23 @@ class _Encoder:
             if opening is None:
                 return
             if isinstance(part, Text):
+                if "citations" in opening:  # citations before the text, as web-search-server-tool-stream has them
+                    deltas += [{"type": "citations_delta", "citation": c} for c in opening["citations"]]
+                    opening["citations"] = []
                 if part.text:
                     deltas.append({"type": "text_delta", "text": opening["text"]})
                 opening["text"] = ""
-                if "citations" in opening:
-                    deltas += [{"type": "citations_delta", "citation": c} for c in opening["citations"]]
-                    opening["citations"] = []
             elif isinstance(part, ToolUse):
+                self.arguments[event.index] = []
                 if opening["input"]:
                     deltas.append({"type": "input_json_delta", "partial_json": dumps(opening["input"])})
+                    self.arguments[event.index].append(deltas[-1]["partial_json"])
+                opening["input"] = {}
+            elif opening.get("type") in _STREAMED_INPUT and isinstance(opening.get("input"), dict):
+                # a server or MCP tool's call opens with an empty input and streams it, as a call does
+                # (the recorded code-execution-server-tool-stream, pydantic-ai's mcp_servers_stream)
+                whole = dumps(opening["input"]) if opening["input"] else ""
+                deltas.append({"type": "input_json_delta", "partial_json": whole})
                 opening["input"] = {}
         self.index[event.index] = wire
         self.kind[event.index] = opening["type"]
@@ -350,7 +369,12 @@ class _Encoder:
                     action="converted",
                 )
         pieces = self.arguments.pop(event.index, None)
-        if pieces is not None and tool_arguments("".join(pieces))[1] is not None:
+        if pieces == []:
+            # A call that came whole with no input: Claude streams a call without arguments with one
+            # empty input_json_delta (the recorded real tool-use-stream.sse.txt), never none.
+            delta = {"type": "input_json_delta", "partial_json": ""}
+            yield _sse({"type": "content_block_delta", "index": wire, "delta": delta})
+        elif pieces is not None and tool_arguments("".join(pieces))[1] is not None:
             # Another vendor's model wrote arguments that are not a JSON object; the SDK parses
             # the joined partial_json at content_block_stop and cannot (encode_response sends {}).
             why = "arguments that are not a JSON object are streamed as they came; Anthropic's SDK cannot parse them"
@@ -365,6 +389,11 @@ class _Encoder:
         return ()
 
     def message_end(self, event: MessageEnd) -> Iterator[ServerSentEvent]:
+        if self.failed:  # an error event is the last of an Anthropic stream
+            if event.stop_reason is not None:
+                why = "Anthropic's stream ends at its error event; the stop reason after it is not sent"
+                self.out.unsupported(f"events[{self.at}].stop_reason", "stop_reason", why)
+            return
         yield from self._flush()
         if event.usage is not None:
             self.usage = event.usage
@@ -398,9 +427,14 @@ class _Encoder:
         return {k: v for k, v in usage.items() if k in _DELTA_USAGE}
 
     def error(self, event: ErrorEvent) -> Iterable[ServerSentEvent]:
+        self.failed = True
         error = event.error
         return (_sse({"type": "error", "error": {"type": error.type or "api_error", "message": error.message}}),)
 
+
+_STREAMED_INPUT = frozenset({"server_tool_use", "mcp_tool_use"})
+"""Blocks besides tool_use whose input the SDK's stream accumulator grows from input_json_delta
+(TRACKS_TOOL_INPUT in anthropic/lib/streaming/_messages.py and _beta_messages.py)."""
 
 _DELTA_USAGE = frozenset(
     {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
@@ -413,6 +447,6 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
     Message. Parts the wire cannot stream (an image, audio) are left out, reported to ``out``."""
     encoder = _Encoder(out)
     handlers = encoder.handlers
-    for at, event in enumerate(events):
+    for at, event in one_part_open(events, out, PROVIDER):
         encoder.at = at
         yield from handlers[type(event)](event)

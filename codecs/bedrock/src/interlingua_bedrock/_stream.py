@@ -49,7 +49,7 @@ from interlingua import (
     WarningSink,
 )
 from interlingua import Echo as EchoEvent
-from interlingua.kit import dumps, event_object, expect, optional, require
+from interlingua.kit import arguments_text, dumps, event_object, expect, one_part_open, optional, require
 
 from ._parts import NAME, PROVIDER, decode_citation, echo, own
 from ._stop_reason import STOP_REASONS, write_stop
@@ -225,7 +225,7 @@ def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[S
     """IR events -> ConverseStream events. Wire block indexes count the blocks written, so a
     part this wire cannot carry leaves no gap."""
     writer = _Writer(out)
-    for number, event in enumerate(events):
+    for number, event in one_part_open(events, out, PROVIDER):
         yield from writer.write(event, f"events[{number}]")
 
 
@@ -240,7 +240,7 @@ class _Writer:
         self.out = out
         self.wire: dict[int, int] = {}
         self.kinds: dict[int, str] = {}
-        self.unopened: set[int] = set()  # text and thinking blocks no delta has opened yet (no start event)
+        self.unopened: set[int] = set()  # blocks no delta has opened yet: text and thinking (no start event), calls
         self.cited: dict[int, list[Any]] = {}  # a text's citationsContent citations, by IR index
         self.failed = False
         self.usage: Usage | None = None
@@ -293,8 +293,10 @@ class _Writer:
         if isinstance(part, ToolUse):
             call = {"toolUseId": part.id, "name": part.name, **(own(part) or {})}
             yield _event("contentBlockStart", {"start": {"toolUse": call}, "contentBlockIndex": self.wire[index]})
-            if part.input:  # a call that arrived whole (Gemini's): its input as one delta
-                yield self._delta(index, {"toolUse": {"input": dumps(part.input)}})
+            if part.input or part.raw_input is not None:  # a call that arrived whole (Gemini's): one delta
+                yield self._delta(index, {"toolUse": {"input": arguments_text(part.input, part.raw_input)}})
+            else:  # deltas may follow; a call that ends with none gets its empty input at its end
+                self.unopened.add(index)
         elif isinstance(part, RedactedThinking):
             yield self._delta(index, {"reasoningContent": {"redactedContent": (own(part) or {})["redactedContent"]}})
         elif isinstance(part, Text | Thinking) and part.text:  # a part that opens with text
@@ -324,8 +326,7 @@ class _Writer:
         if cited is None and citations:
             self.out.lossy(f"{at}.citations", "citations", "ConverseStream carries no citations on text")
         if index in self.unopened:  # an empty block: a text block opens with its first delta
-            empty = {"text": ""} if self.kinds[index] == "text" else {"reasoningContent": {"text": ""}}
-            yield self._delta(index, empty)
+            yield self._delta(index, _EMPTY[self.kinds[index]])
         for citation in cited or []:
             yield self._delta(index, {"citation": citation})
         yield _event("contentBlockStop", {"contentBlockIndex": self.wire[index]})
@@ -349,6 +350,16 @@ class _Writer:
         metadata["metrics"] = echoes.get("metrics", {"latencyMs": 0})
         metadata.update({k: v for k, v in echoes.items() if k not in ("metrics", "_usage", *extra)})
         yield _event("metadata", metadata)
+
+
+_EMPTY: dict[str, dict[str, Any]] = {
+    "text": {"text": ""},
+    "thinking": {"reasoningContent": {"text": ""}},
+    # ToolUseBlockDelta.input is a required string (API_runtime_ToolUseBlockDelta); the recorded
+    # streams give every call a delta: one with no arguments gets the empty object as text
+    "tool": {"toolUse": {"input": "{}"}},
+}
+"""The delta of a block that ends with none, by kind: every recorded block has one."""
 
 
 def _opening(part: Text | Thinking) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from interlingua import (
     UsageUpdate,
     WarningSink,
 )
-from interlingua.kit import dumps, event_object
+from interlingua.kit import arguments_text, dumps, event_object, one_part_open
 
 from ._parts import NAME, PROVIDER, decode_citations, echo, own
 from ._stop_reason import STOP_REASONS, write_finish
@@ -229,7 +229,7 @@ def _message(kind: str, index: int | None, message: dict[str, Any]) -> ServerSen
 def encode_stream(events: Iterable[StreamEvent], out: WarningSink) -> Iterator[ServerSentEvent]:
     """IR events -> Cohere v2 stream events, content blocks and calls numbered apart."""
     writer = _Writer(out)
-    for number, event in enumerate(events):
+    for number, event in one_part_open(events, out, PROVIDER):
         yield from writer.write(event, f"events[{number}]")
 
 
@@ -237,11 +237,13 @@ class _Writer:
     """One stream's state: each IR part's wire kind and number, this wire's citations waiting for
     their text block's end, and the usage and echo the end needs."""
 
-    __slots__ = ("citations", "cited", "counts", "kept", "kinds", "out", "usage")
+    __slots__ = ("bare", "citations", "cited", "counts", "failed", "kept", "kinds", "out", "usage")
 
     def __init__(self, out: WarningSink) -> None:
         self.out = out
         self.kinds: dict[int, tuple[str, int]] = {}
+        self.bare: set[int] = set()  # blocks no delta has been written for yet (text, thinking, calls)
+        self.failed = False  # an error event was written
         self.counts = {"content": 0, "call": 0}
         self.cited: dict[int, Any] = {}  # a text part's own citations (its cohere echo), by IR index
         self.citations = 0  # citation events written
@@ -266,11 +268,9 @@ class _Writer:
             case TextDelta(index=index, text=text) if self.kinds.get(index, ("", 0))[0] == "plan":
                 yield _message("tool-plan-delta", None, {"tool_plan": text})
             case TextDelta(index=index, text=text) | ThinkingDelta(index=index, text=text) if index in self.kinds:
-                key = "text" if isinstance(event, TextDelta) else "thinking"
-                yield _message("content-delta", self.kinds[index][1], {"content": {key: text}})
+                yield self._content(index, text)
             case ToolInputDelta(index=index, json=piece) if index in self.kinds:
-                call = {"function": {"arguments": piece}}
-                yield _message("tool-call-delta", self.kinds[index][1], {"tool_calls": call})
+                yield self._arguments(index, piece)
             case PartEnd(index=index, citations=citations) if index in self.kinds:
                 yield from self._end(index, citations, at)
             case EchoEvent(index=None, echo=found) if found.provider == PROVIDER:
@@ -279,9 +279,14 @@ class _Writer:
                 self.cited[index] = got.data["citations"]
             case UsageUpdate(usage=latest):
                 self.usage = latest
+            case MessageEnd(stop_reason=reason) if self.failed:  # an error event is the last of a Cohere stream
+                if reason is not None:
+                    why = "Cohere's stream ends at its error event; the finish after it is not sent"
+                    self.out.lossy(f"{at}.stop_reason", "stop_reason", why)
             case MessageEnd(stop_reason=reason, raw_stop_reason=raw, usage=final):
                 yield from self._finish(reason, raw, final, at)
             case ErrorEvent(error=error):
+                self.failed = True
                 yield _event({"type": "error", "message": error.message})
             case _:
                 pass
@@ -291,28 +296,45 @@ class _Writer:
             self.cited[index] = own(part)["citations"]
         elif isinstance(part, Text) and part.citations:
             self.out.lossy(f"{at}.part.citations", "citations", "citations are written by Cohere, not sent")
-        self.kinds[index] = ("content", self.counts["content"])
-        self.counts["content"] += 1
         key = "text" if isinstance(part, Text) else "thinking"
-        yield _message("content-start", self.kinds[index][1], {"content": {"type": key, key: part.text}})
+        self.kinds[index] = (key, self.counts["content"])
+        self.counts["content"] += 1
+        # A block opens empty and its text comes in deltas (the recorded text-basic and reasoning streams)
+        yield _message("content-start", self.kinds[index][1], {"content": {"type": key, key: ""}})
+        if part.text:
+            yield self._content(index, part.text)
+        else:  # deltas may follow; a block that ends with none gets an empty one at its end
+            self.bare.add(index)
+
+    def _content(self, index: int, text: str) -> ServerSentEvent:
+        self.bare.discard(index)
+        key, number = self.kinds[index]
+        return _message("content-delta", number, {"content": {key: text}})
 
     def _open_call(self, index: int, part: ToolUse) -> Iterator[ServerSentEvent]:
         self.kinds[index] = ("call", self.counts["call"])
         self.counts["call"] += 1
         call = {"id": part.id, "type": "function", "function": {"name": part.name, "arguments": ""}}
         yield _message("tool-call-start", self.kinds[index][1], {"tool_calls": call})
-        if part.input:  # a call that arrived whole (Gemini's): its arguments as one delta
-            arguments = {"function": {"arguments": dumps(part.input)}}
-            yield _message("tool-call-delta", self.kinds[index][1], {"tool_calls": arguments})
+        if part.input or part.raw_input is not None:  # a call that arrived whole (Gemini's): one delta
+            yield self._arguments(index, arguments_text(part.input, part.raw_input))
+        else:  # deltas may follow; a call that ends with none gets its empty arguments at its end
+            self.bare.add(index)
+
+    def _arguments(self, index: int, text: str) -> ServerSentEvent:
+        self.bare.discard(index)
+        return _message("tool-call-delta", self.kinds[index][1], {"tool_calls": {"function": {"arguments": text}}})
 
     def _end(self, index: int, citations: Any, at: str) -> Iterator[ServerSentEvent]:
         kind, number = self.kinds[index]
+        if index in self.bare:  # every recorded block has a delta: no arguments are the empty object
+            yield self._arguments(index, "{}") if kind == "call" else self._content(index, "")
         if index in self.cited:
             yield from self._citations(self.cited.pop(index))
         elif citations:
             self.out.lossy(f"{at}.citations", "citations", "citations are written by Cohere, not sent")
         if kind != "plan":
-            yield _event({"type": "content-end" if kind == "content" else "tool-call-end", "index": number})
+            yield _event({"type": "tool-call-end" if kind == "call" else "content-end", "index": number})
 
     def _citations(self, cited: Any) -> Iterator[ServerSentEvent]:
         """This wire's own citations as it streams them: a start (the citation) and an end each."""

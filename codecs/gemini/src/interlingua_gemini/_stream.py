@@ -402,6 +402,7 @@ class _Encoder:
         self.usage: Usage | None = None
         self.echo: dict[str, Any] = {}
         self.ctx = Encoding(self.found, None)
+        self.failed = False  # an error chunk was written
 
     def _report(self, index: int) -> None:
         """The part encoder's warnings, under the event that opened part ``index``."""
@@ -433,9 +434,15 @@ class _Encoder:
             case UsageUpdate():
                 self.usage = event.usage
                 return []
+            case MessageEnd() if self.failed:  # an error chunk is the last of a Gemini stream
+                if event.stop_reason is not None:
+                    why = "Gemini's stream ends at its error; the finish after it is not sent"
+                    self.out.lossy(f"events[{self.at}].stop_reason", "stop_reason", why)
+                return []
             case MessageEnd():
                 return [self._end(event)]
             case ErrorEvent():
+                self.failed = True
                 return [_error_chunk(event.error)]
         return []
 
@@ -535,8 +542,13 @@ class _Encoder:
         if event.stop_reason == "content_filter" and blocked_reason(self.echo) is not None:
             chunk = self._chunk(None, found)
             del chunk["candidates"]
+        elif finish:
+            # Gemini gives finishReason with a part, never alone: after a call, with an empty text
+            # part (the recorded function-call-thought-signature-stream-turn1/-turn2), which a
+            # reader joins to nothing
+            chunk = self._chunk([{"text": ""}], found, finishReason=finish, **rest)
         else:
-            chunk = self._chunk(None, found, **({"finishReason": finish} if finish else {}), **rest)
+            chunk = self._chunk(None, found, **rest)
         if self.usage is not None and self.usage.cache_write_tokens:
             self.out.unsupported(f"{at}.usage.cache_write_tokens", "usage", "Gemini reports no cache writes")
         self.out.extend_at(at, found.warnings)

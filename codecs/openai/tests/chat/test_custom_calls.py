@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from openai.types.chat import ChatCompletionChunk
 
 import interlingua as il
 from interlingua import DecodeError, ToolUse
@@ -52,3 +53,23 @@ def test_a_custom_call_without_its_input_is_a_decode_error_at_its_path() -> None
     with pytest.raises(DecodeError) as error:
         CHAT.decode_response(_answer({**CALL, "custom": {"name": "run"}}))
     assert error.value.path == "choices[0].message.tool_calls[0].custom.input"
+
+
+def test_a_stream_writes_a_custom_call_as_a_function_call_and_says_so() -> None:
+    """A chunk's tool call has no custom type (ChoiceDeltaToolCall.type is ``Literal["function"]``
+    in openai/types/chat/chat_completion_chunk.py), so the stream converts it, with a warning."""
+    call = CHAT.decode_response(_answer(CALL)).message.parts[0]
+    events = [il.MessageStart(id="chatcmpl-1", model="gpt-5"), il.PartStart(0, call), il.PartEnd(0, None)]
+    stream = CHAT.encode_stream([*events, il.MessageEnd(stop_reason="tool_use", raw_stop_reason="tool_calls")])
+    sent = list(stream)
+    chunks = [ChatCompletionChunk.model_validate_json(event.data) for event in sent if event.data != "[DONE]"]
+    deltas = [choice.delta for chunk in chunks for choice in chunk.choices]
+    calls = [call.model_dump(exclude_none=True) for delta in deltas for call in delta.tool_calls or []]
+    assert calls == [
+        {"index": 0, "id": "call_1", "type": "function", "function": {"name": "run", "arguments": ""}},
+        {"index": 0, "function": {"arguments": '{"looks": "like json"}'}},
+    ]
+    assert [(w.path, w.part_type, w.action) for w in stream.warnings] == [("events[1].part", "tool_use", "converted")]
+    (back,) = il.accumulate(CHAT.decode_stream(sent)).message.parts
+    assert isinstance(back, ToolUse)  # a function call now, as the warning says: its input parsed
+    assert (back.id, back.name, back.input, back.raw_input) == ("call_1", "run", {"looks": "like json"}, None)

@@ -47,7 +47,7 @@ from interlingua.kit import dumps, expect, loads, optional, tool_arguments
 
 from .._shared import decode_openai_error
 from ._echo import Ctx, build, echo_list, extras, own, present
-from ._parts import Block, audio_answer, call_arguments, respelled
+from ._parts import CUSTOM, Block, audio_answer, call_arguments, respelled
 from ._stop_reason import decode_finish_reason, encode_finish_reason, report_finish_reason
 from ._usage import COUNTERS, decode_usage, encode_usage, recorded_counters
 
@@ -367,6 +367,7 @@ class StreamEncoder:
         self.usage: Usage | None = None
         self.leftovers: Block = {}
         self.recorded: Any = None
+        self.failed = False  # an error chunk was written
         self.handlers: dict[type, Callable[[Any], Iterator[Block]]] = {
             MessageStart: self._start,
             PartStart: self._part_start,
@@ -469,6 +470,11 @@ class StreamEncoder:
         wire_index = len(self.tool_index)
         self.tool_index[index] = wire_index
         self.kinds[index] = "tool"
+        if isinstance(own(part.provider_echoes, self.ctx.provider).get(CUSTOM), dict):
+            # A chunk's tool call is a function call only (ChoiceDeltaToolCall.type: Literal["function"],
+            # openai/types/chat/chat_completion_chunk.py): a custom tool's call has no streamed form.
+            why = "a chunk's tool call is a function call: a custom tool's call goes as one, its input as arguments"
+            self.ctx.out.lossy(self._at(".part"), "tool_use", why, action="converted")
         call = {
             "index": wire_index,
             "id": self.ctx.ids.encode(part.id),
@@ -534,6 +540,11 @@ class StreamEncoder:
         return iter(())
 
     def _end(self, event: MessageEnd) -> Iterator[Any]:
+        if self.failed:  # an error chunk is the last of a stream (the recorded ones end at it, with no [DONE])
+            if event.stop_reason is not None:
+                why = "the stream ends at its error chunk; the finish after it is not sent"
+                self.ctx.out.lossy(self._at(".stop_reason"), "stop_reason", why)
+            return
         for index in list(self.bare):  # calls the events never closed
             yield from self._arguments(index)
         if event.stop_reason is not None or event.raw_stop_reason is not None:
@@ -551,5 +562,6 @@ class StreamEncoder:
         yield DONE
 
     def _error(self, event: ErrorEvent) -> Iterator[Block]:
+        self.failed = True
         error = event.error
         yield {"error": {"message": error.message, "type": error.type, "code": None, "param": None}}
