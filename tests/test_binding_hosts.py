@@ -1,0 +1,134 @@
+"""Signed reasoning bound to the host it was made through (issue 45 item 2, the host part).
+
+Each row replays a recorded answer's signed block, made through one host, through another, and
+holds the encoder to what the vendor says of the two hosts (the catalog's ``[hosts]``, cited there):
+
+- Anthropic: "signature values are compatible across platforms (Claude APIs, Amazon Bedrock, and
+  Google Cloud). Values generated on one platform work on another" (extended thinking): nothing is
+  withheld between the three.
+- Gemini: a thoughtSignature made through Vertex AI is answered 400 "Corrupted thought signature."
+  by the Gemini API, and the other way (peers running both: BerriAI/litellm#32140): withheld.
+- OpenAI: an encrypted reasoning item made through OpenAI's API is answered 400
+  ``invalid_encrypted_content`` ("The encrypted content ... could not be verified") by Azure
+  OpenAI, and the other way (experientiallabs/experiential#965): withheld.
+
+A host not recorded (an echo decoded from a log, or an encode that names no host) is not known,
+and nothing is withheld on its account."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import interlingua as il
+from interlingua import models
+from interlingua._binding import hosted
+from interlingua.kit import dumps
+from interlingua.testing import load_body
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+ANSWERS = {
+    "anthropic-messages": "anthropic-messages/response/thinking-then-tool-use.json",
+    "gemini": "gemini/response/thought-then-signed-function-call.json",
+    "openai-responses": "openai-responses/response/reasoning-function-call-turn1.json",
+}
+PROVIDERS = {"anthropic-messages": "anthropic", "gemini": "gemini", "openai-responses": "openai"}
+SOURCES = {
+    "anthropic-messages": "https://platform.claude.com/docs/en/build-with-claude/extended-thinking",
+    "gemini": "https://github.com/BerriAI/litellm/issues/32140",
+    "openai-responses": "https://github.com/experientiallabs/experiential/pull/965",
+}
+
+ROWS = [
+    # wire, made through, sent through, withheld
+    ("anthropic-messages", "bedrock", "anthropic", False),
+    ("anthropic-messages", "vertex", "bedrock", False),
+    ("anthropic-messages", "anthropic", "vertex", False),
+    ("gemini", "vertex", "gemini-api", True),
+    ("gemini", "gemini-api", "vertex", True),
+    ("gemini", "vertex", "vertex", False),
+    ("openai-responses", "openai", "azure", True),
+    ("openai-responses", "azure", "openai", True),
+    ("openai-responses", "azure", "azure", False),
+    ("gemini", None, "vertex", False),  # made through a host not recorded: not known
+    ("openai-responses", "openai", None, False),  # sent through a host not named: not known
+]
+
+
+def _signatures(message: il.Message, provider: str) -> list[str]:
+    """The signed values of ``message``'s blocks bound to a model (signature, thoughtSignature,
+    encrypted_content), as the wire carries them."""
+    found: list[str] = []
+    for part in message.parts:
+        echo = part.echo(provider)
+        if echo is None or echo.model is None:
+            continue
+        data: Any = echo.data
+        item = data.get("item") if isinstance(data.get("item"), dict) else {}
+        found += [v for v in (data.get("signature"), data.get("thoughtSignature"), item.get("encrypted_content")) if v]
+    return found
+
+
+def _replay(wire: str, made: str | None, **changed: str) -> tuple[il.Request, list[str]]:
+    """The recorded answer (made through ``made``; ``changed``: body keys given another value)
+    replayed with its calls answered, to its model."""
+    codec = il.get_codec(wire)
+    answer = codec.decode_response({**load_body(FIXTURES / ANSWERS[wire]), **changed})
+    message = answer.message if made is None else hosted(answer.message, made)
+    calls = [part for part in message.parts if isinstance(part, il.ToolUse)]
+    results = [il.ToolResult(tool_use_id=call.id, name=call.name, content="18C") for call in calls]
+    messages = [il.Message.user("What is the weather in Paris?"), message, il.Message(role="tool", parts=results)]
+    signed = _signatures(message, PROVIDERS[wire])
+    assert signed  # every row replays a signed block
+    return il.Request(model=answer.model, max_tokens=256, messages=messages), signed
+
+
+@pytest.mark.parametrize(("wire", "made", "sent", "withheld"), ROWS)
+def test_a_signed_block_crosses_hosts_as_its_vendor_says(
+    wire: str, made: str | None, sent: str | None, withheld: bool
+) -> None:
+    request, signed = _replay(wire, made)
+    codec = il.get_codec(wire)
+    encoded = codec.encode_request(request) if sent is None else codec.encode_request(request, host=sent)
+    body = dumps(encoded.body)
+    refused = [w for w in encoded.warnings if isinstance(w, il.LossyEncode) and f"through {made}" in w.message]
+    if withheld:
+        assert all(value not in body for value in signed)
+        assert refused and all(SOURCES[wire] in w.message and str(sent) in w.message for w in refused)
+    else:
+        assert all(value in body for value in signed) and not refused
+
+
+def test_a_withheld_gemini_3_call_gets_the_documented_placeholder() -> None:
+    """Gemini 3 refuses a current-turn call without a thoughtSignature; one withheld for its host
+    is sent with the placeholder Google documents for calls made elsewhere."""
+    request, signed = _replay("gemini", "vertex", modelVersion="gemini-3-flash-preview")
+    assert request.model == "gemini-3-flash-preview"
+    body = il.get_codec("gemini").encode_request(request, host="gemini-api").body
+    call = next(p for c in body["contents"] for p in c["parts"] if "functionCall" in p)
+    assert call["thoughtSignature"] == "skip_thought_signature_validator" and call["thoughtSignature"] not in signed
+
+
+def test_the_catalog_says_which_hosts_share_with_its_source() -> None:
+    claude = models.find("anthropic", "claude-sonnet-4-5")
+    gemini = models.find("gemini", "gemini-2.5-flash")
+    gpt = models.find("openai", "gpt-5")
+    assert claude is not None and claude.binding is not None and gemini is not None and gemini.binding is not None
+    assert gpt is not None and gpt.binding is not None
+    assert claude.binding.shared_hosts == ("anthropic", "bedrock", "vertex") and not claude.binding.host_bound
+    assert claude.cite("hosts") == SOURCES["anthropic-messages"]
+    assert gemini.binding.host_bound and gemini.kind_of("hosts") == "peer_profile"
+    assert gpt.binding.host_bound and gpt.cite("hosts").endswith(SOURCES["openai-responses"])
+
+
+def test_a_hosts_table_is_checked() -> None:
+    from interlingua._model_spec import CatalogError, parse_file
+
+    with pytest.raises(CatalogError, match="hosts"):
+        parse_file({"provider": "acme", "hosts": {"shared": ["a", "b"]}, "model": [{"id": "acme-1"}]}, "acme.toml")
+    hosts = {"bound": True, "source": "https://acme.test/hosts"}
+    (spec,) = parse_file({"provider": "acme", "hosts": hosts, "model": [{"id": "acme-1"}]}, "acme.toml")
+    assert spec.binding is not None and spec.binding.refuses_host("acme-cloud", "acme")
+    assert not spec.binding.refuses_host(None, "acme") and not spec.binding.refuses_host("acme", "acme")
