@@ -132,3 +132,20 @@ def test_a_hosts_table_is_checked() -> None:
     (spec,) = parse_file({"provider": "acme", "hosts": hosts, "model": [{"id": "acme-1"}]}, "acme.toml")
     assert spec.binding is not None and spec.binding.refuses_host("acme-cloud", "acme")
     assert not spec.binding.refuses_host(None, "acme") and not spec.binding.refuses_host("acme", "acme")
+
+
+def test_converse_and_the_messages_bedrock_door_bind_alike() -> None:
+    """A Converse request names its model in the URL: the signed reasoning it replays is bound to
+    that model (as the Messages API's Bedrock door binds its blocks), and both codecs name the
+    host ``bedrock``; a body without a model binds nothing."""
+    converse = il.get_codec("bedrock-converse")
+    body = load_body(FIXTURES / "bedrock-converse/request/parallel-tool-results.json")
+    model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    bound = converse.decode_request(body, model=model)
+    unbound = converse.decode_request(body)
+    signed = [e.model for m in bound.messages for p in m.parts for e in p.provider_echoes if p.type == "thinking"]
+    assert signed and all(found == model for found in signed)
+    assert all(e.model is None for m in unbound.messages for p in m.parts for e in p.provider_echoes)
+    door = il.get_codec("anthropic-messages").host_for({"door": "bedrock"})
+    assert converse.host_for({}) == door == "bedrock"
+    assert converse.encode_request(bound).body["messages"] == converse.encode_request(unbound).body["messages"]

@@ -548,3 +548,48 @@ def test_vertex_and_azure_doors_stream(
     assert {echo.host for echo in _bound_echoes(streamed)} == ({hosts[wire]} if _bound_echoes(streamed) else set())
     (received,) = vendor.received
     assert received.path == path
+
+
+# --- the door's host reaches the encode ---------------------------------------------------------------
+
+VERTEX = {"door": "vertex", "vertex_project": "proj", "vertex_location": "us-central1"}
+
+
+def _signed_history(wire: str, path: str, made: str) -> tuple[il.Request, str]:
+    """A recorded answer, made through ``made`` (as a Client there records it), its calls answered."""
+    from interlingua._binding import hosted
+
+    answer = il.get_codec(wire).decode_response(load_body(FIXTURES / path))
+    message = hosted(answer.message, made)
+    calls = [part for part in message.parts if isinstance(part, il.ToolUse)]
+    results = [il.ToolResult(tool_use_id=call.id, name=call.name, content="18C") for call in calls]
+    messages = [il.Message.user("Weather in Paris?"), message, il.Message(role="tool", parts=results)]
+    echoes = [e.data for part in message.parts for e in part.provider_echoes if e.model is not None]
+    signature = next(data.get("signature") or data["thoughtSignature"] for data in echoes if len(data))
+    return il.Request(model=answer.model, max_tokens=64, messages=messages), signature
+
+
+def test_a_client_encodes_for_its_doors_host(vendor: VendorServer, aws: None) -> None:
+    """Gemini through Vertex AI withholds a thoughtSignature the Gemini API made (a 400 "Corrupted
+    thought signature." there), reported on the answer; through the Gemini API it is sent. Claude
+    through Bedrock sends a block the Claude API signed (the vendor says the two share)."""
+    gemini = "gemini/response/thought-then-signed-function-call.json"
+    request, signature = _signed_history("gemini", gemini, "gemini-api")
+    vendor.answer = Answer(json=load_body(FIXTURES / gemini))
+    with il.Client("gemini", api_key="door-key", base_url=vendor.url, settings=VERTEX) as client:
+        answer = client.send(request)
+    with il.Client("gemini", api_key="door-key", base_url=vendor.url) as client:
+        client.send(request)
+    through_vertex, through_api = (json.dumps(received.body) for received in vendor.received)
+    assert signature not in through_vertex and signature in through_api
+    (withheld,) = [w for w in answer.warnings if w.side == "request" and "made through gemini-api" in w.message]
+    assert isinstance(withheld, il.LossyEncode) and "refused through vertex" in withheld.message
+
+    vendor.received.clear()
+    claude = "anthropic-messages/response/thinking-then-tool-use.json"
+    request, signature = _signed_history("anthropic-messages", claude, "anthropic")
+    vendor.answer = Answer(json=load_body(FIXTURES / claude))
+    with _bedrock(vendor) as client:
+        answer = client.send(request)
+    (received,) = vendor.received
+    assert signature in json.dumps(received.body) and not [w for w in answer.warnings if w.side == "request"]
