@@ -5,7 +5,8 @@ holds the encoder to what the vendor says of the two hosts (the catalog's ``[hos
 
 - Anthropic: "signature values are compatible across platforms (Claude APIs, Amazon Bedrock, and
   Google Cloud). Values generated on one platform work on another" (extended thinking): nothing is
-  withheld between the three.
+  withheld between the three. Except where a model checks the organization that made a block
+  (Claude Fable 5.1 and Mythos 5.1, AWS's thinking-block-binding page): withheld from any other.
 - Gemini: a thoughtSignature made through Vertex AI is answered 400 "Corrupted thought signature."
   by the Gemini API, and the other way (peers running both: BerriAI/litellm#32140): withheld.
 - OpenAI: an encrypted reasoning item made through OpenAI's API is answered 400
@@ -99,6 +100,24 @@ def test_a_signed_block_crosses_hosts_as_its_vendor_says(
         assert refused and all(SOURCES[wire] in w.message and str(sent) in w.message for w in refused)
     else:
         assert all(value in body for value in signed) and not refused
+
+
+AWS_BINDING = "https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-thinking-block-binding.html"
+
+
+@pytest.mark.parametrize(("made", "sent", "withheld"), [("anthropic", "bedrock", True), ("bedrock", "bedrock", False)])
+def test_claude_fable_5_1_takes_a_block_only_from_the_organization_that_made_it(
+    made: str, sent: str, withheld: bool
+) -> None:
+    """Claude Fable 5.1 enforces the account check ("the same AWS account that produced the block,
+    or one of the accounts listed in bind_to_additional_organizations"): a block the Claude API
+    made, under an Anthropic organization, is withheld from Bedrock; where the general statement
+    holds (any other Claude) the rows above send it."""
+    request, signed = _replay("anthropic-messages", made, model="claude-fable-5-1")
+    encoded = il.get_codec("anthropic-messages").encode_request(request, host=sent)
+    refused = [w for w in encoded.warnings if f"made through {made}" in w.message]
+    assert (all(value not in dumps(encoded.body) for value in signed), bool(refused)) == (withheld, withheld)
+    assert all(AWS_BINDING in w.message for w in refused)
 
 
 def test_a_withheld_gemini_3_call_gets_the_documented_placeholder() -> None:

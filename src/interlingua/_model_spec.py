@@ -381,11 +381,7 @@ def _file_hosts(table: Any, where: str) -> tuple[dict[str, Any], str, str | None
         return None
     if not isinstance(table, Mapping) or set(table) - _HOSTS or not isinstance(table.get("source"), str):
         raise CatalogError(f"{where}: hosts: a table of {', '.join(sorted(_HOSTS))}, with a source")
-    binding: dict[str, Any] = {}
-    if "bound" in table:
-        binding["host_bound"] = table["bound"]
-    if "shared" in table:
-        binding["shared_hosts"] = table["shared"]
+    binding = {"host_bound": table.get("bound", False), "shared_hosts": table.get("shared", [])}
     return binding, table["source"], table.get("kind")
 
 
