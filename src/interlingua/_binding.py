@@ -72,6 +72,7 @@ def hosted(message: Message, host: str, model: str | None = None, provider: str 
     block's own echo that names no model (a wire whose answers do not say which model made them,
     as Converse's) is bound to that model first, so every door's signed blocks carry both."""
     parts = list(message.parts)
+    changed = False
     for i, part in enumerate(parts):
         if not part.provider_echoes:
             continue
@@ -80,7 +81,8 @@ def hosted(message: Message, host: str, model: str | None = None, provider: str 
             bind = model if unnamed else None
             echoes = [_stamped(e, host, bind if e.provider == provider else None) for e in part.provider_echoes]
             parts[i] = part.model_copy(update={"provider_echoes": echoes})
-    return message.model_copy(update={"parts": parts})
+            changed = True
+    return message.model_copy(update={"parts": parts}) if changed else message
 
 
 _REASONING = frozenset({"thinking", "redacted_thinking"})

@@ -154,7 +154,8 @@ def _hosted(response: Response, host: str | None, codec: Codec, sent: HttpReques
     from ._binding import hosted
 
     model = sent.source.model if sent is not None and sent.source is not None else None
-    return response.model_copy(update={"message": hosted(response.message, host, model, codec.provider)})
+    message = hosted(response.message, host, model, codec.provider)
+    return response if message is response.message else response.model_copy(update={"message": message})
 
 
 def _with_warnings(response: Response, sent: Encoded | None, decoded: list[AnyWarning]) -> Response:
