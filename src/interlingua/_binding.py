@@ -66,14 +66,32 @@ def bind(message: Message, request: Request) -> Message:
     return message.model_copy(update={"parts": parts}) if changed else message
 
 
-def hosted(message: Message, host: str) -> Message:
-    """``message`` with ``host`` recorded on each echo bound to its model (the door that served it)."""
+def hosted(message: Message, host: str, model: str | None = None, provider: str | None = None) -> Message:
+    """``message`` with ``host`` recorded on each echo bound to its model (the door that served it).
+    ``model``, ``provider``: the model the request named and the codec's provider; a reasoning
+    block's own echo that names no model (a wire whose answers do not say which model made them,
+    as Converse's) is bound to that model first, so every door's signed blocks carry both."""
     parts = list(message.parts)
+    changed = False
     for i, part in enumerate(parts):
-        if part.provider_echoes and any(echo.model is not None for echo in part.provider_echoes):
-            echoes = [e.model_copy(update={"host": host}) if e.model is not None else e for e in part.provider_echoes]
+        if not part.provider_echoes:
+            continue
+        unnamed = model is not None and part.type in _REASONING
+        if unnamed or any(echo.model is not None for echo in part.provider_echoes):
+            bind = model if unnamed else None
+            echoes = [_stamped(e, host, bind if e.provider == provider else None) for e in part.provider_echoes]
             parts[i] = part.model_copy(update={"provider_echoes": echoes})
-    return message.model_copy(update={"parts": parts})
+            changed = True
+    return message.model_copy(update={"parts": parts}) if changed else message
+
+
+_REASONING = frozenset({"thinking", "redacted_thinking"})
+
+
+def _stamped(echo: ProviderEcho, host: str, model: str | None) -> ProviderEcho:
+    if echo.model is None and model is None:
+        return echo
+    return echo.model_copy(update={"host": host, "model": echo.model or model})
 
 
 class Binding:
@@ -83,14 +101,24 @@ class Binding:
     :meth:`withheld` answers per block, in order: a block made under another prefix makes it and
     every later block invalid on a prefix-bound model (the vendor's rule), so the first mismatch
     withholds the rest. A block is readable by its producer and the models its ``readable_by``
-    names; another model gets it only where neither side is ``model_bound``."""
+    names; another model gets it only where neither side is ``model_bound``. ``host``: the host
+    the request goes through (the codec's ``host_for``; None: not known), against which a block's
+    own (``ProviderEcho.host``) is checked where the target's entry says signatures are bound to
+    their host (``BindingRules.refuses_host``)."""
 
-    __slots__ = ("_digest", "_find", "_request", "broken", "spec")
+    __slots__ = ("_digest", "_find", "_request", "broken", "host", "spec")
 
-    def __init__(self, spec: ModelSpec | None, request: Request, find: Callable[[str], ModelSpec | None]) -> None:
+    def __init__(
+        self,
+        spec: ModelSpec | None,
+        request: Request,
+        find: Callable[[str], ModelSpec | None],
+        host: str | None = None,
+    ) -> None:
         self.spec = spec
         self._request = request
         self._find = find
+        self.host = host
         self._digest: str | None = None
         self.broken: str | None = None
 
@@ -102,6 +130,8 @@ class Binding:
         if self.broken is not None:
             return self.broken
         rules = spec.binding
+        if rules is not None and rules.refuses_host(echo.host, self.host):
+            return f"made through {echo.host}, which {spec.id} refuses through {self.host} ({spec.cite('hosts')})"
         if rules is not None and rules.prefix_bound and echo.prefix is not None:
             if self._digest is None:
                 self._digest = prefix_digest(self._request)

@@ -220,14 +220,15 @@ def known_model(provider: str, package: str, model: str | None) -> ModelSpec | N
     return catalog(provider, package).find(model)
 
 
-def binding_of(provider: str, package: str, request: Request) -> Binding:
+def binding_of(provider: str, package: str, request: Request, host: str | None = None) -> Binding:
     """What the target model of ``request`` takes of earlier turns' signed reasoning (its entry's
-    ``[binding]`` facts, the producing models' ``readable_by``); an encoder asks it per block. An
+    ``[binding]`` facts, the producing models' ``readable_by``); an encoder asks it per block.
+    ``host``: the host the request goes through (``Codec.host_for``), None where not known. An
     unknown model is not noted here: binding facts are sought, not asked for."""
     from ._binding import Binding
 
     found = catalog(provider, package)
-    return Binding(found.find(request.model), request, found.find)
+    return Binding(found.find(request.model), request, found.find, host)
 
 
 def load(path: str | Path, provider: str | None = None) -> list[ModelSpec]:

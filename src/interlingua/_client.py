@@ -146,13 +146,16 @@ def _sided(warnings: list[AnyWarning], side: str) -> list[AnyWarning]:
     return [w.model_copy(update={"side": side}) for w in warnings]
 
 
-def _hosted(response: Response, host: str | None) -> Response:
-    """``response`` with the door's ``host`` recorded on its model-bound echoes (signed reasoning)."""
+def _hosted(response: Response, host: str | None, codec: Codec, sent: HttpRequest | None) -> Response:
+    """``response`` with the door's ``host`` recorded on its model-bound echoes (signed reasoning),
+    its reasoning that names no model bound to the model the request named (``sent.source``)."""
     if host is None:
         return response
     from ._binding import hosted
 
-    return response.model_copy(update={"message": hosted(response.message, host)})
+    model = sent.source.model if sent is not None and sent.source is not None else None
+    message = hosted(response.message, host, model, codec.provider)
+    return response if message is response.message else response.model_copy(update={"message": message})
 
 
 def _with_warnings(response: Response, sent: Encoded | None, decoded: list[AnyWarning]) -> Response:
@@ -289,10 +292,16 @@ class _Base:
         return f"{type(self).__name__}(codec={self.codec.name!r}, base_url={where!r})"
 
     def _prepared(self, request: Request, *, stream: bool, strict: bool) -> HttpRequest:
-        """The request encoded once: ``strict`` raises LossyEncodeError here, before any sending."""
-        encoded = self.codec.encode_request(request, strict=strict)
+        """The request encoded once, for the host its door names (``Codec.host_for``: what a
+        signed block made through another host needs): ``strict`` raises LossyEncodeError here,
+        before any sending."""
+        host = self.codec.host_for(self._endpoint.settings)
+        if host is None:
+            encoded = self.codec.encode_request(request, strict=strict)
+        else:
+            encoded = self.codec.encode_request(request, strict=strict, host=host)
         prepared = self.codec.http_request(request, stream=stream, endpoint=self._endpoint, encoded=encoded)
-        return replace(prepared, source=request)
+        return replace(prepared, source=request, host=prepared.host or host)
 
     def _decode_body(self, status: int, content: bytes) -> Response:
         try:
@@ -472,7 +481,8 @@ class Client(_Base):
 
     def _send(self, prepared: HttpRequest) -> Response:
         status, content = self._read(prepared)
-        return _with_warnings(_hosted(self._decode_body(status, content), prepared.host), prepared.encoded, [])
+        answer = _hosted(self._decode_body(status, content), prepared.host, self.codec, prepared)
+        return _with_warnings(answer, prepared.encoded, [])
 
     def _read(self, prepared: HttpRequest) -> tuple[int, bytes]:
         """``prepared`` opened (retried per the policy) and its whole answer read: the status and
@@ -615,12 +625,14 @@ class _StreamBase:
         self._final: Response | None = None
         self._failure: StreamError | None = None
         self._sent: Encoded | None = None
+        self._door: tuple[HttpRequest, Codec] | None = None  # the host recorded on the answer's signed blocks
         self._decoded: list[AnyWarning] = []  # the decoder's warnings, complete once it ended
         self.request_warnings: list[AnyWarning] = []
         """What the request could not carry (``side="request"``), known before the first event."""
         self._call: _otel.Call | None = None  # the span, when telemetry is on
 
-    def _encoded(self, prepared: HttpRequest) -> None:
+    def _encoded(self, prepared: HttpRequest, codec: Codec) -> None:
+        self._door = (prepared, codec)
         self._sent = prepared.encoded
         self.request_warnings = _sided(prepared.encoded.warnings, "request") if prepared.encoded else []
 
@@ -635,6 +647,8 @@ class _StreamBase:
         return event
 
     def _fail(self, error: StreamError) -> StreamError:
+        if error.partial is not None:
+            error.partial = self._hosted(error.partial)  # what arrived, its signed blocks hosted as an answer's
         self._over, self._failure = True, error
         self._untraced(error)
         return error
@@ -670,7 +684,7 @@ class _StreamBase:
             raise self._failure
         if self._final is None:
             try:
-                self._final = _with_warnings(self._acc.response(), self._sent, self._decoded)
+                self._final = _with_warnings(self._hosted(self._acc.response()), self._sent, self._decoded)
             except StreamError as error:
                 raise self._fail(error) from None
             call, self._call = self._call, None
@@ -680,7 +694,14 @@ class _StreamBase:
 
     def snapshot(self) -> Response:
         """The answer so far (open tool calls parsed up to where their JSON stops)."""
-        return self._acc.snapshot()
+        return self._hosted(self._acc.snapshot())
+
+    def _hosted(self, response: Response) -> Response:
+        """``response`` with the door's host on its signed blocks, as :meth:`Client.send` records it."""
+        if self._door is None:
+            return response
+        prepared, codec = self._door
+        return _hosted(response, prepared.host, codec, prepared)
 
 
 class EventStream(_StreamBase):
@@ -693,7 +714,7 @@ class EventStream(_StreamBase):
     def __init__(self, client: Client, prepared: HttpRequest) -> None:
         super().__init__()
         self._client, self._prepared = client, prepared
-        self._encoded(prepared)
+        self._encoded(prepared, client.codec)
         self._response: httpx2.Response | None = None
         self._events: DecodedStream | None = None
         self._watchdog: _Watchdog | None = None
@@ -844,7 +865,8 @@ class AsyncClient(_Base):
 
     async def _send(self, prepared: HttpRequest) -> Response:
         status, content = await self._read(prepared)
-        return _with_warnings(_hosted(self._decode_body(status, content), prepared.host), prepared.encoded, [])
+        answer = _hosted(self._decode_body(status, content), prepared.host, self.codec, prepared)
+        return _with_warnings(answer, prepared.encoded, [])
 
     async def _read(self, prepared: HttpRequest) -> tuple[int, bytes]:
         """Like ``Client._read``."""
@@ -1033,7 +1055,7 @@ class AsyncEventStream(_StreamBase):
         elif not client._resolver:
             self._prepared = client._prepared(request, stream=True, strict=strict)
         if self._prepared is not None:
-            self._encoded(self._prepared)
+            self._encoded(self._prepared, self._client.codec)
             self._call = client._traced(request, self._prepared)
         self._response: httpx2.Response | None = None
         self._feeder: asyncio.Task[None] | None = None
@@ -1055,7 +1077,7 @@ class AsyncEventStream(_StreamBase):
             if self._prepared is None:
                 assert isinstance(self._request, Request)
                 self._prepared = await self._client.prepare(self._request, stream=True, strict=self._strict)
-                self._encoded(self._prepared)
+                self._encoded(self._prepared, self._client.codec)
                 self._call = self._client._traced(self._request, self._prepared)
             try:
                 self._response = await self._client.open(self._prepared)

@@ -328,9 +328,14 @@ class Codec(Protocol):
         strict: bool = False,
         reasoning: ReasoningPolicy = "drop",
         resolve: Resolver | None = None,
+        host: str | None = None,
     ) -> Encoded:
         """``resolve`` turns artifact handles (``MediaSource.handle``) into media; without
-        it, a request holding one raises ``EncodeError`` at the handle's path."""
+        it, a request holding one raises ``EncodeError`` at the handle's path. ``host``: the host
+        the body goes through (what :meth:`host_for` names for the endpoint; None: not known),
+        for the rules that depend on it: a block signed through a host the target's host does
+        not take signatures from is withheld, with a warning. A caller passes it only where
+        ``host_for`` names one, so a codec that names none is never asked with it."""
         ...
 
     def decode_request(self, body: Mapping[str, Any]) -> Request: ...
@@ -386,6 +391,14 @@ class Codec(Protocol):
         """Optional (default ``api_key_env``): the key variables for the door ``settings`` name
         (a cloud host of the same wire), or None where that door authenticates otherwise
         (request signing, cloud credentials): a key is then not required."""
+        ...
+
+    def host_for(self, settings: Mapping[str, str]) -> str | None:
+        """Optional (default None: not known): the host a request goes through for the door
+        ``settings`` name (the vendor's own API or a cloud host of the same wire, ``"acme-cloud"``),
+        since signatures made through one host are not always taken through another. The
+        transport passes it to ``encode_request(host=)`` and records it on the answer's signed
+        blocks (``ProviderEcho.host``)."""
         ...
 
     def sniff(self, body: Mapping[str, Any]) -> Sniffed | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ._codec import Capabilities, Endpoint, HttpRequest, Serving
@@ -80,7 +81,9 @@ class CodecBase:
         (a Responses request continuing stored state answers calls the body does not show)."""
         return self.rules
 
-    def write_request(self, ready: Request, strict: bool) -> Encoded:
+    def write_request(self, ready: Request, strict: bool, host: str | None = None) -> Encoded:
+        """The body for ``ready``; ``host``: the host it goes through, given only where
+        ``host_for`` names one (a codec whose body does not depend on it may leave it out)."""
         raise NotImplementedError(f"{type(self).__qualname__} writes no requests")
 
     def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
@@ -115,14 +118,16 @@ class CodecBase:
         strict: bool = False,
         reasoning: ReasoningPolicy = "drop",
         resolve: Resolver | None = None,
+        host: str | None = None,
     ) -> Encoded:
         """The body. The transcript is first made to keep the API's rules (``rules``, see
         ``interlingua.kit.TurnRules``); ``reasoning`` says what happens to thinking the target
-        cannot take back: dropped (default) or sent as text, reported either way."""
+        cannot take back: dropped (default) or sent as text, reported either way. ``host``: the
+        host the body goes through (``host_for``), handed to ``write_request``."""
         return encode_with_rules(
             request,
             self.rules_for(request),
-            self.write_request,
+            self.write_request if host is None else partial(self.write_request, host=host),
             codec=self.name,
             strict=strict,
             reasoning=reasoning,
@@ -164,15 +169,19 @@ class CodecBase:
     def http_request(
         self, request: Request, *, stream: bool, endpoint: Endpoint, encoded: Encoded | None = None
     ) -> HttpRequest:
+        host = self.host_for(endpoint.settings)
         if encoded is None:
-            encoded = self.encode_request(request)
+            encoded = self.encode_request(request) if host is None else self.encode_request(request, host=host)
         sent = self.wire_request(dict(encoded.body), request, stream=stream, endpoint=endpoint)
-        return replace(sent, encoded=encoded)
+        return replace(sent, encoded=encoded, host=sent.host or host)
 
     # --- optional members: the defaults ------------------------------------------------------------
 
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
         return tuple(self.api_key_env)
+
+    def host_for(self, settings: Mapping[str, str]) -> str | None:
+        return None
 
     def count_request(self, request: Request, *, endpoint: Endpoint) -> HttpRequest | None:
         return None

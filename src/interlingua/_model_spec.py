@@ -61,11 +61,25 @@ class BindingRules:
     reader, it takes only its own blocks and those of models whose ``readable_by`` names it (a
     block from any other model is dropped by the vendor, unseen). ``prefix_bound``: a block made
     under another system prompt or toolset is refused, and with it every later block.
-    ``readable_by``: as a producer, the other models that read its blocks (``"*"``: any)."""
+    ``readable_by``: as a producer, the other models that read its blocks (``"*"``: any).
+    ``host_bound``: a block signed through one host (a codec's door: ``ProviderEcho.host``) is
+    refused through another, unless ``shared_hosts`` names both: the hosts the vendor says take
+    each other's signatures (a catalog file's ``[hosts]`` table, sources group ``hosts``)."""
 
     model_bound: bool = False
     prefix_bound: bool = False
     readable_by: tuple[str, ...] = ()
+    host_bound: bool = False
+    shared_hosts: tuple[str, ...] = ()
+
+    def refuses_host(self, made: str | None, target: str | None) -> bool:
+        """Whether a block signed through host ``made`` is refused through ``target``; a host
+        not recorded (None) is not known, and nothing is withheld on its account."""
+        if made is None or target is None or made == target:
+            return False
+        if made in self.shared_hosts and target in self.shared_hosts:
+            return False
+        return self.host_bound
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +207,8 @@ class ModelSpec:
                 "model_bound": self.binding.model_bound,
                 "prefix_bound": self.binding.prefix_bound,
                 "readable_by": list(self.binding.readable_by),
+                "host_bound": self.binding.host_bound,
+                "shared_hosts": list(self.binding.shared_hosts),
             },
         }
 
@@ -261,17 +277,18 @@ def parse_entry(table: Mapping[str, Any], provider: str, base: ModelSpec | None 
 
 
 def _parse_binding(table: Any, base: BindingRules | None, where: str) -> BindingRules:
-    known = {"model_bound", "prefix_bound", "readable_by"}
+    known = {"model_bound", "prefix_bound", "readable_by", "host_bound", "shared_hosts"}
     if not isinstance(table, Mapping) or set(table) - known:
         raise CatalogError(f"{where}: expected a table of {', '.join(sorted(known))}")
     changes: dict[str, Any] = {}
-    for key in ("model_bound", "prefix_bound"):
+    for key in ("model_bound", "prefix_bound", "host_bound"):
         if key in table:
             if not isinstance(table[key], bool):
                 raise CatalogError(f"{where}.{key}: true or false")
             changes[key] = table[key]
-    if "readable_by" in table:
-        changes["readable_by"] = tuple(_strings(table["readable_by"], f"{where}.readable_by"))
+    for key in ("readable_by", "shared_hosts"):
+        if key in table:
+            changes[key] = tuple(_strings(table[key], f"{where}.{key}"))
     return replace(base or BindingRules(), **changes)
 
 
@@ -337,6 +354,7 @@ def parse_file(
     same model served here)."""
     default = data.get("provider", provider)
     scopes = data.get("scopes")
+    hosts = _file_hosts(data.get("hosts"), where)
     specs: dict[str, ModelSpec] = {}
     for i, table in enumerate(data.get("model", [])):
         owner = table.get("provider", default)
@@ -344,10 +362,36 @@ def parse_file(
             raise CatalogError(f"{where}: model[{i}] names no provider")
         if scopes is not None and "scopes" not in table:
             table = {**table, "scopes": scopes}
+        if hosts is not None and "hosts" not in table.get("sources", {}):
+            table = _hosted_entry(table, *hosts)
         base = base_of(table.get("extends"), specs, f"{where}: model[{i}]", elsewhere)
         spec = parse_entry(table, owner, base, f"{where}: model[{i}]")
         specs[spec.id] = spec
     return list(specs.values())
+
+
+_HOSTS = frozenset({"bound", "shared", "source", "kind"})
+
+
+def _file_hosts(table: Any, where: str) -> tuple[dict[str, Any], str, str | None] | None:
+    """A catalog file's ``[hosts]`` table (every entry's default, as ``scopes``): ``bound`` (a
+    signature is refused through another host), ``shared`` (hosts that take each other's),
+    ``source`` and its ``kind`` -> the entry's binding keys, its source and the source's kind."""
+    if table is None:
+        return None
+    if not isinstance(table, Mapping) or set(table) - _HOSTS or not isinstance(table.get("source"), str):
+        raise CatalogError(f"{where}: hosts: a table of {', '.join(sorted(_HOSTS))}, with a source")
+    binding = {"host_bound": table.get("bound", False), "shared_hosts": table.get("shared", [])}
+    return binding, table["source"], table.get("kind")
+
+
+def _hosted_entry(table: Mapping[str, Any], binding: dict[str, Any], source: str, kind: str | None) -> dict[str, Any]:
+    """``table`` with the file's host facts where it states none of its own."""
+    out = {**table, "binding": {**binding, **table.get("binding", {})}, "sources": {**table.get("sources", {})}}
+    out["sources"]["hosts"] = source
+    if kind is not None:
+        out["source_kinds"] = {"hosts": kind, **table.get("source_kinds", {})}
+    return out
 
 
 def base_of(

@@ -44,9 +44,9 @@ class ProviderEcho(IRModel):
     """The digest (:func:`interlingua.prefix_digest`) of the system prompt and tools the block was
     made under, where the vendor binds signed reasoning to them; None: not recorded."""
     host: str | None = None
-    """The host (a codec's door, ``"acme-cloud"``) that served the model which made it, since a
-    signature made through one host is not always taken through another; None: the vendor's own
-    API, or not recorded."""
+    """The host (a codec's door, ``"acme-cloud"``, or the vendor's own API, ``"acme"``: the codec's
+    ``host_for``) that served the model which made it, since a signature made through one host is
+    not always taken through another; None: not recorded (a host not known)."""
 
 
 class _Echoing(Hosted):

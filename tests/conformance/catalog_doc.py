@@ -108,6 +108,10 @@ def _binding(spec: ModelSpec) -> list[tuple[str, str]]:
     if bound.readable_by:
         readers = "any model" if "*" in bound.readable_by else _names(bound.readable_by, ordered=True)
         rules.append((f"its thinking blocks are read by {readers} too", "binding"))
+    if bound.host_bound and spec.thinking is not None:  # a model that makes no signed reasoning: no line
+        shared = f", or one of {_names(bound.shared_hosts, ordered=True)}" if bound.shared_hosts else ""
+        what = f"takes a signed block only through the host that made it{shared} (withheld, with a warning)"
+        rules.append((what, "hosts"))
     return rules
 
 

@@ -43,6 +43,7 @@ def test_the_protocol_names_every_hook_the_core_reads() -> None:
             "decode_error",
             "http_request",
             "api_key_env_for",
+            "host_for",
             "sniff",
             "sniff_stream",
             "count_request",

@@ -427,3 +427,22 @@ def test_with_telemetry_on_each_hop_is_a_span_of_its_own(fakes: dict[str, FakeVe
     assert failed.attributes["gen_ai.request.model"] == MODELS["anthropic-messages"]
     assert served.status.status_code is StatusCode.UNSET
     assert served.attributes["gen_ai.request.model"] == MODELS["gemini"]
+
+
+def test_the_access_line_names_the_host_the_serving_upstream_went_through(
+    fakes: dict[str, FakeVendor], caplog: pytest.LogCaptureFixture
+) -> None:
+    """An upstream request is encoded for its codec's host (``Codec.host_for``: what a signed block
+    made through another host needs) and the access line says which: after a fallback, the host
+    of the upstream that served; a codec that names no host (Chat Completions) leaves it out."""
+    primary, backup, chat = fakes["gemini"], fakes["anthropic-messages"], fakes["openai-chat"]
+    primary.reply(Reply.error(429, "rate limited", kind="RESOURCE_EXHAUSTED", retry_after=30))
+    smart = Route("smart", upstreams=(upstream(primary, "primary"), upstream(backup, "backup")), cooldown=5)
+    plain = Route("plain", upstreams=(upstream(chat, "chat"),))
+    with gateway(smart, plain) as url, caplog.at_level(logging.INFO, logger="interlingua.gateway"):
+        sdk = anthropic_sdk(url)
+        ask_anthropic(sdk, "smart")
+        ask_anthropic(sdk, "plain")
+    lines = [r.getMessage() for r in caplog.records if r.name == "interlingua.gateway"]
+    assert " upstream=backup status=200 " in lines[0] and lines[0].endswith(" host=anthropic")
+    assert " upstream=chat status=200 " in lines[1] and " host=" not in lines[1]

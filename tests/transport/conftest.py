@@ -17,6 +17,29 @@ from .vendor_server import VendorServer
 
 KEY = "sk-test-9f8e7d6c5b4a-secret"
 
+HOSTS = {"anthropic-messages": "anthropic", "openai-responses": "openai", "gemini": "gemini-api"}
+"""The host each wire's own API is recorded as (``Codec.host_for`` with no door); the others name none."""
+
+
+def through(wire: str, response: il.Response) -> il.Response:
+    """``response`` as the Client gives it from the wire's own API: the host recorded on each echo
+    bound to a model (signed reasoning, encrypted items), nothing else changed."""
+    host = HOSTS.get(wire)
+    if host is None:
+        return response
+    parts = [
+        part.model_copy(
+            update={
+                "provider_echoes": [
+                    echo.model_copy(update={"host": host}) if echo.model is not None else echo
+                    for echo in part.provider_echoes
+                ]
+            }
+        )
+        for part in response.message.parts
+    ]
+    return response.model_copy(update={"message": response.message.model_copy(update={"parts": parts})})
+
 
 @dataclass(frozen=True)
 class Scenario:

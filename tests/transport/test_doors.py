@@ -452,6 +452,26 @@ def test_the_recorded_bedrock_stream_frames_parse(tmp_path: Path) -> None:
 # --- Bedrock Converse through the transport ------------------------------------------------------------
 
 
+hosts = {"gemini": "vertex", "openai-chat": "azure", "openai-responses": "azure"}
+
+
+def _bound_echoes(response: il.Response) -> list[il.ProviderEcho]:
+    """The echoes bound to a model (signed reasoning, encrypted items): those a door records itself on."""
+    return [echo for part in response.message.parts for echo in part.provider_echoes if echo.model is not None]
+
+
+def _without(part: il.ContentPart, field: str) -> il.ContentPart:
+    """``part`` with ``field`` (``host``, ``model``) of each of its echoes unset."""
+    echoes = [echo.model_copy(update={field: None}) for echo in part.provider_echoes]
+    return part.model_copy(update={"provider_echoes": echoes})
+
+
+def _unhosted(response: il.Response) -> il.Response:
+    """``response`` with no echo's host recorded."""
+    parts = [_without(part, "host") for part in response.message.parts]
+    return response.model_copy(update={"message": response.message.model_copy(update={"parts": parts})})
+
+
 def test_converse_send_and_stream_are_signed_and_read(vendor: VendorServer, aws: None) -> None:
     pytest.importorskip("interlingua_bedrock")
     answer = load_body(FIXTURES / "bedrock-converse/response/signed-reasoning-then-tool-use.json")
@@ -459,7 +479,16 @@ def test_converse_send_and_stream_are_signed_and_read(vendor: VendorServer, aws:
     settings = {"aws_region": REGION}
     with il.Client("bedrock-converse", base_url=vendor.url, settings=settings) as client:
         response = client.send(_request())
-    assert response == il.get_codec("bedrock-converse").decode_response(answer)
+    decoded = il.get_codec("bedrock-converse").decode_response(answer)
+    # Converse answers name no model: the signed blocks are bound to the model the URL named and
+    # record the host, as the anthropic-messages Bedrock door records its own (issue 45 item 2)
+    signed = [part.echo("bedrock") for part in response.message.parts[:2]]
+    assert [(echo.model, echo.host) for echo in signed if echo is not None] == [(CLAUDE, "bedrock")] * 2
+    assert [(echo.model, echo.host) for echo in signed if echo is not None] != [
+        (echo.model, echo.host) for part in decoded.message.parts[:2] if (echo := part.echo("bedrock")) is not None
+    ]
+    unbound = [_without(part, "model") for part in _unhosted(response).message.parts]
+    assert response.message.parts[2:] == decoded.message.parts[2:] and unbound == decoded.message.parts
     (sent,) = vendor.received
     assert sent.path == "/model/us.anthropic.claude-sonnet-4-20250514-v1%3A0/converse"
     assert sent.body["messages"] == [{"role": "user", "content": [{"text": "Hello"}]}]
@@ -514,6 +543,53 @@ def test_vertex_and_azure_doors_stream(
     model = "gemini-2.5-flash" if wire == "gemini" else "gpt-4o"
     with il.Client(wire, api_key="door-key", base_url=vendor.url, settings=settings) as client:
         streamed = client.stream(_request(model)).response()
-    assert streamed == il.accumulate(il.get_codec(wire).decode_stream(il.parse_sse([sse])))
+    # the streamed answer's signed blocks record the door (as a sent one's do), nothing else changes
+    assert _unhosted(streamed) == il.accumulate(il.get_codec(wire).decode_stream(il.parse_sse([sse])))
+    assert {echo.host for echo in _bound_echoes(streamed)} == ({hosts[wire]} if _bound_echoes(streamed) else set())
     (received,) = vendor.received
     assert received.path == path
+
+
+# --- the door's host reaches the encode ---------------------------------------------------------------
+
+VERTEX = {"door": "vertex", "vertex_project": "proj", "vertex_location": "us-central1"}
+
+
+def _signed_history(wire: str, path: str, made: str) -> tuple[il.Request, str]:
+    """A recorded answer, made through ``made`` (as a Client there records it), its calls answered."""
+    from interlingua._binding import hosted
+
+    answer = il.get_codec(wire).decode_response(load_body(FIXTURES / path))
+    message = hosted(answer.message, made)
+    calls = [part for part in message.parts if isinstance(part, il.ToolUse)]
+    results = [il.ToolResult(tool_use_id=call.id, name=call.name, content="18C") for call in calls]
+    messages = [il.Message.user("Weather in Paris?"), message, il.Message(role="tool", parts=results)]
+    echoes = [e.data for part in message.parts for e in part.provider_echoes if e.model is not None]
+    signature = next(data.get("signature") or data["thoughtSignature"] for data in echoes if len(data))
+    return il.Request(model=answer.model, max_tokens=64, messages=messages), signature
+
+
+def test_a_client_encodes_for_its_doors_host(vendor: VendorServer, aws: None) -> None:
+    """Gemini through Vertex AI withholds a thoughtSignature the Gemini API made (a 400 "Corrupted
+    thought signature." there), reported on the answer; through the Gemini API it is sent. Claude
+    through Bedrock sends a block the Claude API signed (the vendor says the two share)."""
+    gemini = "gemini/response/thought-then-signed-function-call.json"
+    request, signature = _signed_history("gemini", gemini, "gemini-api")
+    vendor.answer = Answer(json=load_body(FIXTURES / gemini))
+    with il.Client("gemini", api_key="door-key", base_url=vendor.url, settings=VERTEX) as client:
+        answer = client.send(request)
+    with il.Client("gemini", api_key="door-key", base_url=vendor.url) as client:
+        client.send(request)
+    through_vertex, through_api = (json.dumps(received.body) for received in vendor.received)
+    assert signature not in through_vertex and signature in through_api
+    (withheld,) = [w for w in answer.warnings if w.side == "request" and "made through gemini-api" in w.message]
+    assert isinstance(withheld, il.LossyEncode) and "refused through vertex" in withheld.message
+
+    vendor.received.clear()
+    claude = "anthropic-messages/response/thinking-then-tool-use.json"
+    request, signature = _signed_history("anthropic-messages", claude, "anthropic")
+    vendor.answer = Answer(json=load_body(FIXTURES / claude))
+    with _bedrock(vendor) as client:
+        answer = client.send(request)
+    (received,) = vendor.received
+    assert signature in json.dumps(received.body) and not [w for w in answer.warnings if w.side == "request"]

@@ -12,7 +12,7 @@ import pytest
 import interlingua as il
 from interlingua.testing import read_stream_file
 
-from .conftest import KEY, SCENARIOS, body_of
+from .conftest import KEY, SCENARIOS, body_of, through
 from .vendor_server import Answer, VendorServer
 
 pytestmark = pytest.mark.parametrize("wire", list(SCENARIOS))
@@ -52,7 +52,7 @@ def test_async_client_resolves_handles_with_an_async_resolver(wire: str, vendor:
             return await client.send(request)
 
     response = asyncio.run(go())
-    assert response == il.get_codec(wire).decode_response(body_of(scenario.files(scenario.send)[1]))
+    assert response == through(wire, il.get_codec(wire).decode_response(body_of(scenario.files(scenario.send)[1])))
     [seen] = vendor.received
     expected = _expected_body(il.get_codec(wire))
     seen.body.pop("stream", None)
@@ -72,7 +72,7 @@ def test_async_stream_resolves_on_entering_the_block(wire: str, vendor: VendorSe
         async with client, client.stream(request) as events:
             return await events.response()
 
-    assert asyncio.run(go()) == il.accumulate(codec.decode_stream(read_stream_file(stream_path)))
+    assert asyncio.run(go()) == through(wire, il.accumulate(codec.decode_stream(read_stream_file(stream_path))))
     [seen] = vendor.received
     assert base64.b64encode(PNG).decode() in str(seen.body)
 

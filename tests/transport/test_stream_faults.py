@@ -15,7 +15,7 @@ import pytest
 
 import interlingua as il
 
-from .conftest import KEY, SCENARIOS, codec_params
+from .conftest import KEY, SCENARIOS, codec_params, through
 from .test_client import _request
 from .vendor_server import Answer, Fault, VendorServer
 
@@ -149,7 +149,7 @@ def test_a_healthy_stream_then_response_returns_at_once(wire: str, mode: str, ve
     expected_events, _, _ = _locally(wire, raw)
     seen = RUNNERS[mode](wire, vendor, request)
     assert seen.events == expected_events and seen.error is None
-    assert seen.after == il.accumulate(expected_events)
+    assert seen.after == through(wire, il.accumulate(expected_events))
 
 
 @modes
@@ -161,7 +161,7 @@ def test_a_stream_cut_before_its_final_event_raises_from_the_loop(wire: str, mod
     assert seen.events == expected_events
     assert type(seen.error) is il.StreamError
     assert str(seen.error) == "the stream ended before the message was complete"
-    assert seen.error.partial == partial and partial.stop_reason is None and partial.message.parts
+    assert seen.error.partial == through(wire, partial) and partial.stop_reason is None and partial.message.parts
     assert seen.after is seen.error
 
 
@@ -174,7 +174,7 @@ def test_a_stream_closed_mid_event_raises_with_what_came_before(wire: str, mode:
     expected_events, partial, _ = _locally(wire, raw[:final])
     seen = RUNNERS[mode](wire, vendor, request)
     assert seen.events == expected_events
-    assert type(seen.error) is il.StreamError and seen.error.partial == partial
+    assert type(seen.error) is il.StreamError and seen.error.partial == through(wire, partial)
     assert seen.after is seen.error
 
 
@@ -190,7 +190,7 @@ def test_a_malformed_event_is_a_stream_error_and_a_decode_error(wire: str, mode:
     assert (error.codec, error.path) == (wire, BAD_AT[wire]) and error.reason.startswith("data is not JSON")
     assert local is not None and (local.codec, local.path, local.reason) == (error.codec, error.path, error.reason)
     assert isinstance(error.__cause__, il.DecodeError) and error.__cause__.path == error.path
-    assert error.partial == partial and partial.message.parts
+    assert error.partial == through(wire, partial) and partial.message.parts
     assert seen.after is error
 
 
@@ -210,7 +210,7 @@ def test_a_connection_reset_keeps_the_partial_and_response_does_not_wait(
     acc = il.StreamAccumulator()
     for event in seen.events:
         acc.add(event)
-    assert seen.error.partial == acc.snapshot()
+    assert seen.error.partial == through(wire, acc.snapshot())
     assert seen.after is seen.error
 
 
@@ -232,7 +232,7 @@ def test_async_iterating_twice_and_after_aclose_never_waits(wire: str, vendor: V
 
     first, second, response, closed = _within(SECONDS * 2, lambda: asyncio.run(asyncio.wait_for(go(), SECONDS)))
     assert first == expected_events and second == []
-    assert response == closed == il.accumulate(expected_events)
+    assert response == closed == through(wire, il.accumulate(expected_events))
 
 
 @modes
@@ -272,4 +272,4 @@ def test_response_after_leaving_the_block_early_raises_with_what_was_read(
     assert str(error) == "the stream ended before the message was complete" and again is error
     acc = il.StreamAccumulator()
     acc.add(first)
-    assert error.partial == acc.snapshot()
+    assert error.partial == through(wire, acc.snapshot())

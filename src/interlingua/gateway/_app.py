@@ -163,6 +163,7 @@ class Gateway:
 
             async def attempt(hop: Hop, more: bool) -> Any:
                 client, prepared = await self._prepare(route, hop, request, stream=stream)
+                facts["host"] = prepared.host  # encoded for it; an answer records it on its signed blocks
                 if stream:
                     return await self._open(client, prepared, caller, more)
                 return await self._until_disconnect(http, client.send(prepared))
@@ -449,13 +450,14 @@ class Gateway:
         self, facts: dict[str, Any], warnings: list[AnyWarning], started: float, status: int, error: str = ""
     ) -> None:
         """The access line: one per request, every field from a caller escaped (:func:`_field`);
-        the upstream that served, and (a route of several) every upstream tried."""
+        the upstream that served, and (a route of several) every upstream tried; the host the last
+        upstream request went through, where its codec names one (``Codec.host_for``)."""
         paths = ",".join(w.path for w in warnings[:_SHOWN_PATHS])
         tries: Attempts | None = facts.get("tries")
         upstream = tries.upstream() if tries is not None else None
         hops = tries.headers().get(HOPS_HEADER) if tries is not None else None
         log.info(
-            "%s %s model=%s upstream=%s status=%d latency_ms=%.1f tokens=%s warnings=%d%s%s%s",
+            "%s %s model=%s upstream=%s status=%d latency_ms=%.1f tokens=%s warnings=%d%s%s%s%s",
             "POST",
             _field(facts["route"]),
             _field(facts["model"]),
@@ -467,6 +469,7 @@ class Gateway:
             f" paths={_field(paths)}" if paths else "",
             f" hops={json.dumps(hops)}" if hops else "",
             f" error={json.dumps(error)}" if error else "",
+            f" host={facts['host']}" if facts.get("host") else "",
         )
 
 

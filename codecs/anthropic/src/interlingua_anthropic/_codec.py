@@ -71,9 +71,11 @@ class AnthropicMessagesCodec(CodecBase):
 
     # The hooks CodecBase wires into the protocol (encode_request normalizes to ``rules`` first;
     # unsigned thinking is dropped or sent as text, per ``reasoning``).
-    def write_request(self, ready: Request, strict: bool) -> Encoded:
-        """The body for ``POST /v1/messages``."""
-        return _request.encode_request(ready, self.name, self.default_max_tokens, strict=strict, budgets=self.budgets)
+    def write_request(self, ready: Request, strict: bool, host: str | None = None) -> Encoded:
+        """The body for ``POST /v1/messages``; ``host``: the door it goes through (``host_for``)."""
+        return _request.encode_request(
+            ready, self.name, self.default_max_tokens, strict=strict, budgets=self.budgets, host=host
+        )
 
     def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
         return _request.decode_request(plain(body), self.rules.tool_ids)
@@ -100,6 +102,10 @@ class AnthropicMessagesCodec(CodecBase):
         """Where the key comes from for the door ``settings`` name (``_doors``): Anthropic's own API
         takes ``ANTHROPIC_API_KEY``; Bedrock and Vertex AI authenticate with their clouds' credentials."""
         return _doors.key_env(settings)
+
+    def host_for(self, settings: Mapping[str, str]) -> str | None:
+        """``"anthropic"`` (the Claude API), ``"bedrock"`` or ``"vertex"``: the door ``settings`` name."""
+        return _doors.host(settings)
 
     def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         """``anthropic-beta`` comes from ``provider_options["anthropic"]["betas"]`` (a list, not

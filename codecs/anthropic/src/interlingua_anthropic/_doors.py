@@ -21,8 +21,9 @@ authenticates and three body fields. ``Endpoint.settings["door"]`` picks the doo
   (``api_key=``), else google-auth's application default credentials.
 
 botocore and google-auth are imported only when a request goes through their door. The request
-names its door as its ``host``, which the Client records on the answer's signed thinking
-(``ProviderEcho.host``): signatures made through one host are not always taken through another.
+names its door as its ``host`` (``"anthropic"`` for the Claude API itself), which the encoder
+checks a replayed block's against and the Client records on the answer's signed thinking
+(``ProviderEcho.host``): the catalog's ``[hosts]`` says these three share signatures.
 ``settings["anthropic_version"]`` overrides the version a door sends.
 """
 
@@ -58,6 +59,15 @@ def door(settings: Mapping[str, str]) -> str | None:
     if name is None or name in DOORS:
         return name
     raise ValueError(f"{NAME} has no door {name!r}; it has {', '.join(DOORS)}")
+
+
+FIRST_PARTY = "anthropic"
+"""The host name of Anthropic's own API (the Claude API), as the doors' are ``bedrock`` and ``vertex``."""
+
+
+def host(settings: Mapping[str, str]) -> str:
+    """The host a request goes through: the door ``settings`` name, else the Claude API."""
+    return door(settings) or FIRST_PARTY
 
 
 def key_env(settings: Mapping[str, str]) -> tuple[str, ...] | None:

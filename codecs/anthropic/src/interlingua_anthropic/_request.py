@@ -287,10 +287,12 @@ def encode_request(
     *,
     strict: bool,
     budgets: ThinkingBudgets = BUDGETS,
+    host: str | None = None,
 ) -> Encoded:
-    """IR -> a ``POST /v1/messages`` body, for a transcript that keeps the turn rules."""
+    """IR -> a ``POST /v1/messages`` body, for a transcript that keeps the turn rules; ``host``:
+    the door it goes through (a block signed through a host it does not take is withheld)."""
     out = WarningSink(codec)
-    encoder = Encoder(out, binding_of=lambda: binding_of(PROVIDER, _PACKAGE, request))
+    encoder = Encoder(out, binding_of=lambda: binding_of(PROVIDER, _PACKAGE, request, host))
     body: dict[str, Any] = {"model": request.model}
     tools = _encode_tools(request, encoder)
     system, messages = _encode_messages(_without_prefill(request, out), encoder)

@@ -61,7 +61,7 @@ class BedrockConverseCodec(CodecBase):
         self.tuning = _tuning.tuning_file(self)  # the vendor's fine-tuning lines: _tuning.py
 
     # The hooks CodecBase wires into the protocol.
-    def write_request(self, ready: Request, strict: bool) -> Encoded:
+    def write_request(self, ready: Request, strict: bool, host: str | None = None) -> Encoded:
         """The Converse body (without ``modelId``, which the URL carries)."""
         out = WarningSink(NAME)
         return out.finish(_request.encode_request(ready, out), strict=strict)
@@ -96,6 +96,11 @@ class BedrockConverseCodec(CodecBase):
     sniff = staticmethod(_sniff.sniff)
     sniff_stream = staticmethod(_sniff.sniff_stream)
     decode_error = staticmethod(_errors.decode_error)
+
+    def host_for(self, settings: Mapping[str, str]) -> str | None:
+        """``"bedrock"``: the host the anthropic-messages codec's Bedrock door names too, so a Claude
+        block signed through either is recorded alike (``ProviderEcho.host``)."""
+        return "bedrock"
 
     def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         if not request.model:

@@ -132,6 +132,7 @@ _MIME_OF = {"image": IMAGE_FORMATS, "document": DOCUMENT_FORMATS, "video": VIDEO
 # Each IR shape this module builds, a constructor made once (``maker``): the values are read and
 # checked here, so pydantic's validation would only repeat it.
 _echo = maker(ProviderEcho, "provider", "data")
+_model_echo = maker(ProviderEcho, "provider", "data", "model")
 _native = maker(Native, "provider", "data")
 _text = maker(Text, "text")
 _call = maker(ToolUse, "id", "name", "input", "provider_echoes")
@@ -160,12 +161,14 @@ def native(block: dict[str, Any]) -> Native:
 
 class Decoding:
     """One body's state: the name of each call by id (a ``toolResult`` names only its call's id,
-    the IR's ToolResult the tool too)."""
+    the IR's ToolResult the tool too), and the model the body was sent to (the URL's), which
+    signed reasoning is bound to (its echo's ``model``, as the Messages door records it)."""
 
-    __slots__ = ("names",)
+    __slots__ = ("model", "names")
 
-    def __init__(self) -> None:
+    def __init__(self, model: str | None = None) -> None:
         self.names: dict[str, str] = {}
+        self.model = model
 
 
 def within(at: str, err: DecodeError) -> DecodeError:
@@ -368,12 +371,20 @@ def _reasoning(kind: str, value: Any, ctx: Decoding, role: str) -> ContentPart:
         raise Keep
     ((key, inner),) = value.items()
     if key == "redactedContent":
-        return _redacted(provider_echoes=echo({"redactedContent": expect(inner, str, join(kind, key))}))
+        data = {"redactedContent": expect(inner, str, join(kind, key))}
+        return _redacted(provider_echoes=_bound_echo(data, ctx.model))
     if key != "reasoningText":
         raise Keep
     inner = expect(inner, dict, join(kind, key))
     text = require(inner, "text", str, join(kind, key))
-    return _thinking(text=text, provider_echoes=echo({k: v for k, v in inner.items() if k != "text"}))
+    data = {k: v for k, v in inner.items() if k != "text"}
+    return _thinking(text=text, provider_echoes=_bound_echo(data, ctx.model if data else None))
+
+
+def _bound_echo(data: dict[str, Any], model: str | None) -> list[ProviderEcho]:
+    """A reasoning block's echo, bound to ``model`` where the block is signed (a signature, or
+    redacted content) and the model is known: the Claude signature inside is bound to it."""
+    return echo(data) if model is None else [_model_echo(provider=PROVIDER, data=data, model=model)]
 
 
 _LOCATIONS: dict[str, tuple[Literal["document", "search_result"], Literal["char", "page", "block"], str]] = {

@@ -78,7 +78,8 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
 
 
 def decode_request(body: dict[str, Any], model: str | None) -> Request:
-    ctx = Decoding()
+    named = body.get("modelId")
+    ctx = Decoding(named if isinstance(named, str) else model)  # the model signed reasoning is bound to
     options: dict[str, Any] = {key: value for key, value in body.items() if key not in _MAPPED}
     empty: list[str] = []
     messages: list[Message] = []

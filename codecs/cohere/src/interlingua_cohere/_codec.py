@@ -41,7 +41,7 @@ class CohereChatCodec(CodecBase):
         self.rules = _rules.turn_rules()  # the rows of _rules.py, each with its source
 
     # The hooks CodecBase wires into the protocol.
-    def write_request(self, ready: Request, strict: bool) -> Encoded:
+    def write_request(self, ready: Request, strict: bool, host: str | None = None) -> Encoded:
         out = WarningSink(NAME)
         return out.finish(_request.encode_request(ready, out), strict=strict)
 

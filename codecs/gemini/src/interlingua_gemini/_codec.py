@@ -75,9 +75,9 @@ class GeminiCodec(CodecBase):
     # The hooks CodecBase wires into the protocol. encode_request first makes the transcript keep
     # the API's rules (every call answered in the next turn); another vendor's thinking follows
     # ``reasoning``. ``decode_request(body, model=...)`` binds thought signatures to the model.
-    def write_request(self, ready: Request, strict: bool) -> Encoded:
-        """The generateContent body."""
-        return _request.encode_request(ready, strict=strict, budgets=self.budgets)
+    def write_request(self, ready: Request, strict: bool, host: str | None = None) -> Encoded:
+        """The generateContent body; ``host``: the one it goes through (``host_for``)."""
+        return _request.encode_request(ready, strict=strict, budgets=self.budgets, host=host)
 
     def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
         return _request.decode_request(body, model)
@@ -107,6 +107,10 @@ class GeminiCodec(CodecBase):
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
         """The Gemini API's key variables; on Vertex AI none (Google credentials, see ``_http``)."""
         return _http.key_env(settings)
+
+    def host_for(self, settings: Mapping[str, str]) -> str | None:
+        """``"gemini-api"`` (the Gemini Developer API) or ``"vertex"`` (Vertex AI), by ``settings``."""
+        return _http.host(settings)
 
     def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         return _http.http_request(Encoded(body), request.model, stream=stream, endpoint=endpoint)

@@ -52,6 +52,12 @@ def on_vertex(settings: Mapping[str, str]) -> bool:
     return door == "vertex" or bool(settings.get("vertex_project"))
 
 
+def host(settings: Mapping[str, str]) -> str:
+    """The host a request goes through: ``vertex`` (Vertex AI) or ``gemini-api`` (the Gemini API),
+    the names the catalog's ``[hosts]`` and ``ProviderEcho.host`` use."""
+    return "vertex" if on_vertex(settings) else "gemini-api"
+
+
 def key_env(settings: Mapping[str, str]) -> tuple[str, ...] | None:
     """The Gemini API's key variables; None on Vertex AI, which takes Google credentials."""
     return None if on_vertex(settings) else ("GEMINI_API_KEY", "GOOGLE_API_KEY")
@@ -97,6 +103,5 @@ def http_request(encoded: Encoded, model: str | None, *, stream: bool, endpoint:
             headers["x-goog-api-key"] = endpoint.api_key
     headers.update(endpoint.headers)
     version = url_segment(version or "", codec=NAME, at="settings.api_version")
-    return HttpRequest(
-        method="POST", url=f"{base}/{version}/{path}:{method}", headers=headers, json=encoded.body, stream=stream
-    )
+    url = f"{base}/{version}/{path}:{method}"
+    return HttpRequest("POST", url, headers, encoded.body, stream=stream, host=host(settings))

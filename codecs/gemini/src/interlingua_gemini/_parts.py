@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from interlingua import (
     Audio,
@@ -45,6 +45,9 @@ from interlingua.kit import article, expect, join, maker, optional, parse_data_u
 
 from ._keys import check_camel
 from ._media_types import MEDIA_TYPES
+
+if TYPE_CHECKING:
+    from interlingua.kit import ModelSpec
 
 PROVIDER = "gemini"
 NAME = "gemini"
@@ -424,17 +427,30 @@ _DECODERS: dict[str, Callable[[dict[str, Any], Decoding, bool], ContentPart]] = 
 
 class Encoding:
     """One body's encoding state: the warning sink, the target model (echoes from another model
-    lose their signatures), and the made-up call ids not to send back."""
+    lose their signatures), the host the body goes through with the target's catalog entry
+    (``spec``: a signature made through a host it refuses is dropped too), and the made-up call
+    ids not to send back."""
 
-    __slots__ = ("model", "out", "synthetic")
+    __slots__ = ("host", "model", "out", "spec", "synthetic")
 
-    def __init__(self, out: WarningSink, model: str | None) -> None:
+    def __init__(self, out: WarningSink, model: str | None, host: str | None = None) -> None:
         self.out = out
         self.model = bare_model(model)
+        self.host = host
+        self.spec: ModelSpec | None = None
         self.synthetic: set[str] = set()
 
     def same_model(self, model: str | None) -> bool:
         return self.model is None or model is None or bare_model(model) == self.model
+
+    def refused_signature(self, echo: ProviderEcho) -> str | None:
+        """Why ``echo``'s thought signature is not sent; None: send it."""
+        if not self.same_model(echo.model):
+            return f"thought signature of {echo.model} is not valid for {self.model}"
+        spec = self.spec
+        if spec is not None and spec.binding is not None and spec.binding.refuses_host(echo.host, self.host):
+            return f"thought signature made through {echo.host} is refused through {self.host} ({spec.cite('hosts')})"
+        return None
 
 
 def encode_parts(parts: list[ContentPart], owner: str | int, ctx: Encoding) -> list[dict[str, Any]]:
@@ -494,8 +510,8 @@ def _with_echo(
     block: dict[str, Any] | None, part: Any, at: str, ctx: Encoding, extras: frozenset[str] = PART_EXTRAS
 ) -> dict[str, Any] | None:
     """``block`` with this codec's echo written back: fields beside the data, and sub-fields of
-    the data field. A thought signature from another Gemini model is dropped with a warning
-    (signatures are bound to the model that made them)."""
+    the data field. A thought signature from another Gemini model, or made through a host the
+    target's host refuses, is dropped with a warning (signatures are bound to both)."""
     if not part.provider_echoes or block is None:
         return block
     echo = part.echo(PROVIDER)
@@ -506,10 +522,8 @@ def _with_echo(
         if key == main and isinstance(value, dict) and isinstance(block[main], dict):
             block[main] = {**block[main], **value}
         elif key in extras:
-            if key == "thoughtSignature" and not ctx.same_model(echo.model):
-                ctx.out.lossy(
-                    at, part.type, f"thought signature of {echo.model} is not valid for {ctx.model}", action="converted"
-                )
+            if key == "thoughtSignature" and (why := ctx.refused_signature(echo)) is not None:
+                ctx.out.lossy(at, part.type, why, action="converted")
                 continue
             block[key] = value
     return block

@@ -136,14 +136,17 @@ _message = maker(Message, "role", "parts", "provider_echoes")
 # --- encoding ----------------------------------------------------------------------------------
 
 
-def encode_request(request: Request, *, strict: bool, budgets: ThinkingBudgets | None = None) -> Encoded:
-    """IR -> generateContent body, one walk over the messages."""
+def encode_request(
+    request: Request, *, strict: bool, budgets: ThinkingBudgets | None = None, host: str | None = None
+) -> Encoded:
+    """IR -> generateContent body, one walk over the messages; ``host``: the one it goes through
+    (``gemini-api`` or ``vertex``: a signature made through the other is not sent)."""
     out = WarningSink(NAME)
-    ctx = Encoding(out, request.model)
+    ctx = Encoding(out, request.model, host)
     options = dict(request.options(PROVIDER))
     wire = options.pop(WIRE, None)
     wire = wire if isinstance(wire, dict) else {}
-    spec = lookup(PROVIDER, _PACKAGE, request.model, out) if request.model is not None else None
+    spec = ctx.spec = lookup(PROVIDER, _PACKAGE, request.model, out) if request.model is not None else None
     system, contents = encode_messages(request.messages, ctx, spec)
     body: dict[str, Any] = {"contents": contents}
     if system is not None and system.get("parts"):

@@ -80,7 +80,7 @@ class OpenAIChatCodec(CodecBase):
     # The hooks CodecBase wires into the protocol. encode_request first makes the transcript keep
     # the server's rules (tool messages straight after their calls, the dialect's id rule); thinking
     # the server cannot take back (another vendor's; any, for OpenAI itself) follows ``reasoning``.
-    def write_request(self, ready: Request, strict: bool) -> Encoded:
+    def write_request(self, ready: Request, strict: bool, host: str | None = None) -> Encoded:
         """The ``POST /chat/completions`` body."""
         ctx = self._ctx()
         return ctx.out.finish(_request.encode_request(ready, ctx, self.budgets), strict=strict)

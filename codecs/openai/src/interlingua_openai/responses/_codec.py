@@ -82,9 +82,9 @@ class OpenAIResponsesCodec(CodecBase):
         stored = options is not None and any(options.get(key) is not None for key in _STORED)
         return self.stored_rules if stored else self.rules
 
-    def write_request(self, ready: Request, strict: bool) -> Encoded:
-        """The ``POST /v1/responses`` body."""
-        return _request.encode_request(ready, strict=strict, budgets=self.budgets)
+    def write_request(self, ready: Request, strict: bool, host: str | None = None) -> Encoded:
+        """The ``POST /v1/responses`` body; ``host``: the one it goes through (``host_for``)."""
+        return _request.encode_request(ready, strict=strict, budgets=self.budgets, host=host)
 
     def read_request(self, body: Mapping[str, Any], model: str | None) -> Request:
         """Call ids this codec rewrote when encoding come back as they were."""
@@ -113,6 +113,10 @@ class OpenAIResponsesCodec(CodecBase):
     def api_key_env_for(self, settings: Mapping[str, str]) -> tuple[str, ...] | None:
         """``OPENAI_API_KEY``; on Azure OpenAI (``settings["door"] = "azure"``) Azure's."""
         return _azure.API_KEY_ENV if _azure.on_azure(settings, self.name) else API_KEY_ENV
+
+    def host_for(self, settings: Mapping[str, str]) -> str | None:
+        """``"openai"`` (OpenAI's API, or a server at its base URL) or ``"azure"`` (Azure OpenAI)."""
+        return "azure" if _azure.on_azure(settings, self.name) else "openai"
 
     def wire_request(self, body: dict[str, Any], request: Request, *, stream: bool, endpoint: Endpoint) -> HttpRequest:
         """``POST {base}/responses`` with Bearer auth, or Azure OpenAI's (``_azure``)."""

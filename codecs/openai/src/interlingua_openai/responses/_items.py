@@ -11,7 +11,7 @@ encoding splits the parts back into the same items.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from interlingua import (
     Audio,
@@ -46,6 +46,9 @@ from ._parts import (
     path,
 )
 from ._rules import stored_by_id
+
+if TYPE_CHECKING:
+    from interlingua.kit import Binding
 
 Item = dict[str, Any]
 NAME = "openai-responses"
@@ -418,12 +421,32 @@ class ItemWriter:
     A part's path is ``at``, or the ``j``-th item of the list at ``at``; it is spelled out only
     for a warning (``where``)."""
 
-    __slots__ = ("index", "items", "model", "open_message", "open_reasoning", "out", "skipping", "synthesize")
+    __slots__ = (
+        "binding",
+        "binding_of",
+        "index",
+        "items",
+        "model",
+        "open_message",
+        "open_reasoning",
+        "out",
+        "skipping",
+        "synthesize",
+    )
 
-    def __init__(self, out: WarningSink, model: str | None, *, synthesize: bool) -> None:
+    def __init__(
+        self,
+        out: WarningSink,
+        model: str | None,
+        *,
+        synthesize: bool,
+        binding_of: Callable[[], Binding] | None = None,
+    ) -> None:
         self.out = out
         self.model = model
         self.synthesize = synthesize
+        self.binding_of = binding_of  # the catalog's binding facts for the host sent to, read on need
+        self.binding: Binding | None = None
         self.items: list[Item] = []
         self.open_message: Item | None = None
         self.open_reasoning: Item | None = None
@@ -518,6 +541,10 @@ class ItemWriter:
                 self.out.lossy(at, "thinking", "encrypted reasoning is bound to the model that made it")
                 self._push_skip()
                 return
+            if "encrypted_content" in item and (why := self._withheld(part)) is not None:
+                self.out.lossy(at, "thinking", why)
+                self._push_skip()
+                return
             reasoning = _echo.apply({"type": "reasoning", **item, "summary": []}, {"omit": data.get("omit")})
             self.push(reasoning)
             if _echo.flag(data, "empty"):
@@ -540,6 +567,16 @@ class ItemWriter:
             return
         entry = _echo.apply({"type": "summary_text", "text": part.text}, {"extra": data.get("extra")})
         self.open_reasoning["summary"].append(entry)
+
+    def _withheld(self, part: Thinking) -> str | None:
+        """Why an encrypted reasoning item is not sent through this host (made through another
+        that does not take it: the catalog's ``[hosts]``); None: send it."""
+        echo = part.echo(PROVIDER)
+        if self.binding_of is None or echo is None or echo.host is None:
+            return None
+        if self.binding is None:
+            self.binding = self.binding_of()
+        return self.binding.withheld(echo)
 
     def _push_skip(self) -> None:
         """Leave out a reasoning item and the summary parts that continue it."""
@@ -618,10 +655,13 @@ def encode_function_call_output(part: ToolResult, at: str, j: int | None, out: W
 _CONTENT_PARTS = (Text, Image, Audio, Video, Document)
 
 
-def encode_messages(messages: list[Message], model: str | None, out: WarningSink) -> tuple[str | None, list[Item]]:
-    """The ``instructions`` (the first system message that came from there) and the input items."""
+def encode_messages(
+    messages: list[Message], model: str | None, out: WarningSink, binding_of: Callable[[], Binding] | None = None
+) -> tuple[str | None, list[Item]]:
+    """The ``instructions`` (the first system message that came from there) and the input items;
+    ``binding_of``: the binding facts for the host the body goes to (None: not known)."""
     instructions: str | None = None
-    writer = ItemWriter(out, model, synthesize=False)
+    writer = ItemWriter(out, model, synthesize=False, binding_of=binding_of)
     for i, message in enumerate(messages):
         common = _fast.encode_message(message)  # the common shapes: a measured second writer
         if common is not None:

@@ -4,6 +4,7 @@ format. Fields with no IR home travel in ``provider_options["openai"]``, merged 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from interlingua import (
@@ -22,7 +23,16 @@ from interlingua import (
     ToolChoice,
     WarningSink,
 )
-from interlingua.kit import article, cap_max_tokens, expect, keep_sampling, lookup, maker, optional
+from interlingua.kit import (
+    article,
+    binding_of,
+    cap_max_tokens,
+    expect,
+    keep_sampling,
+    lookup,
+    maker,
+    optional,
+)
 
 from .._shared import (
     CATALOG_PACKAGE,
@@ -94,14 +104,18 @@ def _spelled(request: Request, flag: str) -> bool:
     return isinstance(wire, Mapping) and wire.get(flag) is True
 
 
-def encode_request(request: Request, *, strict: bool = False, budgets: ThinkingBudgets = BUDGETS) -> Encoded:
-    """IR -> a ``POST /responses`` body (the turn rules already kept: ``encode_with_rules``)."""
+def encode_request(
+    request: Request, *, strict: bool = False, budgets: ThinkingBudgets = BUDGETS, host: str | None = None
+) -> Encoded:
+    """IR -> a ``POST /responses`` body (the turn rules already kept: ``encode_with_rules``);
+    ``host``: ``openai`` or ``azure`` (encrypted reasoning made through the other is withheld)."""
     out = WarningSink(NAME)
     body: dict[str, Any] = {}
     if request.model is not None:
         body["model"] = request.model
     request = mark_breakpoints(request, _BREAKPOINT_PARTS, spelled_breakpoint, respell_breakpoint, out, "Responses")
-    instructions, items = encode_messages(request.messages, request.model, out)
+    bound = None if host is None else partial(binding_of, PROVIDER, CATALOG_PACKAGE, request, host)
+    instructions, items = encode_messages(request.messages, request.model, out, bound)
     if instructions is not None:
         body["instructions"] = instructions
     body["input"] = _bare_input(request.messages, items)
