@@ -51,7 +51,7 @@ from ._request import Request
 from ._rules import RuleTable
 from ._sendable import MEDIA_TYPES, PartChecks, refuse_unsendable
 from ._tool_ids import ToolIds
-from ._tool_names import ToolNames, send_names
+from ._tool_names import ToolNames, send_names, send_part_names
 from ._warnings import AnyWarning, Encoded, LossyEncode, WarningSink
 from ._wire import dumps
 
@@ -919,11 +919,17 @@ def encode_with_rules(
     ``writes_unmapped`` where that is given (codecs sharing a provider)."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
-    if rules.names is not None:
-        request = send_names(request, rules.names, codec=codec)  # the same object when no name needs it
+    names = rules.names
+    given = request
+    if names is not None:  # the tools' names here, the calls' and results' as the walk reads them
+        request = send_names(request, names, codec=codec, parts=False)  # the same object when no name needs it
     refuse_unsendable(request, codec=codec, tool_names=rules.tool_names)
     checks = PartChecks(codec, unique_ids=rules.tool_ids is not None)
     keeps = _walk(request.messages, rules, checks)  # the verdict and the checks of every part, in one walk
+    if names is not None and request is given and (sent := send_part_names(request, names, checks.held)) is not given:
+        request = sent  # a call's or result's name goes out otherwise: the walk again, on the names sent
+        checks = PartChecks(codec, unique_ids=rules.tool_ids is not None)
+        keeps = _walk(request.messages, rules, checks)
     found = checks.misnamed
     misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
     _check_policy(reasoning)

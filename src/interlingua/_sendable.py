@@ -65,16 +65,18 @@ class PartChecks:
     transcript any wire decoded unless the wire gave the result a name of its own). Paths are
     spelled out only for an error."""
 
-    __slots__ = ("codec", "misnamed", "names", "unique_ids")
+    __slots__ = ("codec", "held", "misnamed", "names", "unique_ids")
 
     def __init__(self, codec: str, *, unique_ids: bool) -> None:
         self.codec = codec
         self.unique_ids = unique_ids
         self.names: dict[str, str] = {}  # call id -> the name of its latest call
         self.misnamed: list[tuple[int, int, str]] = []
+        self.held: set[str] = set()  # every name on a call or result (``send_part_names`` reads them)
 
     def call(self, call_id: str, name: str) -> None:
         self.names[call_id] = name
+        self.held.add(name)
 
     def media(self, part: ContentPart, i: int, j: int) -> None:
         source = part.source  # type: ignore[union-attr]  # every media part has one
@@ -85,6 +87,7 @@ class PartChecks:
         self, i: int, j: int, tool_use_id: str, content: str | list[ContentPart] | JsonObject, name: str
     ) -> None:
         """The result at ``messages[i].parts[j]``, as the walk read it."""
+        self.held.add(name)
         if type(content) is list:
             _check_result(content, f"messages[{i}].parts[{j}].content", self.codec)
         called = self.names.get(tool_use_id)
