@@ -15,8 +15,9 @@ parallel transcript encoded as gemini from a request already in Gemini's shape (
 the gemini body). Wires a baseline install lacks are left out, so the same file measures an
 older checkout: ``python bench/bench_instructions.py --python /path/to/base-venv/bin/python``.
 
-Run: ``python bench/bench_instructions.py [--python PY] [-k WORDS] [N]`` (N calls per case, default
-20; ``-k``: only the cases whose name holds WORDS, beside the floor)
+Run: ``python bench/bench_instructions.py [--python PY] [--base PY] [-k WORDS] [N]`` (N calls per
+case, default 20; ``-k``: only the cases whose name holds WORDS, beside the floor; ``--base``: a
+baseline install's interpreter, measured in the same run and printed beside, with the change)
 """
 
 from __future__ import annotations
@@ -157,15 +158,30 @@ def main() -> None:
         run(int(args[args.index("--inside") + 1]), args[args.index("-k") + 1] if "-k" in args else None)
         return
     python = args[args.index("--python") + 1] if "--python" in args else sys.executable
+    base = args[args.index("--base") + 1] if "--base" in args else None
     only = args[args.index("-k") + 1] if "-k" in args else None
-    named = ("--python", "-k")
+    named = ("--python", "--base", "-k")
     rest = [a for i, a in enumerate(args) if a not in named and (i == 0 or args[i - 1] not in named)]
     n = int(rest[0]) if rest else 20
     found = measure(python, n, only)
     floor = found[0][1]
     print(f"instructions per call ({n} calls a case, PYTHONHASHSEED=0), x orjson loads(dumps) of the chat body")
+    if base is None:
+        for name, count in found:
+            print(f"  {name:66s} {count / 1e6:7.3f} M  {count / floor:6.2f}x")
+        return
+    was = dict(measure(base, n, only))
+    was_floor = next(iter(was.values()))
+    print(f"  {'case':66s} {'base':>16s}  {'this install':>16s}  change")
     for name, count in found:
-        print(f"  {name:66s} {count / 1e6:7.3f} M  {count / floor:6.2f}x")
+        if name not in was:
+            print(f"  {name:66s} {'-':>16s}  {count / 1e6:6.3f} M {count / floor:5.2f}x")
+            continue
+        before = was[name]
+        print(
+            f"  {name:66s} {before / 1e6:6.3f} M {before / was_floor:5.2f}x  {count / 1e6:6.3f} M {count / floor:5.2f}x"
+            f"  {count / before - 1:+.1%}"
+        )
 
 
 if __name__ == "__main__":

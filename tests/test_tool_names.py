@@ -84,6 +84,32 @@ def test_two_tools_that_would_go_out_under_one_name_are_an_encode_error() -> Non
     il.get_codec("gemini").encode_request(request)  # 128 characters: Gemini takes both escaped, uncut
 
 
+@pytest.mark.parametrize("wire", WIRES)
+@pytest.mark.parametrize("declared", [False, True], ids=["calls-only", "tools-too"])
+def test_names_on_calls_and_results_go_out_escaped_once_with_or_without_the_tool_declared(
+    wire: str, declared: bool
+) -> None:
+    # The encode reads the calls' and results' names in its walk of the turn rules: a name only
+    # a call and its result hold is sent escaped too, and one a tool also holds is escaped once.
+    name = "github/search"
+    call = il.ToolUse(id="call_1", name=name, input={"q": "bug"})
+    messages = [
+        il.Message.user("Find the bug"),
+        il.Message(role="assistant", parts=[call]),
+        il.Message(role="tool", parts=[il.ToolResult(tool_use_id="call_1", name=name, content="3 issues")]),
+    ]
+    tools = [il.Tool(name=name, input_schema={"type": "object"})] if declared else []
+    codec = il.get_codec(wire)
+    body = codec.encode_request(il.Request(model="m-1", max_tokens=20, messages=messages, tools=tools)).body
+    sent = _names(wire).encode(name)
+    assert sent != name and name not in _all_names(body) and sent in _all_names(body)
+    back = codec.decode_request(body, model="m-1")
+    calls = [p for m in back.messages for p in m.parts if isinstance(p, il.ToolUse)]
+    assert [(c.name, c.input) for c in calls] == [(name, {"q": "bug"})]
+    results = [p for m in back.messages for p in m.parts if isinstance(p, il.ToolResult)]
+    assert [r.name for r in results] == [name]  # wires that send no result name take the call's
+
+
 def _client(fake: FakeVendor) -> il.Client:
     return il.Client(fake.wire, api_key="k", base_url=fake.base_url, settings=SETTINGS.get(fake.wire), max_retries=0)
 

@@ -43,3 +43,30 @@ def test_a_codec_takes_its_own_providers_unmapped_keys_silently(name: str) -> No
         own = own.model_copy(update={"unmapped": sorted(written)[:1]})
     paths = [w.path for w in codec.encode_request(_request(own)).warnings]
     assert not any(".provider_echoes" in path for path in paths)
+
+
+@pytest.mark.parametrize("name", CODECS)
+def test_an_encode_reports_marked_echoes_on_messages_parts_and_inside_results_in_transcript_order(name: str) -> None:
+    # The encode finds marked echoes in its one walk of the transcript; what it reports is what
+    # ``WarningSink.unmapped_echoes`` reports of the same messages, in the same order.
+    call = il.ToolUse(id="call_1", name="clip_tool", input={})
+    result = il.ToolResult(
+        tool_use_id="call_1", name="clip_tool", content=[Text("1s in", provider_echoes=[CLIP])], provider_echoes=[CLIP]
+    )
+    messages = [
+        Message(role="user", parts=[Text("cut the clip")], provider_echoes=[CLIP]),
+        Message(role="assistant", parts=[call]),
+        Message(role="tool", parts=[result]),
+    ]
+    codec = il.get_codec(name)
+    paths = [w.path for w in codec.encode_request(Request(model="m", max_tokens=64, messages=messages)).warnings]
+    marked = [path for path in paths if path.endswith(".data.clip")]
+    assert marked == [
+        "messages[0].provider_echoes[0].data.clip",
+        "messages[2].parts[0].provider_echoes[0].data.clip",
+        "messages[2].parts[0].content[0].provider_echoes[0].data.clip",
+    ]
+    reference = il.WarningSink(name)
+    reference.unmapped_echoes(messages, own=codec.provider)
+    warnings = codec.encode_request(Request(model="m", max_tokens=64, messages=messages)).warnings
+    assert [w for w in warnings if w.path in marked] == reference.warnings

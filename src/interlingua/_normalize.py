@@ -51,7 +51,7 @@ from ._request import Request
 from ._rules import RuleTable
 from ._sendable import MEDIA_TYPES, PartChecks, refuse_unsendable
 from ._tool_ids import ToolIds
-from ._tool_names import ToolNames, send_names
+from ._tool_names import ToolNames, send_names, send_part_names
 from ._warnings import AnyWarning, Encoded, LossyEncode, WarningSink
 from ._wire import dumps
 
@@ -310,10 +310,11 @@ def _walk(
     with the run after the last of them (``_joined_at``), as the API compares them.
 
     ``checks``: the part checks of ``refuse_unsendable``, made in the same walk (an encode walks
-    the transcript once); ``record``: the verdict of each message and part, for the repair.
-    Either walks every message; alone, the walk stops at the first thing that needs a fix.
-    Each message is two steps: its parts (``_walk_parts``), then its place in the turns
-    (``_Turns.add``).
+    the transcript once), which also gathers the names on calls and results (``send_part_names``)
+    and the echoes that mark a key unmapped (``WarningSink.unmapped_marked``); ``record``: the
+    verdict of each message and part, for the repair. Either walks every message; alone, the
+    walk stops at the first thing that needs a fix. Each message is two steps: its parts
+    (``_walk_parts``), then its place in the turns (``_Turns.add``).
 
     Written for the passing case, which every encode pays: a text or native part costs a type,
     two identity tests and a dict lookup; a message is read as two values and a part for what
@@ -326,6 +327,8 @@ def _walk(
         i += 1
         role = message.role
         parts = message.parts
+        if checks is not None and message.provider_echoes:
+            checks.echoed(message, i)
         found = _walk_parts(parts, role, i, rules, turns.answers, checks, stop)
         if found is None:  # alone, the walk stops at the first part that needs a fix
             return False
@@ -366,6 +369,8 @@ def _walk_parts(
     for part in parts:
         j += 1
         kind = type(part)
+        if checks is not None and part.provider_echoes:
+            checks.echoed(part, i, j)
         if kind is ToolResult:
             tool_id = part.tool_use_id  # type: ignore[union-attr]  # kind says ToolResult
             content = part.content  # type: ignore[union-attr]  # as above
@@ -919,20 +924,25 @@ def encode_with_rules(
     ``writes_unmapped`` where that is given (codecs sharing a provider)."""
     if resolve is not None:
         request = resolve_handles(request, resolve, codec=codec)
-    if rules.names is not None:
-        request = send_names(request, rules.names, codec=codec)  # the same object when no name needs it
+    names = rules.names
+    given = request
+    if names is not None:  # the tools' names here, the calls' and results' as the walk reads them
+        request = send_names(request, names, codec=codec, parts=False)  # the same object when no name needs it
     refuse_unsendable(request, codec=codec, tool_names=rules.tool_names)
     checks = PartChecks(codec, unique_ids=rules.tool_ids is not None)
     keeps = _walk(request.messages, rules, checks)  # the verdict and the checks of every part, in one walk
+    if names is not None and request is given and (sent := send_part_names(request, names, checks.held)) is not given:
+        request = sent  # a call's or result's name goes out otherwise: the walk again, on the names sent
+        checks = PartChecks(codec, unique_ids=rules.tool_ids is not None)
+        keeps = _walk(request.messages, rules, checks)
     found = checks.misnamed
     misnamed = misnamed_results(request, found, rules, codec=codec) if found else None
     _check_policy(reasoning)
     ready = _normalized(request, rules, keeps, codec=codec, reasoning=reasoning)
-    if provider is not None:
+    if provider is not None and checks.marked:  # echoes the walk found marking a key unmapped
         out = WarningSink(codec)
-        out.unmapped_echoes(request.messages, own=provider, writes=writes_unmapped)
-        if out.warnings:
-            misnamed = (misnamed or []) + out.warnings
+        out.unmapped_marked(checks.marked, own=provider, writes=writes_unmapped)
+        misnamed = (misnamed or []) + out.warnings
     if not ready.changed and not misnamed:
         return encode(request, strict)
     return finish_encode(_noting(ready, misnamed), encode(ready.request, False), codec=codec, strict=strict)

@@ -36,6 +36,7 @@ _ONE_MORE = ("additionalItems", "unevaluatedItems", "unevaluatedProperties", "co
 _MAPS = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
 _LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _DEFS = ("$defs", "definitions")
+_HOLDERS = frozenset(_ONE + _ONE_MORE + _MAPS + _LISTS)  # the keywords that hold subschemas
 _REFS = frozenset({"$ref", *_DEFS})
 _COMBINED = frozenset({"anyOf", "oneOf", "allOf", "$ref", "enum", "const", "not"})
 _ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$comment", "deprecated"})
@@ -78,6 +79,28 @@ class SchemaDialect:
     def constrains(self) -> bool:
         """Whether this dialect refuses anything at all (an open one lets every schema pass)."""
         return self != SchemaDialect(self.name, sources=self.sources, notes=self.notes)
+
+    @functools.cached_property
+    def _taken(self) -> frozenset[str] | None:
+        """Every keyword taken, as one set a node's keys are compared with at C speed; None when
+        the dialect lists none (any keyword but a refused ``$ref``/``$defs`` is taken)."""
+        if self.keywords is None:
+            return None
+        return (self.keywords - _REFS) | (_REFS if self.refs else frozenset())
+
+    def takes_all(self, node: Mapping[str, Any]) -> bool:
+        """Whether every keyword of ``node`` is taken (``takes`` of each, in one set test)."""
+        taken = self._taken
+        if taken is None:
+            return self.refs or node.keys().isdisjoint(_REFS)
+        return node.keys() <= taken
+
+    @functools.cached_property
+    def limits(self) -> bool:
+        """Whether a node's own values are limited here (closed objects, required properties,
+        formats, ``minItems``, nesting, totals); if not, a node is checked for its keywords alone."""
+        limits = (self.formats, self.min_items_at_most, self.max_depth, self.max_properties, self.max_enum_values)
+        return self.closed_objects or self.all_required or any(limit is not None for limit in limits)
 
     def takes(self, keyword: str) -> bool:
         if keyword in _REFS:
@@ -195,13 +218,38 @@ def _node_problems(
 ) -> None:
     if type(node) is not dict and not isinstance(node, Mapping):  # a dict skips the ABC check
         return
-    for key in node:
-        if not dialect.takes(key):
-            problems.append((_join(at, key), f"keyword {key} not taken"))
-    if "$ref" in node and not dialect.ref_siblings and any(not key.startswith("$") for key in node):
-        problems.append((at, "keywords beside a $ref"))
-    if "$ref" in node and dialect.refs and _resolve_any(node["$ref"]) is None:
-        problems.append((_join(at, "$ref"), f"unresolvable $ref {node['$ref']!r}"))
+    if not dialect.takes_all(node):
+        for key in node:
+            if not dialect.takes(key):
+                problems.append((_join(at, key), f"keyword {key} not taken"))
+    if "$ref" in node:
+        if not dialect.ref_siblings and any(not key.startswith("$") for key in node):
+            problems.append((at, "keywords beside a $ref"))
+        if dialect.refs and _resolve_any(node["$ref"]) is None:
+            problems.append((_join(at, "$ref"), f"unresolvable $ref {node['$ref']!r}"))
+    level = depth
+    if dialect.limits:  # the checks of a node's own values, for a dialect that has any
+        level = _limit_problems(node, at, depth, dialect, problems, totals)
+        if level < 0:
+            return
+    if node.keys().isdisjoint(_HOLDERS):  # a leaf (most nodes): no subschema to walk
+        return
+    for rel, each in subschemas(node):
+        inner = 0 if rel.startswith(_DEFS) else level
+        _node_problems(each, _join(at, rel), inner, dialect, problems, totals)
+
+
+def _limit_problems(
+    node: Mapping[str, Any],
+    at: str,
+    depth: int,
+    dialect: SchemaDialect,
+    problems: list[tuple[str, str]],
+    totals: dict[str, int],
+) -> int:
+    """A node held to the dialect's limits (closed objects, required properties, formats,
+    ``minItems``, nesting, totals); the object nesting level below it, or -1 where the nesting
+    is too deep to walk further."""
     is_object = _is_object(node)
     raw = node.get("properties")
     properties: Mapping[str, Any] = raw if raw is not None and isinstance(raw, Mapping) else {}
@@ -224,13 +272,11 @@ def _node_problems(
     level = depth + 1 if is_object else depth
     if dialect.max_depth is not None and level > dialect.max_depth and is_object:
         problems.append((at, f"{level} levels of object nesting (at most {dialect.max_depth})"))
-        return
+        return -1
     totals["properties"] += len(properties)
     if isinstance(node.get("enum"), list):
         totals["enum"] += len(node["enum"])
-    for rel, each in subschemas(node):
-        inner = 0 if rel.startswith(_DEFS) else level
-        _node_problems(each, _join(at, rel), inner, dialect, problems, totals)
+    return level
 
 
 def _is_object(node: Mapping[str, Any]) -> bool:

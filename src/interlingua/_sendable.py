@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from ._errors import EncodeError
+from ._message import Message
 from ._model import JsonObject
 from ._parts import Audio, Base64Source, ContentPart, Document, Image, ToolUse, Video
 from ._request import Request, Tool
@@ -65,16 +67,21 @@ class PartChecks:
     transcript any wire decoded unless the wire gave the result a name of its own). Paths are
     spelled out only for an error."""
 
-    __slots__ = ("codec", "misnamed", "names", "unique_ids")
+    __slots__ = ("codec", "held", "marked", "misnamed", "names", "unique_ids")
 
     def __init__(self, codec: str, *, unique_ids: bool) -> None:
         self.codec = codec
         self.unique_ids = unique_ids
         self.names: dict[str, str] = {}  # call id -> the name of its latest call
         self.misnamed: list[tuple[int, int, str]] = []
+        self.held: set[str] = set()  # every name on a call or result (``send_part_names`` reads them)
+        # (path, message or part, part type) of each whose echoes mark a key ``unmapped``
+        # (``WarningSink.unmapped_marked`` reports them): looked for in the same walk.
+        self.marked: list[tuple[str, Any, str]] = []
 
     def call(self, call_id: str, name: str) -> None:
         self.names[call_id] = name
+        self.held.add(name)
 
     def media(self, part: ContentPart, i: int, j: int) -> None:
         source = part.source  # type: ignore[union-attr]  # every media part has one
@@ -85,11 +92,28 @@ class PartChecks:
         self, i: int, j: int, tool_use_id: str, content: str | list[ContentPart] | JsonObject, name: str
     ) -> None:
         """The result at ``messages[i].parts[j]``, as the walk read it."""
+        self.held.add(name)
         if type(content) is list:
             _check_result(content, f"messages[{i}].parts[{j}].content", self.codec)
+            k = -1
+            for inner in content:
+                k += 1
+                if inner.provider_echoes:
+                    self.echoed(inner, i, j, k)
         called = self.names.get(tool_use_id)
         if called is not None and called != name:
             self.misnamed.append((i, j, called))
+
+    def echoed(self, value: Message | ContentPart, i: int, j: int | None = None, k: int | None = None) -> None:
+        """A message (``j`` None), a part of one, or a part ``k`` inside a tool result's content,
+        with echoes: noted where one marks a key ``unmapped`` (a path spelled only then)."""
+        if not any(echo.unmapped for echo in value.provider_echoes):
+            return
+        if j is None:
+            self.marked.append((f"messages[{i}]", value, "message"))
+            return
+        at = f"messages[{i}].parts[{j}]" if k is None else f"messages[{i}].parts[{j}].content[{k}]"
+        self.marked.append((at, value, value.type))  # type: ignore[union-attr]  # j given: a part
 
     def turn(self, parts: list[ContentPart], i: int) -> None:
         """A message holding more than one call: two sharing an id, no result could say which

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ._errors import EncodeError
 from ._model import replace
@@ -155,10 +155,12 @@ def _cut(name: str, wire: str, limit: int) -> str:
     return cut
 
 
-def send_names(request: Request, names: ToolNames, *, codec: str) -> Request:
+def send_names(request: Request, names: ToolNames, *, codec: str, parts: bool = True) -> Request:
     """``request`` with every tool name the target refuses in the form it takes: the tools, the
     forced tool, and the names on calls and results (the same object when none needs it). Two
-    tools whose names go out the same are an EncodeError at the second."""
+    tools whose names go out the same are an EncodeError at the second. ``parts=False``: only a
+    tool's or the forced tool's name is looked at (the caller's own walk reads the names on the
+    calls and results: :func:`send_part_names`); when one goes out otherwise, every name does."""
     sent: dict[str, tuple[int, str]] = {}
     for i, tool in enumerate(request.tools):
         if type(tool) is not Tool:
@@ -169,16 +171,32 @@ def send_names(request: Request, names: ToolNames, *, codec: str) -> Request:
             why = f"{tool.name!r} and {first[1]!r} (tools[{first[0]}]) would both be sent as {wire!r}"
             raise EncodeError(codec, f"tools[{i}].name", why)
     encode = names.encode
-    if any(encode(name) != name for name in _names_in(request)):
+    if any(encode(name) != name for name in (_names_in(request) if parts else _tool_names_in(request))):
         return _renamed(request, encode)
     return request
 
 
-def _names_in(request: Request) -> set[str]:
-    """Every tool name ``request`` holds: its tools', the forced tool's, its calls' and results'."""
+def send_part_names(request: Request, names: ToolNames, part_names: Iterable[str]) -> Request:
+    """The rest of ``send_names(..., parts=False)`` where it left ``request`` as it was:
+    ``part_names`` are the names on its calls and results (as the caller's walk read them);
+    when one goes out otherwise, every name does (the same object when none needs it)."""
+    encode = names.encode
+    if any(encode(name) != name for name in part_names):
+        return _renamed(request, encode)
+    return request
+
+
+def _tool_names_in(request: Request) -> set[str]:
+    """The names of ``request``'s tools and of its forced tool."""
     names = {tool.name for tool in request.tools if type(tool) is Tool}
     if isinstance(request.tool_choice, ToolChoice):
         names.add(request.tool_choice.name)
+    return names
+
+
+def _names_in(request: Request) -> set[str]:
+    """Every tool name ``request`` holds: its tools', the forced tool's, its calls' and results'."""
+    names = _tool_names_in(request)
     for message in request.messages:
         for part in message.parts:
             kind = type(part)

@@ -200,6 +200,14 @@ class WarningSink:
                             where = f"messages[{i}]" if at is None else at
                             self._unmapped(inner, f"{where}.parts[{j}].content[{k}]", inner.type, own, writes)
 
+    def unmapped_marked(
+        self, marked: Iterable[tuple[str, Any, str]], *, own: str, writes: frozenset[str] | None = None
+    ) -> None:
+        """``unmapped_echoes`` of what a walk already found: (path, message or part, part type)
+        of each whose echoes mark a key (``PartChecks.marked``, in the encode's walk)."""
+        for at, value, part_type in marked:
+            self._unmapped(value, at, part_type, own, writes)
+
     def _unmapped(self, value: Any, at: str, part_type: str, own: str, writes: frozenset[str] | None) -> None:
         for k, echo in enumerate(value.provider_echoes):
             if not echo.unmapped:
