@@ -8,6 +8,7 @@ import pickle
 import subprocess
 import sys
 from dataclasses import FrozenInstanceError
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +50,35 @@ _SDKS = ("anthropic", "openai", "google.genai", "google.auth", "botocore", "cohe
 def test_import_interlingua_leaves_transport_transcripts_and_budgets_unloaded() -> None:
     assert _loaded_after("import interlingua", _DEFERRED) == []
     assert _loaded_after("import interlingua as il; il.Transcript", _DEFERRED) == ["interlingua._transcript"]
+
+
+_IR = ("interlingua._model", "interlingua._parts", "interlingua._message", "interlingua._warnings", "pydantic.fields")
+
+
+def test_import_interlingua_builds_no_pydantic_model_until_a_name_of_the_ir_is_asked_for() -> None:
+    """Issue 46 item 2: the IR's classes (and pydantic's field machinery under them) load with
+    the first IR name used, not with the package."""
+    assert _loaded_after("import interlingua", _IR) == []
+    assert _loaded_after("from interlingua import Text", _IR) == [
+        "interlingua._model",
+        "interlingua._parts",
+        "pydantic.fields",
+    ]
+    assert _loaded_after("import interlingua as il; il.Message", _IR) == [*_IR[:3], "pydantic.fields"]
+
+
+_PLUGIN_SRC = Path(__file__).parent / "plugin_codec" / "src"
+_KIT_EXTRAS = ("interlingua._batch", "interlingua._sigv4", "interlingua._eventstream", "interlingua._gcp_auth")
+
+
+def test_a_codec_loads_the_kit_modules_it_reads_and_no_others() -> None:
+    """The lumen plugin (tests/plugin_codec) reads the kit's readers, turn rules and codec base,
+    and no batch, SigV4, event-stream or Google auth helper: none of those loads with it."""
+    code = f"import sys; sys.path.insert(0, {str(_PLUGIN_SRC)!r}); import interlingua_lumen"
+    assert _loaded_after(code, ("interlingua._normalize", "interlingua._codec_base", *_KIT_EXTRAS)) == [
+        "interlingua._normalize",
+        "interlingua._codec_base",
+    ]
 
 
 def test_loading_every_codec_imports_no_vendor_sdk_and_no_transport() -> None:

@@ -8,8 +8,12 @@ distributions found through entry points: ``get_codec("acme-chat")``.
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+# Imported with the package: the codec protocol, the errors and the registry, none of which builds
+# a pydantic model. Everything else (the IR, warnings, streams, the transport) loads on first use:
+# a pydantic model with a field costs about 100M instructions of pydantic's own imports, and each
+# IR class about 2M more through pydantic's metaclass, which ``defer_build`` does not skip
+# (docs/performance.md, "Issue 46"). ``from interlingua import Text`` loads ``_parts`` then.
 from ._codec import DETAILS, SETTINGS, Capabilities, Codec, Endpoint, HttpRequest, Support
-from ._cost import Cost
 from ._errors import (
     AuthenticationError,
     BadRequestError,
@@ -26,103 +30,50 @@ from ._errors import (
     TimeoutError,
     TransportError,
 )
-from ._handles import AsyncResolver, Resolved, Resolver, aresolve_handles, resolve_handles
-from ._message import ROLES, Message, Role
-from ._parts import (
-    PART_TYPES,
-    Audio,
-    AudioOutput,
-    Base64Source,
-    CacheControl,
-    Citation,
-    CitationSource,
-    ContentPart,
-    Document,
-    FileSource,
-    HandleSource,
-    Image,
-    ImageOutput,
-    MediaSource,
-    Native,
-    ProviderEcho,
-    RedactedThinking,
-    Source,
-    Text,
-    TextSource,
-    Thinking,
-    ToolResult,
-    ToolUse,
-    UrlSource,
-    Video,
-)
 from ._registry import UnknownCodecError, codecs, get_codec
-from ._request import (
-    AnyTool,
-    NativeTool,
-    Request,
-    ResponseFormat,
-    ThinkingConfig,
-    ThinkingLevel,
-    Tool,
-    ToolChoice,
-    ToolChoiceMode,
-)
-from ._response import STOP_REASONS, Response, StopReason, Usage
-from ._sse import DONE, MAX_EVENT_SIZE, ServerSentEvent, SSEEvent, aparse_sse, parse_sse, render_event, render_sse
-from ._stream import (
-    Echo,
-    ErrorEvent,
-    MessageEnd,
-    MessageStart,
-    PartEnd,
-    PartStart,
-    StreamAccumulator,
-    StreamEvent,
-    TextDelta,
-    ThinkingDelta,
-    ToolInputDelta,
-    UsageUpdate,
-    aaccumulate,
-    accumulate,
-)
 from ._stream_errors import StreamDecodeError, StreamError, StreamTimeoutError
-from ._warned_stream import DecodedStream, EncodedStream
-from ._warnings import (
-    AnyWarning,
-    Encoded,
-    ForeignOption,
-    LossyDecode,
-    LossyEncode,
-    LossyEncodeError,
-    ModelWarning,
-    UnknownModel,
-    UnsupportedSetting,
-    WarningSink,
-)
 
 __version__ = "0.1.0"
 
-# Loaded on first use, not with the IR (PERF.md: import budget). The transport pulls in asyncio,
-# threading and httpx2; transcripts are for hosts; budget tables load with the codecs that use one.
-_LAZY = {
-    "AsyncClient": "._client",
-    "AsyncEventStream": "._client",
-    "Client": "._client",
-    "EventStream": "._client",
-    "RetryPolicy": "._client",
-    "HostEntry": "._transcript",
-    "Transcript": "._transcript",
-    "ThinkingBudgets": "._budgets",
-    "TokenCount": "._count",
-    "estimate_tokens": "._count",
-    "BatchFailure": "._batch",
-    "BatchJob": "._batch",
-    "BatchOutcome": "._batching",
-    "BatchUnsupportedError": "._batching",
-    "instrument": "._otel",
-    "prefix_digest": "._binding",
-    "uninstrument": "._otel",
+_LAZY_MODULES: dict[str, tuple[str, ...]] = {
+    "._parts": (
+        "Audio", "AudioOutput", "Base64Source", "CacheControl", "Citation", "CitationSource", "ContentPart", "Document",
+        "FileSource", "HandleSource", "Image", "ImageOutput", "MediaSource", "Native", "PART_TYPES", "ProviderEcho",
+        "RedactedThinking", "Source", "Text", "TextSource", "Thinking", "ToolResult", "ToolUse", "UrlSource", "Video",
+    ),
+    "._message": ("Message", "ROLES", "Role"),
+    "._request": (
+        "AnyTool", "NativeTool", "Request", "ResponseFormat", "ThinkingConfig", "ThinkingLevel", "Tool", "ToolChoice",
+        "ToolChoiceMode",
+    ),
+    "._response": ("Response", "STOP_REASONS", "StopReason", "Usage"),
+    "._cost": ("Cost",),
+    "._warnings": (
+        "AnyWarning", "Encoded", "ForeignOption", "LossyDecode", "LossyEncode", "LossyEncodeError", "ModelWarning",
+        "UnknownModel", "UnsupportedSetting", "WarningSink",
+    ),
+    "._handles": ("AsyncResolver", "Resolved", "Resolver", "aresolve_handles", "resolve_handles"),
+    "._sse": (
+        "DONE", "MAX_EVENT_SIZE", "SSEEvent", "ServerSentEvent", "aparse_sse", "parse_sse", "render_event",
+        "render_sse",
+    ),
+    "._stream": (
+        "Echo", "ErrorEvent", "MessageEnd", "MessageStart", "PartEnd", "PartStart", "StreamAccumulator", "StreamEvent",
+        "TextDelta", "ThinkingDelta", "ToolInputDelta", "UsageUpdate", "aaccumulate", "accumulate",
+    ),
+    "._warned_stream": ("DecodedStream", "EncodedStream"),
+    "._client": ("AsyncClient", "AsyncEventStream", "Client", "EventStream", "RetryPolicy"),
+    "._transcript": ("HostEntry", "Transcript"),
+    "._budgets": ("ThinkingBudgets",),
+    "._count": ("TokenCount", "estimate_tokens"),
+    "._batch": ("BatchFailure", "BatchJob"),
+    "._batching": ("BatchOutcome", "BatchUnsupportedError"),
+    "._otel": ("instrument", "uninstrument"),
+    "._binding": ("prefix_digest",),
 }
+"""The names each module gives, loaded with the first of them that is asked for."""
+
+_LAZY = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
 
 _SUBMODULES = frozenset({"kit", "models", "pricing", "testing"})
@@ -151,9 +102,90 @@ if TYPE_CHECKING:
     from ._binding import prefix_digest
     from ._budgets import ThinkingBudgets
     from ._client import AsyncClient, AsyncEventStream, Client, EventStream, RetryPolicy
+    from ._cost import Cost
     from ._count import TokenCount, estimate_tokens
+    from ._handles import AsyncResolver, Resolved, Resolver, aresolve_handles, resolve_handles
+    from ._message import ROLES, Message, Role
     from ._otel import instrument, uninstrument
+    from ._parts import (
+        PART_TYPES,
+        Audio,
+        AudioOutput,
+        Base64Source,
+        CacheControl,
+        Citation,
+        CitationSource,
+        ContentPart,
+        Document,
+        FileSource,
+        HandleSource,
+        Image,
+        ImageOutput,
+        MediaSource,
+        Native,
+        ProviderEcho,
+        RedactedThinking,
+        Source,
+        Text,
+        TextSource,
+        Thinking,
+        ToolResult,
+        ToolUse,
+        UrlSource,
+        Video,
+    )
+    from ._request import (
+        AnyTool,
+        NativeTool,
+        Request,
+        ResponseFormat,
+        ThinkingConfig,
+        ThinkingLevel,
+        Tool,
+        ToolChoice,
+        ToolChoiceMode,
+    )
+    from ._response import STOP_REASONS, Response, StopReason, Usage
+    from ._sse import (
+        DONE,
+        MAX_EVENT_SIZE,
+        ServerSentEvent,
+        SSEEvent,
+        aparse_sse,
+        parse_sse,
+        render_event,
+        render_sse,
+    )
+    from ._stream import (
+        Echo,
+        ErrorEvent,
+        MessageEnd,
+        MessageStart,
+        PartEnd,
+        PartStart,
+        StreamAccumulator,
+        StreamEvent,
+        TextDelta,
+        ThinkingDelta,
+        ToolInputDelta,
+        UsageUpdate,
+        aaccumulate,
+        accumulate,
+    )
     from ._transcript import HostEntry, Transcript
+    from ._warned_stream import DecodedStream, EncodedStream
+    from ._warnings import (
+        AnyWarning,
+        Encoded,
+        ForeignOption,
+        LossyDecode,
+        LossyEncode,
+        LossyEncodeError,
+        ModelWarning,
+        UnknownModel,
+        UnsupportedSetting,
+        WarningSink,
+    )
 
 __all__ = [
     "AsyncClient",

@@ -6,8 +6,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, TypeAlias, runtime_checkable
 
-from ._parts import PART_TYPES
-
 if TYPE_CHECKING:  # the protocol's annotations only: the turn rules load with the codecs that use them
     from ._batch import Batching
     from ._errors import ProviderError
@@ -95,6 +93,8 @@ class Capabilities:
     details: Mapping[str, Support] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        from ._parts import PART_TYPES  # the IR loads with the first codec, not with ``import interlingua``
+
         missing = [k for k in PART_TYPES if k not in self.parts] + [k for k in SETTINGS if k not in self.settings]
         if missing:
             raise ValueError(f"capabilities must declare every part type and setting; missing {missing}")
