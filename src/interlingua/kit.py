@@ -88,7 +88,6 @@ if TYPE_CHECKING:
     from ._media_rules import MediaTypes
     from ._model import construct, maker
     from ._model_spec import ModelSpec
-    from ._one_open import one_part_open
     from ._normalize import (
         REASONING_POLICIES,
         ReasoningPolicy,
@@ -99,6 +98,7 @@ if TYPE_CHECKING:
         own_thinking,
         unsigned_or_own_thinking,
     )
+    from ._one_open import one_part_open
     from ._read import (
         MAX_DEPTH,
         as_object,
