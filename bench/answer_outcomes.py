@@ -58,12 +58,12 @@ def outcomes() -> Iterator[str]:
         if path.name.endswith((".eventstream.bin", ".eventstream")):
             raw = path.read_bytes()
             bedrock: Any = codecs["bedrock-converse"]
-            yield f"{name} event-stream {outcome(lambda: il.accumulate(bedrock.decode_event_stream([raw])))}"
+            yield f"{name} event-stream {outcome(lambda b=bedrock, r=raw: il.accumulate(b.decode_event_stream([r])))}"
             continue
         events = stream_events(path)
         if events is not None:
             for wire, codec in codecs.items():
-                yield f"{name} {wire} stream {outcome(lambda c=codec: il.accumulate(c.decode_stream(events)))}"
+                yield f"{name} {wire} stream {outcome(lambda c=codec, e=events: il.accumulate(c.decode_stream(e)))}"
         if path.suffix != ".json":
             continue
         try:
@@ -74,7 +74,7 @@ def outcomes() -> Iterator[str]:
         if not isinstance(body, dict):
             continue
         for wire, codec in codecs.items():
-            yield f"{name} {wire} answer {outcome(lambda c=codec: c.decode_response(body))}"
+            yield f"{name} {wire} answer {outcome(lambda c=codec, b=body: c.decode_response(b))}"
 
 
 def main() -> None:

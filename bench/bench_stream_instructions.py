@@ -9,7 +9,10 @@ Issue 46 item 4 and its answer-decode rows, for any install (``--python`` a base
 - the answers of the issue's table, ``decode_response`` against the SDK's ``model_validate`` of
   the same dict: chat's text answer (``parallel-tool-calls-turn2``) and two-call answer
   (``parallel-tool-calls-turn1``), Anthropic's text answer (``text-basic``) and two-call answer
-  (``parallel-tool-use-turn1``).
+  (``parallel-tool-use-turn1``);
+- where each SSE wire's ~5 stream goes (``part:`` lines): ``parse_sse`` alone, the codec's
+  ``decode_stream`` of the framed events and of none (its set-up), ``accumulate`` of its IR
+  events, and ``parse_sse`` of an empty stream.
 
 The same harness as ``bench_instructions.py`` (``valgrind --tool=callgrind`` with
 ``--toggle-collect=functools_reduce``, ``PYTHONHASHSEED=0``, each case warmed twice and then run N
@@ -44,6 +47,18 @@ def _sdk(wire: str) -> Any:
     return Message
 
 
+def _parts(il: Any, wire: str, raw: bytes) -> dict[str, Any]:
+    codec = il.get_codec(wire)
+    events = list(il.parse_sse([raw]))
+    ir = list(codec.decode_stream(events))
+    return {
+        f"part: {wire} ~5, parse_sse": lambda: list(il.parse_sse([raw])),
+        f"part: {wire} ~5, decode_stream of its events": lambda: list(codec.decode_stream(events)),
+        f"part: {wire}, decode_stream of none (set-up)": lambda: list(codec.decode_stream([])),
+        f"part: {wire} ~5, accumulate of its IR events": lambda: il.accumulate(ir),
+    }
+
+
 def cases() -> dict[str, Any]:
     """Each case's step, in the order they run; a stream's name ends in its event count."""
     import interlingua as il
@@ -56,6 +71,9 @@ def cases() -> dict[str, Any]:
             raw = short.synthetic(wire, target)
             events = len(short.data_lines(wire, raw))
             steps[f"stream {wire} ~{target}: {events}"] = short.decode(wire, [raw])
+        if wire != short.FRAMED:  # where the ~5 stream's instructions go
+            steps.update(_parts(il, wire, short.synthetic(wire, 5)))
+    steps["part: parse_sse of an empty stream"] = lambda: list(il.parse_sse([b""]))
     for wire, stem, label in ANSWERS:
         answer = load_body(real_fixtures_dir() / wire / "response" / f"{stem}.json")
         steps[f"{wire} {label}, decode_response"] = functools.partial(il.get_codec(wire).decode_response, answer)
@@ -82,6 +100,8 @@ def main() -> None:
         if name.startswith("stream "):
             events = int(name.rsplit(": ", 1)[1])
             print(f"  {name:48s} {count / 1e3:8.1f} k  {count / events / 1e3:6.1f} k/event")
+        elif name.startswith("part: "):
+            print(f"  {name:48s} {count / 1e3:8.1f} k")
         elif name.endswith("decode_response"):
             sdk = found[name.replace("decode_response", "SDK model_validate")]
             print(f"  {name:48s} {count / 1e3:8.1f} k  {count / sdk:5.2f}x the SDK ({sdk / 1e3:.1f} k)")
