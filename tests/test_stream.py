@@ -177,3 +177,31 @@ def test_part_end_can_attach_citations_that_arrive_after_the_text() -> None:
     ]
     [part] = il.accumulate(events).message.parts
     assert part == il.Text("x marks", citations=[citation])
+
+
+def test_the_accumulated_answer_marks_as_set_what_the_stream_settled() -> None:
+    """The answer's Response and Message come from constructors made once: the fields they mark
+    as set (what ``exclude_unset`` dumps, what ``construct`` marks) are the ones a stream settles,
+    in the IR's field order, as before they were made so."""
+    events = [
+        MessageStart(id="m", model="x"),
+        PartStart(0, il.Text("")),
+        TextDelta(0, "hi"),
+        PartEnd(0),
+        MessageEnd("end_turn"),
+    ]
+    response = il.accumulate(events)
+    assert response.model_dump(exclude_unset=True) == {
+        "provider_echoes": [],
+        "id": "m",
+        "model": "x",
+        "message": {"role": "assistant", "parts": [{"type": "text", "text": "hi"}]},
+        "stop_reason": "end_turn",
+        "raw_stop_reason": None,
+        "usage": {},
+        "cost": None,
+        "warnings": [],
+    }
+    assert response.message.parts[0].model_fields_set == {"text"}
+    message = il.Message(role="assistant", parts=[il.Text("hi")])
+    assert response == il.Response(id="m", model="x", message=message, stop_reason="end_turn")

@@ -9,6 +9,7 @@ dataclasses, which compile their methods from generated source when the module l
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, Callable, Iterable
+from functools import cache
 from typing import TypeAlias
 
 from pydantic_core import from_json
@@ -16,7 +17,7 @@ from pydantic_core import from_json
 from ._cost import Cost
 from ._errors import DecodeError, ProviderError
 from ._message import Message
-from ._model import Record, construct, replace
+from ._model import Record, construct, maker, replace
 from ._parts import Citation, ContentPart, ProviderEcho, Text, Thinking, ToolUse
 from ._response import Response, StopReason, Usage
 from ._stream_errors import StreamDecodeError, StreamError
@@ -204,13 +205,13 @@ class _Slot:
             return self.final
         part = self.part
         update: dict[str, object] = {}
-        if self.echoes != part.provider_echoes:
+        if self.echoes and self.echoes != part.provider_echoes:  # echoes only grow: empty is the part's own
             update["provider_echoes"] = self.echoes
         if self.citations is not None and isinstance(part, Text):
             update["citations"] = self.citations
         if self.chunks:
             joined = "".join(self.chunks)
-            if isinstance(part, Text | Thinking):
+            if isinstance(part, (Text, Thinking)):  # a tuple: isinstance of a union type costs more
                 update["text"] = part.text + joined
             elif isinstance(part, ToolUse):
                 update.update(_tool_input(joined, partial=partial))
@@ -230,6 +231,14 @@ def _tool_input(text: str, *, partial: bool) -> dict[str, object]:
     except ValueError:
         return {"input": {}}
     return {"input": value if isinstance(value, dict) else {}}
+
+
+@cache
+def _makers() -> tuple[Callable[..., Message], Callable[..., Response]]:
+    """The accumulator's constructors of the answer (its Message, its Response), made on the first
+    answer: ``import interlingua`` compiles none."""
+    fields = ("id", "model", "message", "stop_reason", "raw_stop_reason", "usage", "provider_echoes", "warnings")
+    return maker(Message, "role", "parts"), maker(Response, *fields, "cost")
 
 
 class StreamAccumulator:
@@ -308,18 +317,10 @@ class StreamAccumulator:
 
     def _build(self, *, partial: bool) -> Response:
         parts = [slot.build(partial=partial) for slot in self._slots.values()]
-        return construct(
-            Response,
-            id=self._id,
-            model=self._model,
-            message=construct(Message, role="assistant", parts=parts),
-            stop_reason=self._stop,
-            raw_stop_reason=self._raw_stop,
-            usage=self._usage if self._usage is not None else construct(Usage),
-            provider_echoes=self._echoes,
-            warnings=[],
-            cost=self._cost,
-        )
+        message, response = _makers()
+        usage = self._usage if self._usage is not None else construct(Usage)
+        answer = message("assistant", parts)
+        return response(self._id, self._model, answer, self._stop, self._raw_stop, usage, self._echoes, [], self._cost)
 
     def snapshot(self) -> Response:
         """The answer so far; open tool calls show the arguments parsed up to where they stop."""

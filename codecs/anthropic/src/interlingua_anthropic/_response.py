@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import Encoded, Message, ProviderEcho, Response, WarningSink
-from interlingua.kit import construct, each, optional, require
+from interlingua.kit import each, maker, optional, require
 
 from ._parts import PROVIDER, Block, Context, Encoder, decode_block
 from ._stop_reason import decode_stop_reason, encode_stop_reason
@@ -36,17 +36,21 @@ def decode_response(body: Mapping[str, Any]) -> Response:
         echo["usage"] = usage_rest
     if recorded := recorded_counters(usage):
         echo[RECORDED] = recorded
-    return construct(
-        Response,
-        id=optional(body, "id", str, ""),
-        model=model,
-        message=construct(Message, role="assistant", parts=parts, id=None, name=None, provider_echoes=[]),
-        stop_reason=decode_stop_reason(raw_stop),
-        raw_stop_reason=raw_stop,
-        usage=usage,
-        provider_echoes=[construct(ProviderEcho, provider=PROVIDER, data=echo, model=None)] if echo else [],
-        warnings=[],
-    )
+    answer_id = body.get("id")
+    if answer_id is not None and type(answer_id) is not str:
+        answer_id = optional(body, "id", str, "")  # it names the fault
+    message = _message_of("assistant", parts, None, None, [])
+    echoes = [_echo_of(PROVIDER, echo, None)] if echo else []
+    return _response_of(answer_id, model, message, decode_stop_reason(raw_stop), raw_stop, usage, echoes, [])
+
+
+# The shapes decode_response builds, made once (a maker costs about two thirds of ``construct``):
+# each sets the same fields, in the same order, as the keyword calls they replace.
+_message_of = maker(Message, "role", "parts", "id", "name", "provider_echoes")
+_echo_of = maker(ProviderEcho, "provider", "data", "model")
+_response_of = maker(
+    Response, "id", "model", "message", "stop_reason", "raw_stop_reason", "usage", "provider_echoes", "warnings"
+)
 
 
 def response_echo(body: Mapping[str, Any]) -> dict[str, Any]:

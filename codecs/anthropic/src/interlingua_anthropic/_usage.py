@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interlingua import Usage, WarningSink
-from interlingua.kit import construct, expect, join, optional
+from interlingua.kit import expect, join, maker, optional
 
 _READ = "cache_read_input_tokens"
 _WRITE = "cache_creation_input_tokens"
@@ -49,24 +49,21 @@ def decode_usage(body: Mapping[str, Any], at: str) -> tuple[Usage, dict[str, Any
     for key, value in body.items():
         if key in _FLAT or value is None:
             continue
-        if isinstance(value, Mapping) and value and all(_is_int(v) for v in value.values()):
+        if type(value) is int or _is_int(value):  # the first test settles a JSON number
+            extra[key] = value
+        elif isinstance(value, Mapping) and value and all(type(v) is int or _is_int(v) for v in value.values()):
             for inner, count in value.items():
                 extra[f"{key}.{inner}"] = count
-        elif _is_int(value):
-            extra[key] = value
         else:
             rest[key] = value
     reasoning = extra.pop(_THINKING, None)
-    usage = construct(
-        Usage,
-        input_tokens=fresh + (read or 0) + (write or 0),
-        output_tokens=optional(body, "output_tokens", int, at, 0),
-        cache_read_tokens=read,
-        cache_write_tokens=write,
-        reasoning_tokens=reasoning,
-        extra=extra,
-    )
-    return usage, rest
+    total = fresh + (read or 0) + (write or 0)
+    return _usage_of(total, optional(body, "output_tokens", int, at, 0), read, write, reasoning, extra), rest
+
+
+_usage_of = maker(  # the fields decode_usage sets, in this order, made once
+    Usage, "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "reasoning_tokens", "extra"
+)
 
 
 def is_own(key: str) -> bool:
