@@ -5,7 +5,6 @@ encodes and decodes it, reporting every loss as a typed warning. Codecs are sepa
 distributions found through entry points: ``get_codec("acme-chat")``.
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING
 
 # Imported with the package: the codec protocol, the errors and the registry, none of which builds
@@ -30,6 +29,7 @@ from ._errors import (
     TimeoutError,
     TransportError,
 )
+from ._lazy import lazy_names
 from ._registry import UnknownCodecError, codecs, get_codec
 from ._stream_errors import StreamDecodeError, StreamError, StreamTimeoutError
 
@@ -73,7 +73,6 @@ _LAZY_MODULES: dict[str, tuple[str, ...]] = {
 }
 """The names each module gives, loaded with the first of them that is asked for."""
 
-_LAZY = {name: module for module, names in _LAZY_MODULES.items() for name in names}
 
 
 _SUBMODULES = frozenset({"kit", "models", "pricing", "testing"})
@@ -81,19 +80,7 @@ _SUBMODULES = frozenset({"kit", "models", "pricing", "testing"})
 first use so the import itself stays as cheap as before."""
 
 
-def __getattr__(name: str) -> object:
-    if name in _SUBMODULES:
-        return import_module(f".{name}", __name__)  # the import system sets it as an attribute
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'interlingua' has no attribute {name!r}")
-    value = getattr(import_module(module, __name__), name)
-    globals()[name] = value  # found directly from now on
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__name__, _LAZY_MODULES, globals(), _SUBMODULES)
 
 
 if TYPE_CHECKING:

@@ -1,8 +1,9 @@
 """What a codec author builds with: path-aware readers, the warning sink, echo merging, and the
 wire conversions every codec shares. Codecs import these instead of writing their own."""
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from ._lazy import lazy_names
 
 _MODULES: dict[str, tuple[str, ...]] = {
     "._batch": (
@@ -50,7 +51,6 @@ _MODULES: dict[str, tuple[str, ...]] = {
 for what it uses: the batch, SigV4, event-stream and tuning helpers load with the codecs that
 read them, not with every codec (docs/performance.md, "Issue 46")."""
 
-_WHERE = {name: module for module, names in _MODULES.items() for name in names}
 
 if TYPE_CHECKING:
     from ._batch import (
@@ -227,14 +227,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'interlingua.kit' has no attribute {name!r}")
-    value = getattr(import_module(module, __package__), name)
-    globals()[name] = value  # found directly from now on
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_names(__package__ or __name__, _MODULES, globals())
