@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 from . import _batching, _otel
 from ._batch import BatchJob
 from ._batching import BatchOutcome
-from ._codec import _SECRET_HEADERS, Codec, Endpoint, HttpRequest
+from ._codec import _SECRET_HEADERS, Codec, Endpoint, HttpRequest, encode_for_host
 from ._count import TokenCount, estimate_tokens
 from ._errors import (
     DecodeError,
@@ -296,10 +296,7 @@ class _Base:
         signed block made through another host needs): ``strict`` raises LossyEncodeError here,
         before any sending."""
         host = self.codec.host_for(self._endpoint.settings)
-        if host is None:
-            encoded = self.codec.encode_request(request, strict=strict)
-        else:
-            encoded = self.codec.encode_request(request, strict=strict, host=host)
+        encoded = encode_for_host(self.codec, request, host, strict=strict)
         prepared = self.codec.http_request(request, stream=stream, endpoint=self._endpoint, encoded=encoded)
         return replace(prepared, source=request, host=prepared.host or host)
 

@@ -410,3 +410,11 @@ class Codec(Protocol):
         """Optional (default None): the same for a stream, from its first ``(event name, parsed
         data)`` pairs."""
         ...
+
+
+def encode_for_host(codec: Codec, request: Request, host: str | None, *, strict: bool = False) -> Encoded:
+    """``request`` encoded for the host its door names (``Codec.host_for``). A codec that names no
+    host is never asked with ``host=``: a codec written before the keyword need not take it."""
+    if host is None:
+        return codec.encode_request(request, strict=strict)
+    return codec.encode_request(request, strict=strict, host=host)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ._codec import Capabilities, Endpoint, HttpRequest, Serving
+from ._codec import Capabilities, Endpoint, HttpRequest, Serving, encode_for_host
 from ._media_rules import MediaTypes
 from ._normalize import ReasoningPolicy, TurnRules, encode_with_rules
 from ._read import decoding
@@ -171,7 +171,7 @@ class CodecBase:
     ) -> HttpRequest:
         host = self.host_for(endpoint.settings)
         if encoded is None:
-            encoded = self.encode_request(request) if host is None else self.encode_request(request, host=host)
+            encoded = encode_for_host(self, request, host)
         sent = self.wire_request(dict(encoded.body), request, stream=stream, endpoint=endpoint)
         return replace(sent, encoded=encoded, host=sent.host or host)
 
