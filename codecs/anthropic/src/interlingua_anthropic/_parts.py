@@ -25,6 +25,7 @@ from interlingua import (
     HandleSource,
     Image,
     ImageOutput,
+    Message,
     Native,
     ProviderEcho,
     RedactedThinking,
@@ -86,10 +87,11 @@ def _drop(out: WarningSink, at: str, part_type: str, why: str, *, action: Any = 
 
 # The shapes decoded most, each a constructor made once (``maker``): a third cheaper than
 # ``construct``, with the same fields set.
-_echo = maker(ProviderEcho, "provider", "data", "model")
+make_echo = maker(ProviderEcho, "provider", "data", "model")
+make_message = maker(Message, "role", "parts", "id", "name", "provider_echoes")
 _make_native = maker(Native, "provider", "data")
 _make_mark = maker(CacheControl, "ttl")
-_make_text = maker(Text, "text", "citations", "cache_control", "provider_echoes")
+make_text = maker(Text, "text", "citations", "cache_control", "provider_echoes")
 _make_image = maker(Image, "source", "cache_control", "provider_echoes")
 _make_thinking = maker(Thinking, "text", "cache_control", "provider_echoes")
 _make_redacted = maker(RedactedThinking, "provider_echoes")
@@ -151,7 +153,7 @@ def _echoes_of(block: Mapping[str, Any], known: frozenset[str], model: str | Non
 def _echoes(extra: dict[str, Any], model: str | None = None) -> list[ProviderEcho]:
     if not extra:
         return []
-    return [_echo(provider=PROVIDER, data=extra, model=model)]
+    return [make_echo(provider=PROVIDER, data=extra, model=model)]
 
 
 def decode_cache_control(block: Mapping[str, Any], at: str) -> CacheControl | None:
@@ -195,7 +197,7 @@ def _decode_text(block: Block, at: str, i: int | None, ctx: Context) -> ContentP
     text = block.get("text")
     if type(text) is not str:
         text = require(block, "text", str, _path(at, i))
-    return _make_text(
+    return make_text(
         text=text,
         citations=citations,
         cache_control=None if "cache_control" not in block else decode_cache_control(block, _path(at, i)),

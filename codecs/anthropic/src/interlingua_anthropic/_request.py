@@ -65,7 +65,6 @@ from interlingua.kit import (
     join,
     keep_sampling,
     lookup,
-    maker,
     optional,
     require,
 )
@@ -73,7 +72,18 @@ from interlingua.kit import (
 if TYPE_CHECKING:
     from interlingua.kit import ModelSpec
 
-from ._parts import PROVIDER, Block, Context, Encoder, decode_blocks, decode_cache_control, encode_cache_control
+from ._parts import (
+    PROVIDER,
+    Block,
+    Context,
+    Encoder,
+    decode_blocks,
+    decode_cache_control,
+    encode_cache_control,
+    make_echo,
+    make_message,
+    make_text,
+)
 from ._schema_dialects import STRICT_TOOL, STRUCTURED, TOOL
 
 # model_construct: a constant its tests validate, so importing the codec builds no validator.
@@ -126,9 +136,6 @@ def decode_request(body: Mapping[str, Any], ids: ToolIds | None = None) -> Reque
     return construct(Request, **fields)
 
 
-_echo = maker(ProviderEcho, "provider", "data", "model")
-_make_message = maker(Message, "role", "parts", "id", "name", "provider_echoes")
-_make_text = maker(Text, "text", "citations", "cache_control", "provider_echoes")
 _STRING_ECHO = {_STRING: True}
 
 
@@ -137,8 +144,8 @@ def _decode_content(raw: Any, at: str, ctx: Context) -> tuple[list[ContentPart],
     if type(raw) is list:
         return decode_blocks(raw, at, ctx), []
     if isinstance(raw, str):
-        text = _make_text(text=raw, citations=[], cache_control=None, provider_echoes=[])
-        return [text], [_echo(provider=PROVIDER, data=dict(_STRING_ECHO), model=None)]
+        text = make_text(text=raw, citations=[], cache_control=None, provider_echoes=[])
+        return [text], [make_echo(provider=PROVIDER, data=dict(_STRING_ECHO), model=None)]
     return decode_blocks(expect(raw, list, at), at, ctx), []
 
 
@@ -152,7 +159,7 @@ def _decode_system(body: Mapping[str, Any]) -> list[Message]:
     if raw is None:
         return []
     parts, echoes = _decode_content(raw, "system", Context(None))
-    return [_make_message(role="system", parts=parts, id=None, name=None, provider_echoes=echoes)]
+    return [make_message(role="system", parts=parts, id=None, name=None, provider_echoes=echoes)]
 
 
 def _decode_message(raw: Any, i: int, ctx: Context) -> Message:
@@ -167,8 +174,8 @@ def _decode_message(raw: Any, i: int, ctx: Context) -> Message:
         extra = {k: v for k, v in message.items() if k not in ("role", "content") and v is not None}
         if echoes:
             extra = {**echoes[0].data, **extra}
-        echoes = [_echo(provider=PROVIDER, data=extra, model=None)] if extra else []
-    return _make_message(role=role, parts=parts, id=None, name=None, provider_echoes=echoes)
+        echoes = [make_echo(provider=PROVIDER, data=extra, model=None)] if extra else []
+    return make_message(role=role, parts=parts, id=None, name=None, provider_echoes=echoes)
 
 
 def _role(message: Mapping[str, Any], at: str) -> Role:
