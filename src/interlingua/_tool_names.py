@@ -170,10 +170,7 @@ def send_names(request: Request, names: ToolNames, *, codec: str, parts: bool = 
         if first[1] != tool.name:
             why = f"{tool.name!r} and {first[1]!r} (tools[{first[0]}]) would both be sent as {wire!r}"
             raise EncodeError(codec, f"tools[{i}].name", why)
-    encode = names.encode
-    if any(encode(name) != name for name in (_names_in(request) if parts else _tool_names_in(request))):
-        return _renamed(request, encode)
-    return request
+    return send_part_names(request, names, _names_in(request) if parts else _tool_names_in(request))
 
 
 def send_part_names(request: Request, names: ToolNames, part_names: Iterable[str]) -> Request:
